@@ -1,0 +1,72 @@
+# Hangar: every target installs what it needs first (`make setup` is idempotent).
+SHELL := /bin/bash
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
+PYTHON ?= python3
+SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
+VENV := .venv
+STAMP := .build/stamps
+
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors
+
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
+
+$(STAMP)/npm: package.json package-lock.json
+	@mkdir -p $(STAMP)
+	npm ci --no-audit --no-fund
+	npm install-scripts approve node >/dev/null 2>&1 || true
+	@node --version | grep -q '^v24\.' || { echo "node_modules/.bin/node is not Node 24"; exit 1; }
+	@touch $@
+
+$(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
+	@mkdir -p $(STAMP)
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r test/e2e/requirements.txt
+	@touch $@
+
+# Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper).
+$(STAMP)/apt:
+	@mkdir -p $(STAMP)
+	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux gcc libc6-dev; \
+	  else echo "install bubblewrap, util-linux and gcc (apt-get install bubblewrap util-linux gcc)"; exit 1; fi; fi
+	@touch $@
+
+.build/hangar-pty: runtime/local/pty-helper.c
+	@mkdir -p .build
+	gcc -O2 -Wall -Wextra -o $@ $< -lutil
+
+build: setup
+	tsc -p tsconfig.build.json
+
+gen: $(STAMP)/npm
+	node scripts/gen-types.mjs
+
+# CI: fails when api/generated/ is not what `make gen` produces from proto/.
+check-gen: gen
+	@git diff --exit-code --stat -- api/generated || { echo "api/generated is stale: run 'make gen' and commit"; exit 1; }
+	@test -z "$$(git status --porcelain -- api/generated)" || { echo "api/generated has untracked changes: run 'make gen' and commit"; exit 1; }
+
+lint: $(STAMP)/npm
+	eslint .
+	tsc -p tsconfig.json --noEmit
+
+typecheck: $(STAMP)/npm
+	tsc -p tsconfig.json --noEmit
+
+# Re-extract the pinned SDK's descriptors from its wheel (after changing test/fixtures/SDK_VERSION).
+sdk-descriptors: $(STAMP)/venv-$(SDK_VERSION)
+	$(VENV)/bin/python scripts/extract_sdk_descriptors.py test/fixtures/cwsandbox-$(SDK_VERSION).binpb
+
+run: build
+	node dist/cmd/main.js
+
+test-unit: setup
+	vitest run --project unit
+
+test-e2e: build
+	$(VENV)/bin/python -m pytest -q test/e2e
+
+test: setup check-gen lint build test-unit test-e2e
+
+clean:
+	rm -rf dist .build

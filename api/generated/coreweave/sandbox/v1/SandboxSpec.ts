@@ -1,0 +1,44 @@
+// Original file: proto/coreweave/sandbox/v1/sandbox.proto
+
+import type { Container as _coreweave_sandbox_v1_Container, Container__Output as _coreweave_sandbox_v1_Container__Output } from '../../../coreweave/sandbox/v1/Container.js';
+import type { SandboxVolume as _coreweave_sandbox_v1_SandboxVolume, SandboxVolume__Output as _coreweave_sandbox_v1_SandboxVolume__Output } from '../../../coreweave/sandbox/v1/SandboxVolume.js';
+import type { Service as _coreweave_sandbox_v1_Service, Service__Output as _coreweave_sandbox_v1_Service__Output } from '../../../coreweave/sandbox/v1/Service.js';
+import type { ObjectStorageAccess as _coreweave_sandbox_v1_ObjectStorageAccess, ObjectStorageAccess__Output as _coreweave_sandbox_v1_ObjectStorageAccess__Output } from '../../../coreweave/sandbox/v1/ObjectStorageAccess.js';
+import type { NetworkOptions as _coreweave_sandbox_v1_NetworkOptions, NetworkOptions__Output as _coreweave_sandbox_v1_NetworkOptions__Output } from '../../../coreweave/sandbox/v1/NetworkOptions.js';
+import type { SandboxMode as _coreweave_sandbox_v1_SandboxMode, SandboxMode__Output as _coreweave_sandbox_v1_SandboxMode__Output } from '../../../coreweave/sandbox/v1/SandboxMode.js';
+
+export interface SandboxSpec {
+  'containers'?: (_coreweave_sandbox_v1_Container)[];
+  'primary_container'?: (string);
+  'volumes'?: (_coreweave_sandbox_v1_SandboxVolume)[];
+  'services'?: (_coreweave_sandbox_v1_Service)[];
+  'max_lifetime_seconds'?: (number);
+  'network_ids'?: (string)[];
+  'object_storage_access'?: (_coreweave_sandbox_v1_ObjectStorageAccess | null);
+  'tags'?: (string)[];
+  'runner_ids'?: (string)[];
+  'network'?: (_coreweave_sandbox_v1_NetworkOptions | null);
+  'annotations'?: ({[key: string]: string});
+  'init_containers'?: (_coreweave_sandbox_v1_Container)[];
+  'instance_type'?: (string);
+  'mode'?: (_coreweave_sandbox_v1_SandboxMode);
+  'runtime_class'?: (string);
+}
+
+export interface SandboxSpec__Output {
+  'containers'?: (_coreweave_sandbox_v1_Container__Output)[];
+  'primary_container'?: (string);
+  'volumes'?: (_coreweave_sandbox_v1_SandboxVolume__Output)[];
+  'services'?: (_coreweave_sandbox_v1_Service__Output)[];
+  'max_lifetime_seconds'?: (number);
+  'network_ids'?: (string)[];
+  'object_storage_access'?: (_coreweave_sandbox_v1_ObjectStorageAccess__Output);
+  'tags'?: (string)[];
+  'runner_ids'?: (string)[];
+  'network'?: (_coreweave_sandbox_v1_NetworkOptions__Output);
+  'annotations'?: ({[key: string]: string});
+  'init_containers'?: (_coreweave_sandbox_v1_Container__Output)[];
+  'instance_type'?: (string);
+  'mode'?: (_coreweave_sandbox_v1_SandboxMode__Output);
+  'runtime_class'?: (string);
+}

@@ -1,0 +1,106 @@
+/**
+ * Hangar's one error catalogue. Every layer throws HangarError built by the factories
+ * below; api/grpc-errors.ts maps it to a gRPC status in exactly one place. Anything that
+ * is not a HangarError becomes INTERNAL there, with the cause logged and never sent.
+ */
+
+/** gRPC-aligned codes (names as in google.rpc.Code). */
+export type ErrorCode =
+  | "INVALID_ARGUMENT"
+  | "NOT_FOUND"
+  | "ALREADY_EXISTS"
+  | "FAILED_PRECONDITION"
+  | "RESOURCE_EXHAUSTED"
+  | "UNAVAILABLE"
+  | "DEADLINE_EXCEEDED"
+  | "UNAUTHENTICATED"
+  | "PERMISSION_DENIED"
+  | "UNIMPLEMENTED"
+  | "CANCELLED"
+  | "INTERNAL"
+  | "DATA_LOSS";
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface HangarErrorInit {
+  code: ErrorCode;
+  message: string;
+  /** ErrorInfo reason in the cwsandbox.com domain, e.g. CWSANDBOX_FILE_NOT_FOUND. */
+  reason?: string;
+  metadata?: Record<string, string>;
+  violations?: FieldViolation[];
+  /** When set, callers are told (RetryInfo) to retry after this many milliseconds. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class HangarError extends Error {
+  readonly code: ErrorCode;
+  readonly reason: string | undefined;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly violations: readonly FieldViolation[];
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: HangarErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = "HangarError";
+    this.code = init.code;
+    this.reason = init.reason;
+    this.metadata = init.metadata ?? {};
+    this.violations = init.violations ?? [];
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+export const isHangarError = (e: unknown): e is HangarError => e instanceof HangarError;
+
+export const errors = {
+  invalid: (violations: FieldViolation[]) =>
+    new HangarError({
+      code: "INVALID_ARGUMENT",
+      message: `invalid request: ${violations.map((v) => `${v.field}: ${v.description}`).join("; ")}`,
+      violations,
+    }),
+  invalidField: (field: string, description: string) => errors.invalid([{ field, description }]),
+  sandboxNotFound: (id: string) =>
+    new HangarError({ code: "NOT_FOUND", message: `sandbox ${id} not found`, reason: "CWSANDBOX_SANDBOX_NOT_FOUND" }),
+  notRunning: (id: string, state: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `sandbox ${id} is not running (state ${state})` }),
+  fileNotFound: (path: string, operation: string) =>
+    new HangarError({ code: "NOT_FOUND", message: `file not found: ${path}`, reason: "CWSANDBOX_FILE_NOT_FOUND", metadata: { filepath: path, operation } }),
+  fileIsDirectory: (path: string, operation: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `path is a directory: ${path}`, reason: "CWSANDBOX_FILE_IS_DIRECTORY", metadata: { filepath: path, operation } }),
+  filePermissionDenied: (path: string, operation: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `permission denied: ${path}`, reason: "CWSANDBOX_FILE_PERMISSION_DENIED", metadata: { filepath: path, operation } }),
+  fileIoFailed: (path: string, operation: string, detail: string) =>
+    new HangarError({ code: "INTERNAL", message: `file ${operation} failed for ${path}: ${detail}`, reason: "CWSANDBOX_FILE_IO_FAILED", metadata: { filepath: path, operation } }),
+  fileTooLarge: (path: string, operation: string, sizeBytes: number, maxSizeBytes: number) =>
+    new HangarError({
+      code: "FAILED_PRECONDITION",
+      message: `file ${path} is ${sizeBytes} bytes, over the ${maxSizeBytes}-byte limit for unary ${operation}`,
+      reason: "CWSANDBOX_FILE_TOO_LARGE",
+      metadata: { filepath: path, operation, size_bytes: String(sizeBytes), max_size_bytes: String(maxSizeBytes) },
+    }),
+  commandTimeout: (seconds: number) =>
+    new HangarError({ code: "DEADLINE_EXCEEDED", message: `command timed out after ${seconds.toFixed(1)}s and was killed`, reason: "CWSANDBOX_COMMAND_TIMEOUT" }),
+  unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),
+  notImplemented: (what: string) =>
+    new HangarError({ code: "UNIMPLEMENTED", message: `${what} is not supported by Hangar`, reason: "CWSANDBOX_NOT_IMPLEMENTED" }),
+  snapshotsNotSupported: () =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: "file-system snapshots are not supported by this Hangar deployment", reason: "CWSANDBOX_FSS_NOT_SUPPORTED" }),
+  noSuitableRunner: (message: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message, reason: "CWSANDBOX_NO_SUITABLE_RUNNER" }),
+  runnerNotFound: (id: string) =>
+    new HangarError({ code: "NOT_FOUND", message: `runner ${id} not found`, reason: "CWSANDBOX_RUNNER_NOT_FOUND" }),
+  capacityExhausted: (message: string, retryAfterMs: number) =>
+    new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", retryAfterMs }),
+  tooManyExecs: (message: string, retryAfterMs: number) =>
+    new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_OVERLOADED", retryAfterMs }),
+  unavailable: (message: string, cause?: unknown) =>
+    new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),
+  invalidRequest: (message: string) => new HangarError({ code: "INVALID_ARGUMENT", message, reason: "CWSANDBOX_INVALID_REQUEST" }),
+  internal: (message: string, cause?: unknown) => new HangarError({ code: "INTERNAL", message, cause }),
+} as const;

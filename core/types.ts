@@ -1,0 +1,77 @@
+/** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
+
+export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
+export type TerminalState = "COMPLETED" | "FAILED";
+export type State = LiveState | TerminalState;
+
+export const TERMINAL_STATES: readonly State[] = ["COMPLETED", "FAILED"];
+export const isTerminal = (s: State): s is TerminalState => s === "COMPLETED" || s === "FAILED";
+
+export interface Quantities {
+  cpu?: string;
+  memory?: string;
+  gpuCount?: number;
+  gpuType?: string;
+}
+
+export interface ScratchVolume {
+  name: string;
+  mountPath: string;
+  /** Kubernetes quantity string as given, e.g. "1Gi"; undefined = no explicit size. */
+  size?: string;
+}
+
+export interface SandboxSpec {
+  image: string;
+  /** argv of the main process (container command followed by args). */
+  argv: string[];
+  env: Record<string, string>;
+  workingDir?: string;
+  files: { path: string; content: Buffer }[];
+  requests: Quantities;
+  limits: Quantities;
+  tags: string[];
+  /** 0 = use the deployment default. */
+  maxLifetimeSeconds: number;
+  runnerIds: string[];
+  /** undefined = deployment default (deny), as the brief asks. */
+  denyEgress?: boolean;
+  denyIngress?: boolean;
+  annotations: Record<string, string>;
+  volumes: ScratchVolume[];
+}
+
+export interface SandboxRecord {
+  id: string;
+  tenant: string;
+  requestId?: string;
+  spec: SandboxSpec;
+  /** The API layer's verbatim copy of what the caller sent, echoed back unchanged. */
+  echo: unknown;
+  state: State;
+  stateReason: string;
+  createdAtMs: number;
+  startedAtMs?: number;
+  endedAtMs?: number;
+  exitCode?: number;
+  runnerId: string;
+  runnerGroupId: string;
+  effectiveLifetimeSeconds: number;
+  /** How the runtime realised the image (e.g. "host root filesystem, read-only lower layer"). */
+  imageNote: string;
+  stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };
+}
+
+export interface RunnerInfo {
+  runnerId: string;
+  runnerGroupId: string;
+  organizationId: string;
+  architectures: string[];
+  healthy: boolean;
+  connectedAtMs: number;
+  maxCpuMillicores: number;
+  maxMemoryBytes: number;
+  availableCpuMillicores: number;
+  availableMemoryBytes: number;
+  runningSandboxes: number;
+}

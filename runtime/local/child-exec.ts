@@ -1,0 +1,98 @@
+/**
+ * An ExecProcess over a local child process: one output chunk per pipe read, pull-based
+ * backpressure (the pipes are paused while the consumer is behind), exit reported only
+ * after stdout and stderr reached EOF, and kill() that takes the whole process tree.
+ */
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import type { Readable } from "node:stream";
+import type { ExecProcess, OutputChunk } from "../types.js";
+import { killTree } from "./proc-tree.js";
+
+const HIGH_WATER_CHUNKS = 16;
+
+export function childExec(child: ChildProcess, opts: { resize?: (cols: number, rows: number) => void }): ExecProcess {
+  const queue: OutputChunk[] = [];
+  let wake: (() => void) | undefined;
+  let openStreams = 0;
+  let paused = false;
+  const streams: Readable[] = [];
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const attach = (r: Readable | null, stream: OutputChunk["stream"]) => {
+    if (!r) return;
+    openStreams++;
+    streams.push(r);
+    r.on("data", (data: Buffer) => {
+      queue.push({ stream, data });
+      if (queue.length >= HIGH_WATER_CHUNKS && !paused) {
+        paused = true;
+        for (const s of streams) s.pause();
+      }
+      notify();
+    });
+    r.on("close", () => {
+      openStreams--;
+      notify();
+    });
+    r.on("error", () => undefined);
+  };
+  attach(child.stdout, "stdout");
+  attach(child.stderr, "stderr");
+
+  const exitCode = new Promise<number>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    child.once("exit", (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
+    child.once("error", () => resolve(127));
+  });
+  const drained = new Promise<void>((resolve) => {
+    const check = () => (openStreams === 0 ? resolve() : undefined);
+    for (const s of streams) s.once("close", check);
+    check();
+  });
+  const exited = Promise.all([exitCode, drained]).then(([code]) => ({ exitCode: code }));
+  let stdinClosed = false;
+  child.stdin?.on("error", () => undefined);
+
+  return {
+    async write(data) {
+      const stdin = child.stdin;
+      if (!stdin || stdinClosed || stdin.destroyed) return; // the process is gone: input is discarded
+      if (!stdin.write(data)) await Promise.race([once(stdin, "drain"), once(stdin, "close"), exitCode]);
+    },
+    closeStdin() {
+      if (stdinClosed) return;
+      stdinClosed = true;
+      child.stdin?.end();
+    },
+    resize(cols, rows) {
+      opts.resize?.(cols, rows);
+    },
+    async *output() {
+      for (;;) {
+        const next = queue.shift();
+        if (next) {
+          if (paused && queue.length < HIGH_WATER_CHUNKS / 2) {
+            paused = false;
+            for (const s of streams) s.resume();
+          }
+          yield next;
+          continue;
+        }
+        if (openStreams === 0) return;
+        await new Promise<void>((r) => (wake = r));
+      }
+    },
+    exited,
+    async kill() {
+      if (child.pid !== undefined) await killTree(child.pid);
+      for (const s of streams) s.resume();
+    },
+  };
+}
+
+const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+export const signalNumber = (s: NodeJS.Signals | null): number => (s ? (SIGNALS[s] ?? 1) : 0);

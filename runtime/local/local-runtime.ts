@@ -1,0 +1,274 @@
+/**
+ * The embedded local runtime: each sandbox is a process tree on this machine, isolated
+ * with bubblewrap (own user, mount, pid, ipc, uts and, unless egress is allowed, network
+ * namespaces; no capabilities; no_new_privs), on a private writable overlay of the image's
+ * root filesystem with its own /tmp and home. Commands are started in the sandbox's
+ * namespaces with nsenter. See docs/local-runtime.md.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { errors } from "../../core/errors.js";
+import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
+import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
+import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import { bwrapArgs, inCgroups, nsenterArgv, sandboxEnv, type SandboxPaths } from "./bwrap-args.js";
+import { createCgroups, type CgroupSet } from "./cgroups.js";
+import { childExec, signalNumber } from "./child-exec.js";
+import { LogStore } from "./log-store.js";
+import { descendants, killTree } from "./proc-tree.js";
+
+export interface LocalRuntimeOptions {
+  dataDir: string;
+  /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
+  isolation: "bubblewrap" | "none";
+  tools: { bwrap: string; nsenter: string; setpriv: string; ptyHelper: string };
+  /** image name -> rootfs directory; "*" is the fallback; unmapped images use `defaultRootfs`. */
+  images: Record<string, string>;
+  defaultRootfs: string;
+  maskPaths: string[];
+  sandboxUid: number;
+  pidsMax: number;
+  cgroupRoot: string;
+  defaultDenyEgress: boolean;
+  runner: { runnerId: string; runnerGroupId: string; organizationId: string };
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+interface LocalSandbox {
+  id: string;
+  dir: string;
+  spec: SandboxSpec;
+  main: ChildProcess;
+  initPid?: number;
+  overlay?: string;
+  cgroups: CgroupSet;
+  logs: LogStore;
+  env: Record<string, string>;
+  exited: Promise<void>;
+  killedBySignal?: number;
+  cpuMillicores: number;
+  memoryBytes: number;
+}
+
+export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
+  const sandboxes = new Map<string, LocalSandbox>();
+  const isRoot = process.getuid?.() === 0;
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const connectedAtMs = Date.now();
+
+  const rootfsFor = (image: string): { dir: string; note: string } => {
+    const mapped = o.images[image] ?? o.images["*"];
+    const dir = mapped ?? o.defaultRootfs;
+    const what = dir === "/" ? "the host root filesystem" : `rootfs ${dir}`;
+    return { dir, note: `local runtime: image ${image} -> ${what}${mapped ? " (configured)" : " (default mapping)"}` };
+  };
+
+  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
+    const dir = path.join(o.dataDir, "sandboxes", id);
+    const rootfs = rootfsFor(spec.image);
+    await mkdir(dir, { recursive: true });
+    for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
+    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), files: [], volumes: [] };
+    let overlay: string | undefined;
+    const notes = [rootfs.note];
+    if (o.isolation === "bubblewrap") {
+      if (isRoot) {
+        overlay = path.join(dir, "root");
+        await run("mount", ["-t", "overlay", "overlay", "-o", `lowerdir=${rootfs.dir},upperdir=${dir}/upper,workdir=${dir}/work`, overlay]);
+        paths.root = overlay;
+        paths.rootWritable = true;
+        notes.push("private writable overlay");
+      } else {
+        notes.push("read-only root (Hangar is not root: no overlay); writable /tmp and home");
+      }
+    }
+    for (const [n, f] of spec.files.entries()) {
+      const host = path.join(dir, "files", String(n));
+      await writeFile(host, f.content, { mode: 0o444 });
+      paths.files.push({ host, path: f.path });
+    }
+    for (const v of spec.volumes) {
+      const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"));
+      await mkdir(host, { recursive: true });
+      paths.volumes.push({ host, path: v.mountPath });
+    }
+    const memoryBytes = parseQuantity(spec.limits.memory ?? "") ?? 0;
+    const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
+    const cgroups = await createCgroups(o.cgroupRoot, id, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
+    notes.push(cgroups.note);
+    const hostname = `sandbox-${id.slice(0, 8)}`;
+    const env = sandboxEnv(spec, hostname);
+    const network = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
+    let argv: string[];
+    if (o.isolation === "bubblewrap") {
+      const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
+      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env })];
+      notes.push(network ? "network: host (egress allowed)" : "network: none (egress denied)");
+    } else {
+      argv = spec.argv;
+      notes.push("UNSAFE: no isolation (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)");
+    }
+    const full = inCgroups(cgroups.procsFiles, argv);
+    const main = spawn(full[0] as string, full.slice(1), {
+      cwd: o.isolation === "none" ? paths.home : "/",
+      env: o.isolation === "none" ? { ...process.env, ...env, HOME: paths.home } : { PATH: process.env.PATH ?? "" },
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const logs = new LogStore();
+    main.stdout?.on("data", (b: Buffer) => logs.push("stdout", b));
+    main.stderr?.on("data", (b: Buffer) => logs.push("stderr", b));
+    const sb: LocalSandbox = {
+      id, dir, spec, main, overlay, cgroups, logs, env, cpuMillicores: cpu, memoryBytes,
+      exited: new Promise<void>((resolve) => {
+        main.once("close", (code, signal) => {
+          logs.end();
+          const exitCode = sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128) ? 128 + sb.killedBySignal : (code ?? 128 + signalNumber(signal));
+          void teardown(sb).finally(() => {
+            events.onExit(id, { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs: Date.now() });
+            resolve();
+          });
+        });
+      }),
+    };
+    sandboxes.set(id, sb);
+    const spawnError = new Promise<never>((_, reject) => main.once("error", (e) => reject(errors.internal(`could not start sandbox: ${e.message}`, e))));
+    if (o.isolation === "bubblewrap") {
+      const info = readInfo(main);
+      const exitedEarly = sb.exited.then(() => {
+        throw errors.invalidField("sandbox.spec.containers[0].command", `the sandbox exited while starting: ${tail(logs)}`);
+      });
+      sb.initPid = await Promise.race([info, spawnError, exitedEarly]);
+    } else {
+      await Promise.race([new Promise((r) => main.once("spawn", r)), spawnError]);
+      sb.initPid = main.pid;
+    }
+    return { imageNote: notes.join("; "), startedAtMs: Date.now() };
+  }
+
+  async function teardown(sb: LocalSandbox): Promise<void> {
+    if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
+    if (sb.overlay) await run("umount", ["-l", sb.overlay]).catch((e) => o.log.warn({ err: e, id: sb.id }, "umount failed"));
+    sb.overlay = undefined;
+    await sb.cgroups.remove();
+  }
+
+  const get = (id: string): LocalSandbox => {
+    const sb = sandboxes.get(id);
+    if (!sb) throw errors.sandboxNotFound(id);
+    return sb;
+  };
+
+  async function stop(id: string, graceMs: number): Promise<void> {
+    const sb = sandboxes.get(id);
+    if (!sb || sb.main.exitCode !== null || sb.main.signalCode !== null) return;
+    const targets = o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
+    const hardKill = () => {
+      sb.killedBySignal ??= 9;
+      if (sb.initPid) void killTree(sb.initPid);
+      if (sb.main.pid) void killTree(sb.main.pid);
+    };
+    if (graceMs <= 0 || targets.length === 0) return hardKill();
+    for (const p of targets) {
+      try {
+        process.kill(o.isolation === "none" ? -p : p, "SIGTERM");
+      } catch {
+        // gone already
+      }
+    }
+    const timer = setTimeout(hardKill, graceMs);
+    void sb.exited.then(() => clearTimeout(timer));
+  }
+
+  async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
+    const sb = get(id);
+    if (!sb.initPid || sb.main.exitCode !== null) throw errors.notRunning(id, "exited");
+    let argv = o.isolation === "bubblewrap" ? nsenterArgv(o.tools, sb.initPid, o.sandboxUid, opts.argv) : opts.argv;
+    if (opts.tty) argv = [o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...argv];
+    argv = inCgroups(sb.cgroups.procsFiles, argv);
+    const env = { ...sb.env, ...(opts.tty ? { TERM: "xterm-256color" } : {}), ...(opts.env ?? {}) };
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      cwd: o.isolation === "none" ? path.join(sb.dir, "home") : "/",
+      env: o.isolation === "none" ? { ...process.env, ...env, HOME: path.join(sb.dir, "home") } : env,
+      stdio: opts.tty ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (e) => reject(errors.internal(`exec failed to start: ${e.message}`, e)));
+    });
+    const ctl = child.stdio[3] as NodeJS.WritableStream | null | undefined;
+    return childExec(child, { resize: (cols, rows) => ctl?.write(`${cols} ${rows}\n`) });
+  }
+
+  async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {
+    yield* get(id).logs.read(opts);
+  }
+
+  async function remove(id: string): Promise<void> {
+    const sb = sandboxes.get(id);
+    if (sb) {
+      await stop(id, 0);
+      await sb.exited;
+      sandboxes.delete(id);
+    }
+    await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id }, "could not remove sandbox files"));
+  }
+
+  function runner(): RunnerInfo {
+    const live = [...sandboxes.values()].filter((s) => s.main.exitCode === null);
+    const maxCpu = os.cpus().length * 1000;
+    const maxMem = os.totalmem();
+    return {
+      ...o.runner,
+      architectures: [arch],
+      healthy: true,
+      connectedAtMs,
+      maxCpuMillicores: maxCpu,
+      maxMemoryBytes: maxMem,
+      availableCpuMillicores: Math.max(0, maxCpu - live.reduce((a, s) => a + s.cpuMillicores, 0)),
+      availableMemoryBytes: Math.max(0, Math.min(os.freemem(), maxMem - live.reduce((a, s) => a + s.memoryBytes, 0))),
+      runningSandboxes: live.length,
+    };
+  }
+
+  async function close(): Promise<void> {
+    await Promise.all([...sandboxes.keys()].map((id) => stop(id, 0)));
+    await Promise.all([...sandboxes.values()].map((s) => s.exited));
+  }
+
+  return { name: "local", runner, start, stop, exec, logs, remove, close };
+}
+
+function readInfo(main: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const fd3 = main.stdio[3] as NodeJS.ReadableStream | null;
+    if (!fd3) return reject(errors.internal("bubblewrap info pipe missing"));
+    fd3.on("data", (b: Buffer) => {
+      text += b.toString();
+      const m = /"child-pid":\s*(\d+)/.exec(text);
+      if (m) resolve(Number(m[1]));
+    });
+    fd3.on("error", () => undefined);
+  });
+}
+
+function tail(logs: LogStore): string {
+  const last = logs.lastLine();
+  return last ? `last output: ${last}` : "no output";
+}
+
+const isUnder = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    p.stderr?.on("data", (b: Buffer) => (err += b.toString()));
+    p.once("error", reject);
+    p.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")}: exit ${code}: ${err.trim()}`))));
+  });
+}
