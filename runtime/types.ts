@@ -15,10 +15,12 @@ export interface ExitInfo {
   exitCode: number;
   reason: string;
   endedAtMs: number;
+  /** Set when the main process never ran (e.g. its command does not exist). */
+  startFailure?: string;
 }
 
 export interface RuntimeEvents {
-  /** The sandbox's main process ended (on its own, or after stop()). Called once. */
+  /** The sandbox's main process ended (on its own, or after stop()). Called once, after start() settled. */
   onExit(id: string, exit: ExitInfo): void;
 }
 

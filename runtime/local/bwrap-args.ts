@@ -28,7 +28,7 @@ export const SANDBOX_HOME = "/root";
 export function bwrapArgs(i: BwrapInputs): string[] {
   const a: string[] = [];
   a.push(i.paths.rootWritable ? "--bind" : "--ro-bind", i.paths.root, "/");
-  a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run", "--tmpfs", "/var/run");
+  a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run");
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
   a.push("--ro-bind-try", "/dev/null", "/etc/shadow", "--ro-bind-try", "/dev/null", "/etc/gshadow");

@@ -10,6 +10,12 @@ import type { ExecProcess, OutputChunk } from "../types.js";
 import { killTree } from "./proc-tree.js";
 
 const HIGH_WATER_CHUNKS = 16;
+/**
+ * After the process exited, output still in the pipes is read at once; pipes that stay
+ * open and silent this long are held by background processes the command left behind
+ * (`server &`), which keep running: we stop waiting for them.
+ */
+const IDLE_AFTER_EXIT_MS = 200;
 
 export function childExec(child: ChildProcess, opts: { resize?: (cols: number, rows: number) => void }): ExecProcess {
   const queue: OutputChunk[] = [];
@@ -27,6 +33,7 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
     openStreams++;
     streams.push(r);
     r.on("data", (data: Buffer) => {
+      if (idleTimer) idleTimer.refresh();
       queue.push({ stream, data });
       if (queue.length >= HIGH_WATER_CHUNKS && !paused) {
         paused = true;
@@ -43,6 +50,13 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
   attach(child.stdout, "stdout");
   attach(child.stderr, "stderr");
 
+  let idleTimer: NodeJS.Timeout | undefined;
+  child.once("exit", () => {
+    idleTimer = setTimeout(() => {
+      for (const s of streams) if (!s.destroyed) s.destroy();
+    }, IDLE_AFTER_EXIT_MS);
+    idleTimer.unref();
+  });
   const exitCode = new Promise<number>((resolve) => {
     if (child.exitCode !== null) resolve(child.exitCode);
     child.once("exit", (code, signal) => resolve(code ?? 128 + signalNumber(signal)));

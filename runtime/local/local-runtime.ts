@@ -120,32 +120,51 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const logs = new LogStore();
     main.stdout?.on("data", (b: Buffer) => logs.push("stdout", b));
     main.stderr?.on("data", (b: Buffer) => logs.push("stderr", b));
+    const mainClosed = new Promise<void>((r) => main.once("close", () => r()));
+    let settle: () => void = () => undefined;
+    const startSettled = new Promise<void>((r) => (settle = r));
     const sb: LocalSandbox = {
       id, dir, spec, main, overlay, cgroups, logs, env, cpuMillicores: cpu, memoryBytes,
       exited: new Promise<void>((resolve) => {
         main.once("close", (code, signal) => {
           logs.end();
           const exitCode = sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128) ? 128 + sb.killedBySignal : (code ?? 128 + signalNumber(signal));
-          void teardown(sb).finally(() => {
-            events.onExit(id, { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs: Date.now() });
-            resolve();
-          });
+          const last = logs.lastLine() ?? "";
+          const startFailure = /^bwrap: (execvp|Can't)/.test(last) ? last : undefined;
+          const endedAtMs = Date.now();
+          void teardown(sb)
+            .then(() => startSettled)
+            .then(() => new Promise((r) => setImmediate(r)))
+            .finally(() => {
+              events.onExit(id, { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs, startFailure });
+              resolve();
+            });
         });
       }),
     };
     sandboxes.set(id, sb);
+    try {
+      sb.initPid = await waitStarted(main, logs, mainClosed);
+    } finally {
+      settle();
+    }
+    return { imageNote: notes.join("; "), startedAtMs: Date.now() };
+  }
+
+  async function waitStarted(main: ChildProcess, logs: LogStore, mainClosed: Promise<void>): Promise<number | undefined> {
     const spawnError = new Promise<never>((_, reject) => main.once("error", (e) => reject(errors.internal(`could not start sandbox: ${e.message}`, e))));
     if (o.isolation === "bubblewrap") {
       const info = readInfo(main);
-      const exitedEarly = sb.exited.then(() => {
+      const exitedEarly = mainClosed.then(() => {
         throw errors.invalidField("sandbox.spec.containers[0].command", `the sandbox exited while starting: ${tail(logs)}`);
       });
-      sb.initPid = await Promise.race([info, spawnError, exitedEarly]);
-    } else {
-      await Promise.race([new Promise((r) => main.once("spawn", r)), spawnError]);
-      sb.initPid = main.pid;
+      exitedEarly.catch(() => undefined);
+      spawnError.catch(() => undefined);
+      return await Promise.race([info, spawnError, exitedEarly]);
     }
-    return { imageNote: notes.join("; "), startedAtMs: Date.now() };
+    spawnError.catch(() => undefined);
+    await Promise.race([new Promise((r) => main.once("spawn", r)), spawnError]);
+    return main.pid;
   }
 
   async function teardown(sb: LocalSandbox): Promise<void> {
@@ -153,6 +172,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (sb.overlay) await run("umount", ["-l", sb.overlay]).catch((e) => o.log.warn({ err: e, id: sb.id }, "umount failed"));
     sb.overlay = undefined;
     await sb.cgroups.remove();
+    // Nothing can run in the sandbox any more: free its disk now; the logs stay until remove().
+    await rm(sb.dir, { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id: sb.id }, "could not remove sandbox files"));
   }
 
   const get = (id: string): LocalSandbox => {

@@ -1,0 +1,205 @@
+/**
+ * StreamExec and unary Exec (contract §5): `ready` first, one `output` frame per pipe
+ * read, stdin with real EOF on `close` or half-close, `exit` only after stdout/stderr are
+ * drained. The command is killed (whole process tree) on cancel, and at the call's
+ * deadline minus a margin, ending with DEADLINE_EXCEEDED + CWSANDBOX_COMMAND_TIMEOUT.
+ */
+import type * as grpc from "@grpc/grpc-js";
+import { errors, type FieldViolation } from "../core/errors.js";
+import type { Controller, ExecHandle } from "../controller/controller.js";
+import type { CallContext } from "./call.js";
+import { writeWithBackpressure } from "./call.js";
+import type { ExecRequest__Output } from "./generated/coreweave/sandbox/v1/ExecRequest.js";
+import type { ExecResponse } from "./generated/coreweave/sandbox/v1/ExecResponse.js";
+import type { ExecStreamInit__Output } from "./generated/coreweave/sandbox/v1/ExecStreamInit.js";
+import type { ExecStreamRequest__Output } from "./generated/coreweave/sandbox/v1/ExecStreamRequest.js";
+import type { ExecStreamResponse } from "./generated/coreweave/sandbox/v1/ExecStreamResponse.js";
+import type { Metrics } from "./metrics.js";
+import { timestamp } from "./sandbox-view.js";
+import { sandboxId } from "./spec.js";
+
+export interface ExecPolicy {
+  /** Kill this long before the call's deadline so the caller still hears why (SDK deadline = timeout + 5 s). */
+  deadlineMarginMs: number;
+  defaultMaxOutputBytes: number;
+  maxOutputBytes: number;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+function validateCommand(init: { sandbox_id?: string; command?: string[]; env?: Record<string, string>; container?: string }, v: FieldViolation[], base: string) {
+  const id = sandboxId(init.sandbox_id, `${base}sandbox_id`);
+  const argv = init.command ?? [];
+  if (argv.length === 0 || !argv[0]) v.push({ field: `${base}command`, description: "required: the program and its arguments" });
+  if (argv.some((a) => a.includes("\u0000"))) v.push({ field: `${base}command`, description: "must not contain NUL" });
+  if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > 1024 * 1024) v.push({ field: `${base}command`, description: "must total at most 1 MiB" });
+  for (const [k, val] of Object.entries(init.env ?? {})) {
+    if (!ENV_NAME.test(k) || val.includes("\u0000")) v.push({ field: `${base}env[${JSON.stringify(k.slice(0, 64))}]`, description: "invalid environment variable" });
+  }
+  if (init.container && init.container !== "main") v.push({ field: `${base}container`, description: 'only the primary container "main" exists' });
+  return { id, argv };
+}
+
+/** When to kill the command: the deadline minus the margin, or just before a short deadline. */
+export function killAtMs(deadlineMs: number | undefined, nowMs: number, marginMs: number): number | undefined {
+  if (deadlineMs === undefined) return undefined;
+  const remaining = deadlineMs - nowMs;
+  return remaining > marginMs + 500 ? deadlineMs - marginMs : deadlineMs - Math.min(50, Math.max(0, remaining / 10));
+}
+
+function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
+  const started = Date.now();
+  const at = killAtMs(ctx.deadlineMs, started, policy.deadlineMarginMs);
+  let timedOut = false;
+  const timer = at === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    void handle.process.kill();
+  }, Math.max(0, at - started));
+  const onAbort = () => void handle.process.kill();
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    timedOut: () => timedOut,
+    seconds: () => (Date.now() - started) / 1000,
+    disarm() {
+      if (timer) clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+type ExecCall = grpc.ServerDuplexStream<ExecStreamRequest__Output, ExecStreamResponse>;
+
+export function createExecHandlers(controller: Controller, policy: ExecPolicy, metrics: Metrics) {
+  function firstMessage(call: ExecCall, signal: AbortSignal): Promise<ExecStreamRequest__Output | undefined> {
+    return new Promise((resolve) => {
+      const done = (m: ExecStreamRequest__Output | undefined) => {
+        call.off("data", onData);
+        call.off("end", onEnd);
+        signal.removeEventListener("abort", onEnd);
+        call.pause();
+        resolve(m);
+      };
+      const onData = (m: ExecStreamRequest__Output) => done(m);
+      const onEnd = () => done(undefined);
+      call.on("data", onData);
+      call.once("end", onEnd);
+      signal.addEventListener("abort", onEnd, { once: true });
+    });
+  }
+
+  async function streamExec(call: ExecCall, ctx: CallContext): Promise<void> {
+    const first = await firstMessage(call, ctx.signal);
+    if (ctx.signal.aborted) return;
+    if (!first?.init) throw errors.invalidField("init", "the first message of StreamExec must be init");
+    const init: ExecStreamInit__Output = first.init;
+    const v: FieldViolation[] = [];
+    const { id, argv } = validateCommand(init, v, "init.");
+    const cols = init.tty_width || 80, rows = init.tty_height || 24;
+    if (init.tty && (cols > 10000 || rows > 10000)) v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
+    if (v.length) throw errors.invalid(v);
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined });
+    const p = handle.process;
+    const timer = armDeadline(handle, ctx, policy);
+    let finished = false;
+    // Client -> process: stdin frames in order, EOF on close or half-close, resize for TTYs.
+    let inputDone = false;
+    const endInput = () => {
+      if (inputDone) return;
+      inputDone = true;
+      p.closeStdin();
+    };
+    const input = (async () => {
+      for await (const m of call as AsyncIterable<ExecStreamRequest__Output>) {
+        if (m.stdin !== undefined && m.stdin !== null) {
+          if (!inputDone) await p.write(Buffer.from(m.stdin));
+        } else if (m.close) endInput();
+        else if (m.resize) p.resize(m.resize.width || cols, m.resize.height || rows);
+      }
+      endInput();
+    })().catch(() => endInput());
+    try {
+      call.resume();
+      await writeWithBackpressure(call, { ready: { ready_time: timestamp(Date.now()) } }, ctx.signal);
+      for await (const chunk of p.output()) {
+        if (ctx.signal.aborted) break;
+        await writeWithBackpressure(call, { output: { stream: chunk.stream === "stdout" ? "STREAM_STDOUT" : "STREAM_STDERR", data: chunk.data } }, ctx.signal);
+      }
+      const { exitCode } = await p.exited;
+      const secs = timer.seconds();
+      if (ctx.signal.aborted) {
+        metrics.execDone("cancelled", secs);
+        return;
+      }
+      if (timer.timedOut()) {
+        metrics.execDone("timeout", secs);
+        throw errors.commandTimeout(secs);
+      }
+      const state = controller.get(ctx.tenant, id).state;
+      if (state !== "RUNNING" && exitCode >= 128) {
+        metrics.execDone("sandbox_stopped", secs);
+        call.write({ error: { code: "SANDBOX_TERMINATED", message: `the sandbox stopped (${state}) while the command ran` } });
+        call.end();
+        return;
+      }
+      metrics.execDone("exited", secs);
+      finished = true;
+      call.write({ exit: { exit_code: exitCode, completed_time: timestamp(Date.now()) } });
+      call.end();
+    } finally {
+      timer.disarm();
+      if (!inputDone) endInput();
+      void input;
+      // A command that ended normally may leave background processes running (as with
+      // any exec); anything else (cancel, timeout, failure) takes the whole tree down.
+      if (!finished) await p.kill().catch(() => undefined);
+      handle.release();
+    }
+  }
+
+  async function exec(req: ExecRequest__Output, ctx: CallContext): Promise<ExecResponse> {
+    const v: FieldViolation[] = [];
+    const { id, argv } = validateCommand(req, v, "");
+    const max = req.max_output_bytes ?? 0;
+    if (max < 0 || max > policy.maxOutputBytes) v.push({ field: "max_output_bytes", description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}` });
+    if (v.length) throw errors.invalid(v);
+    const cap = max || policy.defaultMaxOutputBytes;
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {} });
+    const p = handle.process;
+    const timer = armDeadline(handle, ctx, policy);
+    let finished = false;
+    try {
+      p.closeStdin();
+      const out = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
+      const kept = { stdout: 0, stderr: 0 };
+      const produced = { stdout: 0, stderr: 0 };
+      for await (const c of p.output()) {
+        produced[c.stream] += c.data.length;
+        const room = cap - kept[c.stream];
+        if (room > 0) {
+          const part = c.data.subarray(0, room);
+          out[c.stream].push(part);
+          kept[c.stream] += part.length;
+        }
+      }
+      const { exitCode } = await p.exited;
+      if (timer.timedOut()) throw errors.commandTimeout(timer.seconds());
+      metrics.execDone("exited", timer.seconds());
+      finished = true;
+      return {
+        stdout: Buffer.concat(out.stdout),
+        stderr: Buffer.concat(out.stderr),
+        exit_code: exitCode,
+        stdout_truncated: produced.stdout > kept.stdout,
+        stderr_truncated: produced.stderr > kept.stderr,
+        stdout_bytes_produced: String(produced.stdout),
+        stderr_bytes_produced: String(produced.stderr),
+      };
+    } finally {
+      timer.disarm();
+      if (!finished) await p.kill().catch(() => undefined);
+      handle.release();
+    }
+  }
+
+  return { streamExec, exec };
+}

@@ -1,0 +1,61 @@
+/** Prometheus metrics: per-RPC counts and latency, exec durations, sandboxes by state. */
+import { createServer, type Server } from "node:http";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export function createMetrics(sandboxCounts: () => Record<string, number>) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
+  const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
+  const latency = new Histogram({
+    name: "hangar_grpc_request_duration_seconds",
+    help: "gRPC call duration by method (streams: until the stream ends)",
+    labelNames: ["method"],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+  const execs = new Histogram({
+    name: "hangar_exec_duration_seconds",
+    help: "Duration of commands run through StreamExec/Exec, by outcome",
+    labelNames: ["outcome"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
+    registers: [registry],
+  });
+  const states = ["PENDING", "CREATING", "RUNNING", "TERMINATING", "COMPLETED", "FAILED"];
+  new Gauge({
+    name: "hangar_sandboxes",
+    help: "Sandboxes known to this Hangar by state (terminal ones until their retention ends)",
+    labelNames: ["state"],
+    registers: [registry],
+    collect() {
+      const c = sandboxCounts();
+      for (const s of states) this.set({ state: s }, c[s] ?? 0);
+    },
+  });
+  return {
+    registry,
+    rpcDone(method: string, code: string, seconds: number) {
+      rpcs.inc({ method, code });
+      latency.observe({ method }, seconds);
+    },
+    execDone(outcome: string, seconds: number) {
+      execs.observe({ outcome }, seconds);
+    },
+    listen(host: string, port: number): Promise<Server> {
+      const server = createServer((req, res) => {
+        if (req.url !== "/metrics") {
+          res.writeHead(404).end("see /metrics\n");
+          return;
+        }
+        registry.metrics().then(
+          (text) => res.writeHead(200, { "content-type": registry.contentType }).end(text),
+          () => res.writeHead(500).end(),
+        );
+      });
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => resolve(server));
+      });
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,161 @@
+/** SandboxService handlers: request validation, then the controller; proto types stay here. */
+import type * as grpc from "@grpc/grpc-js";
+import { errors, type FieldViolation } from "../core/errors.js";
+import type { State } from "../core/types.js";
+import type { Controller } from "../controller/controller.js";
+import type { CallContext, CallWrapper } from "./call.js";
+import { writeWithBackpressure } from "./call.js";
+import { createExecHandlers, type ExecPolicy } from "./exec.js";
+import type { CreateSandboxRequest__Output } from "./generated/coreweave/sandbox/v1/CreateSandboxRequest.js";
+import type { DeleteSandboxRequest__Output } from "./generated/coreweave/sandbox/v1/DeleteSandboxRequest.js";
+import type { DeleteSandboxResponse } from "./generated/coreweave/sandbox/v1/DeleteSandboxResponse.js";
+import type { ListSandboxesRequest__Output } from "./generated/coreweave/sandbox/v1/ListSandboxesRequest.js";
+import type { LogEntry } from "./generated/coreweave/sandbox/v1/LogEntry.js";
+import type { PurgeSandboxesRequest__Output } from "./generated/coreweave/sandbox/v1/PurgeSandboxesRequest.js";
+import type { SandboxServiceHandlers } from "./generated/coreweave/sandbox/v1/SandboxService.js";
+import type { StreamLogsRequest__Output } from "./generated/coreweave/sandbox/v1/StreamLogsRequest.js";
+import type { Metrics } from "./metrics.js";
+import { timestamp, toProtoSandbox } from "./sandbox-view.js";
+import { LIMITS, sandboxId, toDomainSpec, validPath, type SpecLimits } from "./spec.js";
+
+export interface SandboxServiceOptions {
+  specLimits: SpecLimits;
+  exec: ExecPolicy;
+  maxGraceSeconds: number;
+}
+
+const STATES: Record<string, State | "TERMINATED" | undefined> = {
+  STATE_UNSPECIFIED: undefined,
+  STATE_PENDING: "PENDING",
+  STATE_CREATING: "CREATING",
+  STATE_RUNNING: "RUNNING",
+  STATE_TERMINATING: "TERMINATING",
+  STATE_COMPLETED: "COMPLETED",
+  STATE_FAILED: "FAILED",
+  STATE_TERMINATED: "TERMINATED",
+  STATE_PAUSED: "TERMINATED", // never used by Hangar: matches nothing
+};
+
+function tagsViolations(tags: string[], field: string, v: FieldViolation[]) {
+  if (tags.length > LIMITS.tags) v.push({ field, description: `at most ${LIMITS.tags} tags` });
+  tags.forEach((t, i) => {
+    if (!t || t.length > LIMITS.tagLength || /[\u0000-\u001f]/.test(t)) v.push({ field: `${field}[${i}]`, description: `must be 1-${LIMITS.tagLength} characters without control characters` });
+  });
+}
+
+const checkContainer = (c: string | undefined, v: FieldViolation[]) => {
+  if (c && c !== "main") v.push({ field: "container", description: 'only the primary container "main" exists' });
+};
+
+export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
+  const execs = createExecHandlers(controller, o.exec, metrics);
+  const fss = () => Promise.reject(errors.snapshotsNotSupported());
+
+  async function streamLogs(call: grpc.ServerWritableStream<StreamLogsRequest__Output, LogEntry>, ctx: CallContext) {
+    const req = call.request;
+    const id = sandboxId(req.sandbox_id);
+    const v: FieldViolation[] = [];
+    if ((req.tail_lines ?? 0) < 0) v.push({ field: "tail_lines", description: "must not be negative" });
+    checkContainer(req.container, v);
+    if (v.length) throw errors.invalid(v);
+    controller.get(ctx.tenant, id);
+    if (req.resume_log_session_id) {
+      // Hangar does not advertise resumable log sessions (log_session_id stays empty).
+      call.write({ error: { code: "SESSION_NOT_FOUND", message: "log session not found: start a new stream" } });
+      call.end();
+      return;
+    }
+    const since = req.since_time ? Number(req.since_time.seconds ?? 0) * 1000 + Math.floor((req.since_time.nanos ?? 0) / 1e6) : undefined;
+    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps: !!req.timestamps, signal: ctx.signal });
+    for await (const data of stream) {
+      if (ctx.signal.aborted) return;
+      await writeWithBackpressure(call, { data, timestamp: timestamp(Date.now()) }, ctx.signal);
+    }
+    if (!ctx.signal.aborted) call.end();
+  }
+
+  return {
+    CreateSandbox: wrap.unary("CreateSandbox", async (req: CreateSandboxRequest__Output, ctx) => {
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if (!req.sandbox) throw errors.invalidField("sandbox", "required");
+      if (req.sandbox.sandbox_id) throw errors.invalidField("sandbox.sandbox_id", "output only: Hangar assigns sandbox ids");
+      const spec = toDomainSpec(req.sandbox.spec, o.specLimits);
+      const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "" });
+      ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
+      return toProtoSandbox(r);
+    }),
+    CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", (req) => {
+      throw errors.invalidField("template_id", `no sandbox templates are configured on this Hangar (asked for "${String(req.template_id ?? "").slice(0, 128)}")`);
+    }),
+    GetSandbox: wrap.unary("GetSandbox", (req, ctx) => toProtoSandbox(controller.get(ctx.tenant, sandboxId(req.sandbox_id)))),
+    ListSandboxes: wrap.unary("ListSandboxes", (req: ListSandboxesRequest__Output, ctx) => {
+      const v: FieldViolation[] = [];
+      if ((req.page_size ?? 0) < 0) v.push({ field: "page_size", description: "must not be negative" });
+      tagsViolations(req.tags ?? [], "tags", v);
+      const stateName = req.state ?? "STATE_UNSPECIFIED";
+      if (typeof stateName !== "string" || !(stateName in STATES)) v.push({ field: "state", description: `unknown state ${String(stateName)}` });
+      if (v.length) throw errors.invalid(v);
+      if (req.volume_ids?.length) return { sandboxes: [], next_page_token: "" };
+      const res = controller.list(ctx.tenant, {
+        tags: req.tags ?? [],
+        state: STATES[stateName as string],
+        showTerminated: !!req.show_terminated,
+        runnerIds: req.runner_ids ?? [],
+        pageSize: req.page_size ?? 0,
+        pageToken: req.page_token ?? "",
+      });
+      return { sandboxes: res.items.map(toProtoSandbox), next_page_token: res.nextPageToken };
+    }),
+    DeleteSandbox: wrap.unary("DeleteSandbox", (req: DeleteSandboxRequest__Output, ctx): DeleteSandboxResponse => {
+      const id = sandboxId(req.sandbox_id);
+      const grace = req.grace_period_seconds ?? 0;
+      if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
+      if (req.snapshot_volumes?.length) {
+        if (req.allow_missing) {
+          try {
+            controller.get(ctx.tenant, id);
+          } catch {
+            throw errors.invalidRequest("cannot snapshot volumes of a sandbox that does not exist");
+          }
+        }
+        throw errors.snapshotsNotSupported();
+      }
+      const r = controller.remove(ctx.tenant, id, { graceMs: grace * 1000, allowMissing: !!req.allow_missing });
+      if (r) ctx.log.info({ sandbox_id: id, grace_s: grace }, "sandbox stop requested");
+      return r ? { sandbox: toProtoSandbox(r), file_system_snapshot_ids: [] } : {};
+    }),
+    PurgeSandboxes: wrap.unary("PurgeSandboxes", (req: PurgeSandboxesRequest__Output, ctx) => {
+      const v: FieldViolation[] = [];
+      tagsViolations(req.tags ?? [], "tags", v);
+      if (v.length) throw errors.invalid(v);
+      const res = controller.purge(ctx.tenant, { tags: req.tags ?? [], dryRun: !!req.dry_run, purgeAll: !!req.purge_all });
+      return { purge_count: res.count, failed_sandbox_ids: res.failed, retryable_failed_sandbox_ids: [] };
+    }),
+    Exec: wrap.unary("Exec", execs.exec),
+    StreamExec: wrap.stream("StreamExec", execs.streamExec),
+    StreamLogs: wrap.stream("StreamLogs", streamLogs),
+    WriteFile: wrap.unary("WriteFile", async (req, ctx) => {
+      const id = sandboxId(req.sandbox_id);
+      const v: FieldViolation[] = [];
+      const bad = validPath(req.path ?? "");
+      if (bad) v.push({ field: "path", description: bad });
+      checkContainer(req.container, v);
+      if (v.length) throw errors.invalid(v);
+      await controller.writeFile(ctx.tenant, id, req.path as string, Buffer.from(req.content ?? Buffer.alloc(0)), ctx.signal);
+      return {};
+    }),
+    ReadFile: wrap.unary("ReadFile", async (req, ctx) => {
+      const id = sandboxId(req.sandbox_id);
+      const v: FieldViolation[] = [];
+      const bad = validPath(req.path ?? "");
+      if (bad) v.push({ field: "path", description: bad });
+      checkContainer(req.container, v);
+      if (v.length) throw errors.invalid(v);
+      return { content: await controller.readFile(ctx.tenant, id, req.path as string, ctx.signal) };
+    }),
+    CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", fss),
+    GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", fss),
+    ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", fss),
+    DeleteFileSystemSnapshot: wrap.unary("DeleteFileSystemSnapshot", fss),
+  };
+}

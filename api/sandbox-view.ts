@@ -1,0 +1,33 @@
+/** Domain record -> proto Sandbox: the spec echoed as sent, the status from the record. */
+import { isTerminal, type SandboxRecord } from "../core/types.js";
+import type { Sandbox } from "./generated/coreweave/sandbox/v1/Sandbox.js";
+import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
+import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
+
+export const timestamp = (ms: number): Timestamp => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
+
+export function toProtoSandbox(r: SandboxRecord): Sandbox {
+  const spec = r.echo as SandboxSpec__Output;
+  const container = spec.containers?.[0];
+  const terminal = isTerminal(r.state);
+  return {
+    sandbox_id: r.id,
+    spec,
+    status: {
+      state: `STATE_${r.state}`,
+      state_reason: r.stateReason,
+      create_time: timestamp(r.createdAtMs),
+      start_time: r.startedAtMs !== undefined ? timestamp(r.startedAtMs) : null,
+      end_time: r.endedAtMs !== undefined && terminal ? timestamp(r.endedAtMs) : null,
+      ...(terminal && r.exitCode !== undefined ? { exit_code: r.exitCode } : {}),
+      runner_id: r.runnerId,
+      runner_group_id: r.runnerGroupId,
+      effective_max_lifetime_seconds: r.effectiveLifetimeSeconds,
+      effective_resource_requirements: container?.resource_requirements ?? null,
+      effective_resources: container?.resources ?? null,
+      services: (spec.services ?? []).map((s) => ({ port: s.port, name: s.name, protocol: s.protocol, visibility: s.visibility })),
+      effective_egress: [],
+      container_statuses: [{ name: container?.name || "main", state: `STATE_${r.state}`, exit_code: r.exitCode ?? 0 }],
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Builds the grpc-js server: SandboxService and DiscoveryService, typed refusals for the
+ * services Hangar does not offer, the methods only newer SDKs know, gRPC health and
+ * server reflection. 100 MiB messages both ways.
+ */
+import * as grpc from "@grpc/grpc-js";
+import { ReflectionService } from "@grpc/reflection";
+import { HealthImplementation } from "grpc-health-check";
+import type { Logger } from "pino";
+import { errors } from "../core/errors.js";
+import type { Controller } from "../controller/controller.js";
+import type { Authenticator } from "./auth.js";
+import { createCallWrapper } from "./call.js";
+import { createDiscoveryService } from "./discovery-service.js";
+import { createErrorMapper } from "./grpc-errors.js";
+import type { Metrics } from "./metrics.js";
+import { loadApi, loadRpcTypes } from "./proto.js";
+import { createSandboxService, type SandboxServiceOptions } from "./sandbox-service.js";
+import { SDK_ONLY_METHODS } from "./sdk-only-methods.js";
+
+export const MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
+
+export interface ServerDeps {
+  controller: Controller;
+  authenticate: Authenticator;
+  metrics: Metrics;
+  log: Logger;
+  protoDir: string;
+  sandbox: SandboxServiceOptions;
+}
+
+export function createGrpcServer(d: ServerDeps) {
+  const { packageDefinition, v1 } = loadApi(d.protoDir);
+  const toError = createErrorMapper(loadRpcTypes(d.protoDir), d.log);
+  const wrap = createCallWrapper({ authenticate: d.authenticate, toError, metrics: d.metrics, log: d.log });
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+    "grpc.keepalive_time_ms": 60_000,
+    "grpc.keepalive_timeout_ms": 20_000,
+    "grpc.keepalive_permit_without_calls": 1,
+    "grpc-node.max_session_memory": 256,
+  });
+  server.addService(v1.SandboxService.service, createSandboxService(d.controller, wrap, d.sandbox, d.metrics));
+  server.addService(v1.DiscoveryService.service, createDiscoveryService(d.controller.runners, wrap));
+
+  // Services Hangar does not offer: every method answers with a typed reason.
+  const refuse = (service: grpc.ServiceDefinition, why: (method: string) => Error) => {
+    const impl: grpc.UntypedServiceImplementation = {};
+    for (const [name, def] of Object.entries(service)) {
+      const method = def.originalName ?? name;
+      if (def.requestStream || def.responseStream) impl[method] = wrap.stream(method, async () => { throw why(method); }) as unknown as grpc.UntypedHandleCall;
+      else impl[method] = wrap.unary(method, () => { throw why(method); });
+    }
+    server.addService(service, impl);
+  };
+  refuse(v1.SandboxTemplateService.service, () => errors.notImplemented("the SandboxTemplateService (templates)"));
+  refuse(v1.VolumeService.service, () => errors.notImplemented("the VolumeService (named volumes)"));
+  refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.snapshotsNotSupported() : errors.notImplemented(`SettingsService/${m}`)));
+
+  // Methods that only newer SDK releases know: raw handlers, typed UNIMPLEMENTED.
+  const raw = (b: Buffer) => b;
+  for (const m of SDK_ONLY_METHODS) {
+    const name = m.path.split("/")[2] as string;
+    const why = () => errors.notImplemented(name);
+    const type = m.clientStream ? (m.serverStream ? "bidi" : "clientStream") : m.serverStream ? "serverStream" : "unary";
+    const handler = type === "unary" ? wrap.unary(name, why) : wrap.stream(name, async () => { throw why(); });
+    if (type === "clientStream") continue;
+    server.register(m.path, handler as unknown as grpc.handleUnaryCall<Buffer, Buffer>, raw, raw, type);
+  }
+
+  const health = new HealthImplementation({ "": "SERVING", "coreweave.sandbox.v1.SandboxService": "SERVING", "coreweave.sandbox.v1.DiscoveryService": "SERVING" });
+  health.addToServer(server);
+  new ReflectionService(packageDefinition).addToServer(server);
+
+  return {
+    server,
+    health,
+    listen(address: string): Promise<number> {
+      return new Promise((resolve, reject) =>
+        server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+      );
+    },
+    async shutdown(graceMs: number): Promise<void> {
+      health.setStatus("", "NOT_SERVING");
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    },
+  };
+}

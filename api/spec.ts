@@ -1,0 +1,187 @@
+/**
+ * CreateSandbox input: validates the proto spec and turns it into Hangar's domain spec.
+ * Every problem becomes a BadRequest field violation (INVALID_ARGUMENT); features Hangar
+ * does not offer get the typed reasons of the contract.
+ */
+import { errors, type FieldViolation } from "../core/errors.js";
+import { parseQuantity } from "../core/quantity.js";
+import type { Quantities, SandboxSpec } from "../core/types.js";
+import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
+import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
+
+export const DEFAULT_ARGV = ["/bin/sh", "-c", 'trap "exit 0" TERM INT; sleep infinity & wait'];
+export const LIMITS = {
+  tags: 64,
+  tagLength: 256,
+  args: 4096,
+  argvBytes: 256 * 1024,
+  env: 1024,
+  filesBytes: 16 * 1024 * 1024,
+  pathLength: 4096,
+  imageLength: 512,
+  requestIdLength: 128,
+  annotations: 128,
+  annotationBytes: 64 * 1024,
+  volumes: 32,
+};
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const VOLUME_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+const hasNul = (s: string) => s.includes("\u0000");
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function validPath(p: string): string | undefined {
+  if (!p) return "must not be empty";
+  if (hasNul(p)) return "must not contain NUL";
+  if (!p.startsWith("/")) return "must be an absolute path";
+  if (p.length > LIMITS.pathLength) return `must be at most ${LIMITS.pathLength} characters`;
+  return undefined;
+}
+
+function quantities(r: Resources__Output | undefined, field: string, v: FieldViolation[]): Quantities {
+  const q: Quantities = {};
+  if (!r) return q;
+  for (const k of ["cpu", "memory"] as const) {
+    const s = r[k];
+    if (!s) continue;
+    const n = parseQuantity(s);
+    if (n === undefined || n < 0) v.push({ field: `${field}.${k}`, description: `"${s.slice(0, 64)}" is not a Kubernetes quantity (e.g. "500m", "512Mi")` });
+    else q[k] = s;
+  }
+  if (r.gpu) {
+    const count = Number(r.gpu.count ?? 0);
+    if (!Number.isSafeInteger(count) || count < 0) v.push({ field: `${field}.gpu.count`, description: "must be a non-negative integer" });
+    else if (count > 0) q.gpuCount = count;
+    if (r.gpu.type) q.gpuType = r.gpu.type;
+  }
+  return q;
+}
+
+export interface SpecLimits {
+  maxLifetimeSeconds: number;
+  gpus: boolean;
+}
+
+export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: SpecLimits, base = "sandbox.spec"): SandboxSpec {
+  const v: FieldViolation[] = [];
+  if (!spec) throw errors.invalidField(base, "required");
+  const containers = spec.containers ?? [];
+  if (containers.length !== 1) v.push({ field: `${base}.containers`, description: `exactly one container is supported (got ${containers.length})` });
+  const c = containers[0] ?? {};
+  const cf = `${base}.containers[0]`;
+  if (spec.init_containers?.length) throw errors.notImplemented("init containers");
+  if (spec.network_ids?.length) throw errors.notImplemented("network_ids");
+  if (spec.object_storage_access) throw errors.notImplemented("object storage access");
+  const image = c.image ?? "";
+  if (!image) v.push({ field: `${cf}.image`, description: "required" });
+  else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${cf}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
+  const args = c.args ?? [];
+  const argv = c.command ? [c.command, ...args] : args.length ? args : DEFAULT_ARGV;
+  if (argv.length > LIMITS.args) v.push({ field: `${cf}.args`, description: `at most ${LIMITS.args} arguments` });
+  if (argv.some(hasNul)) v.push({ field: `${cf}.args`, description: "must not contain NUL" });
+  if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > LIMITS.argvBytes) v.push({ field: `${cf}.args`, description: `command and args must total at most ${LIMITS.argvBytes} bytes` });
+  const env = c.environment_variables ?? {};
+  if (Object.keys(env).length > LIMITS.env) v.push({ field: `${cf}.environment_variables`, description: `at most ${LIMITS.env} variables` });
+  for (const [k, val] of Object.entries(env)) {
+    if (!ENV_NAME.test(k)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "not a valid environment variable name" });
+    if (hasNul(val)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "value must not contain NUL" });
+  }
+  if (c.working_dir) {
+    const p = validPath(c.working_dir);
+    if (p) v.push({ field: `${cf}.working_dir`, description: p });
+  }
+  let fileBytes = 0;
+  const files = (c.files ?? []).map((f, i) => {
+    const p = validPath(f.path ?? "");
+    if (p) v.push({ field: `${cf}.files[${i}].path`, description: p });
+    const content = Buffer.from(f.content ?? Buffer.alloc(0));
+    fileBytes += content.length;
+    return { path: f.path ?? "", content };
+  });
+  if (fileBytes > LIMITS.filesBytes) v.push({ field: `${cf}.files`, description: `mounted files must total at most ${LIMITS.filesBytes} bytes` });
+  if (c.secret_stores?.length) v.push({ field: `${cf}.secret_stores[0].store_name`, description: "no secret stores are configured on this Hangar" });
+  if (c.image_pull_credentials) v.push({ field: `${cf}.image_pull_credentials`, description: "image pull credentials are not supported by this Hangar" });
+  if (c.security_context?.privileged) v.push({ field: `${cf}.security_context.privileged`, description: "privileged sandboxes are not allowed" });
+  if (c.security_context?.allow_privilege_escalation) v.push({ field: `${cf}.security_context.allow_privilege_escalation`, description: "privilege escalation is not allowed" });
+  const rr = c.resource_requirements;
+  const requests = quantities(rr?.requests ?? c.resources ?? undefined, `${cf}.resource_requirements.requests`, v);
+  const limitsQ = quantities(rr?.limits ?? c.resources ?? undefined, `${cf}.resource_requirements.limits`, v);
+  for (const k of ["cpu", "memory"] as const) {
+    const rq = requests[k], lq = limitsQ[k];
+    if (rq && lq && (parseQuantity(rq) ?? 0) > (parseQuantity(lq) ?? 0)) v.push({ field: `${cf}.resource_requirements.requests.${k}`, description: `request ${rq} exceeds limit ${lq}` });
+  }
+  const tags = spec.tags ?? [];
+  if (tags.length > LIMITS.tags) v.push({ field: `${base}.tags`, description: `at most ${LIMITS.tags} tags` });
+  tags.forEach((t, i) => {
+    if (!t || t.length > LIMITS.tagLength || CONTROL.test(t)) v.push({ field: `${base}.tags[${i}]`, description: `must be 1-${LIMITS.tagLength} characters without control characters` });
+  });
+  const lifetime = spec.max_lifetime_seconds ?? 0;
+  if (lifetime < 0 || lifetime > limits.maxLifetimeSeconds) v.push({ field: `${base}.max_lifetime_seconds`, description: `must be between 0 (default) and ${limits.maxLifetimeSeconds}` });
+  const runnerIds = spec.runner_ids ?? [];
+  runnerIds.forEach((r, i) => {
+    if (!r || r.length > 253 || CONTROL.test(r)) v.push({ field: `${base}.runner_ids[${i}]`, description: "must be a runner id from ListAvailableRunners" });
+  });
+  const mode = spec.mode ?? "SANDBOX_MODE_UNSPECIFIED";
+  if (typeof mode !== "string") v.push({ field: `${base}.mode`, description: `unknown mode ${String(mode)}` });
+  else if (mode === "SANDBOX_MODE_SERVERLESS" && runnerIds.length) v.push({ field: `${base}.runner_ids`, description: "serverless mode cannot be pinned to runners" });
+  const annotations = spec.annotations ?? {};
+  if (Object.keys(annotations).length > LIMITS.annotations || Object.entries(annotations).reduce((a, [k, x]) => a + k.length + x.length, 0) > LIMITS.annotationBytes) {
+    v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });
+  }
+  const net = spec.network;
+  (net?.ingress ?? []).forEach((_r, i) => v.push({ field: `${base}.network.ingress[${i}]`, description: "ingress rules are not supported" }));
+  (net?.egress ?? []).forEach((r, i) => {
+    const dest = r.destination ?? "destination";
+    v.push({ field: `${base}.network.egress[${i}].${dest}`, description: `per-destination egress grants (${dest}) are not supported: use deny_egress=false for full egress` });
+  });
+  const services = spec.services ?? [];
+  const vis = new Set(services.map((s) => s.visibility));
+  if (vis.has("VISIBILITY_PUBLIC") && vis.has("VISIBILITY_PRIVATE")) throw errors.notImplemented("PUBLIC and PRIVATE services on one sandbox");
+  services.forEach((s, i) => {
+    if (s.visibility === "VISIBILITY_PUBLIC") throw errors.notImplemented("PUBLIC services (no ingress is configured)");
+    if (s.endpoint) throw errors.notImplemented("service endpoints");
+    if (!s.port || s.port < 1 || s.port > 65535) v.push({ field: `${base}.services[${i}].port`, description: "must be 1-65535" });
+  });
+  const volumes = (spec.volumes ?? []).map((vol, i) => {
+    if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
+    if (vol.volume_id) v.push({ field: `${base}.volumes[${i}].volume_id`, description: "named volumes are not configured on this Hangar" });
+    if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();
+    if (vol.scratch?.size && parseQuantity(vol.scratch.size) === undefined) v.push({ field: `${base}.volumes[${i}].scratch.size`, description: "not a Kubernetes quantity" });
+    return { name: vol.name ?? "", size: vol.scratch?.size || undefined };
+  });
+  if (volumes.length > LIMITS.volumes) v.push({ field: `${base}.volumes`, description: `at most ${LIMITS.volumes} volumes` });
+  const mounts = (c.volume_mounts ?? []).map((m, i) => {
+    const vol = volumes.find((x) => x.name === m.volume);
+    if (!vol) v.push({ field: `${cf}.volume_mounts[${i}].volume`, description: `no volume named "${m.volume ?? ""}" in spec.volumes` });
+    const p = validPath(m.mount_path ?? "");
+    if (p) v.push({ field: `${cf}.volume_mounts[${i}].mount_path`, description: p });
+    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size };
+  });
+  if (v.length) throw errors.invalid(v);
+  if ((requests.gpuCount ?? limitsQ.gpuCount ?? 0) > 0 && !limits.gpus) throw errors.noSuitableRunner("no runner of this Hangar has GPUs");
+  return {
+    image,
+    argv,
+    env: { ...env },
+    workingDir: c.working_dir || undefined,
+    files,
+    requests,
+    limits: limitsQ,
+    tags: [...tags],
+    maxLifetimeSeconds: lifetime,
+    runnerIds: [...runnerIds],
+    denyEgress: net?.deny_egress ?? undefined,
+    denyIngress: net?.deny_ingress ?? undefined,
+    annotations: { ...annotations },
+    volumes: mounts,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Sandbox ids are UUIDs: anything else is a malformed request, not a missing sandbox. */
+export function sandboxId(id: string | undefined, field = "sandbox_id"): string {
+  if (!id) throw errors.invalidField(field, "required");
+  if (!UUID.test(id)) throw errors.invalidField(field, "not a sandbox id (a UUID)");
+  return id;
+}

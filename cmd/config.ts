@@ -1,0 +1,143 @@
+/**
+ * The only reader of process.env and argv. Every setting is read once here, validated, and
+ * frozen; a bad value is a startup error that names the setting. docs/configuration.md
+ * documents each key. Flags: --listen=ADDR is HANGAR_LISTEN, and so on for every key.
+ */
+import { accessSync, constants, existsSync, lstatSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export class ConfigError extends Error {}
+
+const isRealDir = (p: string) => {
+  try {
+    return lstatSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+type Source = Record<string, string | undefined>;
+
+function fromArgv(argv: string[]): Source {
+  const out: Source = {};
+  for (const a of argv) {
+    const m = /^--([a-z0-9-]+)(?:=(.*))?$/.exec(a);
+    if (!m) throw new ConfigError(`unknown argument ${a}: settings are --name=value (for HANGAR_NAME) or environment variables`);
+    out[`HANGAR_${(m[1] as string).replace(/-/g, "_").toUpperCase()}`] = m[2] ?? "true";
+  }
+  return out;
+}
+
+export function loadConfig(env: Source, argv: string[], installDir: string) {
+  const src: Source = { ...env, ...fromArgv(argv) };
+  const used = new Set<string>();
+  const str = (key: string, def: string): string => {
+    used.add(key);
+    const v = src[key];
+    return v === undefined || v === "" ? def : v;
+  };
+  const int = (key: string, def: number, min: number, max: number): number => {
+    const raw = str(key, String(def));
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) throw new ConfigError(`${key}=${raw}: expected an integer from ${min} to ${max}`);
+    return n;
+  };
+  const bool = (key: string, def: boolean): boolean => {
+    const raw = str(key, String(def)).toLowerCase();
+    if (["1", "true", "yes", "on"].includes(raw)) return true;
+    if (["0", "false", "no", "off"].includes(raw)) return false;
+    throw new ConfigError(`${key}=${raw}: expected true or false`);
+  };
+  const address = (key: string, def: string): { host: string; port: number; text: string } => {
+    const raw = str(key, def);
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
+    if (!m || Number(m[2]) > 65535) throw new ConfigError(`${key}=${raw}: expected host:port (port 0 picks a free one)`);
+    return { host: (m[1] as string).replace(/^\[|\]$/g, ""), port: Number(m[2]), text: raw };
+  };
+
+  const listen = address("HANGAR_LISTEN", "127.0.0.1:50051");
+  const metricsRaw = str("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
+  const metrics = metricsRaw === "off" ? undefined : address("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
+  const keysFile = str("HANGAR_API_KEYS_FILE", "") || undefined;
+  if (keysFile && !existsSync(keysFile)) throw new ConfigError(`HANGAR_API_KEYS_FILE=${keysFile}: no such file`);
+  const allowOpen = bool("HANGAR_ALLOW_OPEN_NON_LOOPBACK", false);
+  const loopback = (h: string) => h === "localhost" || h === "::1" || /^127\./.test(h);
+  if (!keysFile && !loopback(listen.host) && !allowOpen) {
+    throw new ConfigError(`HANGAR_LISTEN=${listen.text}: without HANGAR_API_KEYS_FILE Hangar runs open (no authentication) and then listens only on loopback; set HANGAR_API_KEYS_FILE, or HANGAR_ALLOW_OPEN_NON_LOOPBACK=true to accept that risk`);
+  }
+  const runtime = str("HANGAR_RUNTIME", "local");
+  if (runtime !== "local" && runtime !== "kubernetes") throw new ConfigError(`HANGAR_RUNTIME=${runtime}: expected local or kubernetes`);
+  const logLevel = str("HANGAR_LOG_LEVEL", "info");
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) throw new ConfigError(`HANGAR_LOG_LEVEL=${logLevel}: expected fatal, error, warn, info, debug, trace or silent`);
+  const isRoot = process.getuid?.() === 0;
+  const dataDir = path.resolve(str("HANGAR_DATA_DIR", isRoot ? "/var/lib/hangar" : path.join(os.homedir(), ".local/share/hangar")));
+
+  const images: Record<string, string> = {};
+  for (const entry of str("HANGAR_LOCAL_IMAGES", "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const eq = entry.lastIndexOf("=");
+    const name = entry.slice(0, eq), dir = entry.slice(eq + 1);
+    if (eq <= 0 || !path.isAbsolute(dir)) throw new ConfigError(`HANGAR_LOCAL_IMAGES: "${entry}" is not image=/absolute/rootfs/dir`);
+    if (!existsSync(path.join(dir, "bin")) && !existsSync(path.join(dir, "usr"))) throw new ConfigError(`HANGAR_LOCAL_IMAGES: ${dir} (for ${name}) does not look like a root filesystem (no bin/ or usr/)`);
+    images[name] = dir;
+  }
+  const unsafe = bool("HANGAR_LOCAL_UNSAFE_NO_ISOLATION", false);
+  const tool = (key: string, def: string) => {
+    const p = str(key, def);
+    return p;
+  };
+  const bwrap = tool("HANGAR_LOCAL_BWRAP", "/usr/bin/bwrap");
+  const executable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (runtime === "local" && !unsafe && !executable(bwrap)) {
+    throw new ConfigError(`HANGAR_LOCAL_BWRAP=${bwrap}: bubblewrap is not installed, and the local runtime isolates every sandbox with it. Install it (apt-get install bubblewrap), or set HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true to run sandboxes as plain processes of this user with no isolation at all`);
+  }
+  const ptyHelper = tool("HANGAR_LOCAL_PTY_HELPER", path.join(installDir, ".build/hangar-pty"));
+  if (runtime === "local" && !executable(ptyHelper)) throw new ConfigError(`HANGAR_LOCAL_PTY_HELPER=${ptyHelper}: not found; build it with 'make setup'`);
+
+  const cfg = {
+    listen,
+    metrics,
+    keysFile,
+    allowOpenNonLoopback: allowOpen,
+    runtime: runtime as "local" | "kubernetes",
+    logLevel,
+    dataDir,
+    retentionSeconds: int("HANGAR_RETENTION_SECONDS", 3600, 0, 30 * 86400),
+    defaultLifetimeSeconds: int("HANGAR_DEFAULT_LIFETIME_SECONDS", 3600, 1, 30 * 86400),
+    maxLifetimeSeconds: int("HANGAR_MAX_LIFETIME_SECONDS", 86400, 1, 30 * 86400),
+    maxSandboxes: int("HANGAR_MAX_SANDBOXES", 256, 1, 100_000),
+    maxExecsPerSandbox: int("HANGAR_MAX_EXECS_PER_SANDBOX", 64, 1, 10_000),
+    maxExecs: int("HANGAR_MAX_EXECS", 1024, 1, 100_000),
+    maxFileBytes: int("HANGAR_MAX_FILE_BYTES", 32 * 1024 * 1024, 1024, 99 * 1024 * 1024),
+    maxGraceSeconds: int("HANGAR_MAX_GRACE_SECONDS", 3600, 0, 86400),
+    execDeadlineMarginMs: int("HANGAR_EXEC_DEADLINE_MARGIN_MS", 5000, 0, 60_000),
+    shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
+    reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
+    defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
+    runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
+    runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),
+    organizationId: str("HANGAR_ORGANIZATION_ID", "hangar"),
+    local: {
+      images,
+      defaultRootfs: "/",
+      maskPaths: str("HANGAR_LOCAL_MASK_PATHS", "/home,/srv,/mnt,/media,/opt,/var/lib,/var/log,/var/mail,/work").split(",").map((s) => s.trim()).filter((p) => p && isRealDir(p)),
+      unsafe,
+      sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 1000, 1, 65534),
+      pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
+      cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
+      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), ptyHelper },
+    },
+  };
+  for (const k of Object.keys(src)) {
+    if (k.startsWith("HANGAR_") && !used.has(k) && !k.startsWith("HANGAR_TEST_")) throw new ConfigError(`${k}: unknown setting (see docs/configuration.md)`);
+  }
+  return Object.freeze(cfg);
+}
+export type Config = ReturnType<typeof loadConfig>;

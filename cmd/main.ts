@@ -1,0 +1,114 @@
+/** Entry point: read the config once, wire runtime -> controller -> api, serve, shut down on SIGTERM. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pino from "pino";
+import { createAuthenticator, parseKeysFile } from "../api/auth.js";
+import { createMetrics } from "../api/metrics.js";
+import { PROTO_DIR } from "../api/proto.js";
+import { createGrpcServer } from "../api/server.js";
+import { createController } from "../controller/controller.js";
+import { createLocalRuntime } from "../runtime/local/local-runtime.js";
+import type { Runtime } from "../runtime/types.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+
+const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+function fail(message: string): never {
+  process.stderr.write(`hangar: ${message}\n`);
+  process.exit(2);
+}
+
+function buildRuntime(cfg: Config, log: pino.Logger): Runtime {
+  if (cfg.runtime === "kubernetes") fail("HANGAR_RUNTIME=kubernetes: the Kubernetes runtime is not part of this build yet; use HANGAR_RUNTIME=local");
+  return createLocalRuntime({
+    dataDir: cfg.dataDir,
+    isolation: cfg.local.unsafe ? "none" : "bubblewrap",
+    tools: cfg.local.tools,
+    images: cfg.local.images,
+    defaultRootfs: cfg.local.defaultRootfs,
+    maskPaths: [...cfg.local.maskPaths, installDir],
+    sandboxUid: cfg.local.sandboxUid,
+    pidsMax: cfg.local.pidsMax,
+    cgroupRoot: cfg.local.cgroupRoot,
+    defaultDenyEgress: cfg.defaultDenyEgress,
+    runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
+    log: log.child({ component: "runtime" }),
+  });
+}
+
+async function main() {
+  let cfg: Config;
+  try {
+    cfg = loadConfig(process.env, process.argv.slice(2), installDir);
+  } catch (e) {
+    if (e instanceof ConfigError) fail(`configuration error: ${e.message}`);
+    throw e;
+  }
+  let keys;
+  try {
+    keys = cfg.keysFile ? parseKeysFile(readFileSync(cfg.keysFile, "utf8"), cfg.keysFile) : undefined;
+  } catch (e) {
+    fail(`HANGAR_API_KEYS_FILE: ${(e as Error).message}`);
+  }
+  const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
+  if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
+  if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
+  const runtime = buildRuntime(cfg, log);
+  let controllerRef: ReturnType<typeof createController> | undefined;
+  const metrics = createMetrics(() => controllerRef?.counts() ?? {});
+  const controller = createController({
+    runtime,
+    policy: { retentionMs: cfg.retentionSeconds * 1000, expiryGraceMs: 0, stuckAfterMs: 30_000 },
+    defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
+    maxLifetimeSeconds: cfg.maxLifetimeSeconds,
+    maxSandboxes: cfg.maxSandboxes,
+    maxExecsPerSandbox: cfg.maxExecsPerSandbox,
+    maxExecs: cfg.maxExecs,
+    maxFileBytes: cfg.maxFileBytes,
+    reapIntervalMs: cfg.reapIntervalMs,
+    log: log.child({ component: "controller" }),
+  });
+  controllerRef = controller;
+  controller.start();
+  const api = createGrpcServer({
+    controller,
+    authenticate: createAuthenticator(keys),
+    metrics,
+    log: log.child({ component: "api" }),
+    protoDir: PROTO_DIR,
+    sandbox: {
+      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, gpus: false },
+      exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
+      maxGraceSeconds: cfg.maxGraceSeconds,
+    },
+  });
+  let port: number;
+  try {
+    port = await api.listen(`${cfg.listen.host.includes(":") ? `[${cfg.listen.host}]` : cfg.listen.host}:${cfg.listen.port}`);
+  } catch (e) {
+    fail(`HANGAR_LISTEN=${cfg.listen.text}: cannot listen: ${(e as Error).message}`);
+  }
+  const metricsServer = cfg.metrics ? await metrics.listen(cfg.metrics.host, cfg.metrics.port).catch((e: Error) => fail(`HANGAR_METRICS_LISTEN=${cfg.metrics?.text}: ${e.message}`)) : undefined;
+  const metricsAddr = metricsServer?.address();
+  log.info({ host: cfg.listen.host, port, runtime: runtime.name, metrics_port: typeof metricsAddr === "object" ? metricsAddr?.port : undefined, auth: keys ? "api-keys" : "open" }, "listening");
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    await api.shutdown(cfg.shutdownGraceSeconds * 1000);
+    await controller.close();
+    metricsServer?.close();
+    log.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`hangar: fatal: ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,255 @@
+/**
+ * The controller owns sandbox lifecycle: it keeps the records (one per sandbox, scoped to
+ * the tenant that created it), drives the runtime, applies limits, and runs the reaper
+ * loop that carries out planReap(). It never knows which runtime it talks to.
+ */
+import { randomUUID } from "node:crypto";
+import { errors } from "../core/errors.js";
+import { isTerminal, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
+import * as files from "./files.js";
+import { canMove, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
+import { matches, page, type ListQuery } from "./list.js";
+
+export interface ControllerOptions {
+  runtime: Runtime;
+  now?: () => number;
+  policy: LifecyclePolicy;
+  defaultLifetimeSeconds: number;
+  maxLifetimeSeconds: number;
+  maxSandboxes: number;
+  maxExecsPerSandbox: number;
+  maxExecs: number;
+  maxFileBytes: number;
+  reapIntervalMs: number;
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
+  onStateChange?: (from: State | undefined, to: State) => void;
+}
+
+export interface CreateInput {
+  spec: SandboxSpec;
+  echo: unknown;
+  requestId: string;
+}
+
+export interface ExecHandle {
+  process: ExecProcess;
+  release(): void;
+}
+
+export type Controller = ReturnType<typeof createController>;
+
+export function createController(o: ControllerOptions) {
+  const now = o.now ?? Date.now;
+  const records = new Map<string, SandboxRecord>();
+  const byRequest = new Map<string, string>();
+  const execCounts = new Map<string, number>();
+  let execTotal = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const setState = (r: SandboxRecord, to: State, reason: string) => {
+    if (r.state === to || !canMove(r.state, to)) return false;
+    const from = r.state;
+    r.state = to;
+    r.stateReason = reason;
+    if (isTerminal(to)) r.endedAtMs ??= now();
+    o.onStateChange?.(from, to);
+    return true;
+  };
+
+  const owned = (tenant: string, id: string): SandboxRecord => {
+    const r = records.get(id);
+    if (!r || r.tenant !== tenant) throw errors.sandboxNotFound(id);
+    return r;
+  };
+
+  const running = (tenant: string, id: string): SandboxRecord => {
+    const r = owned(tenant, id);
+    if (r.state !== "RUNNING") throw errors.notRunning(id, r.state);
+    return r;
+  };
+
+  const onExit = (id: string, exit: ExitInfo) => {
+    const r = records.get(id);
+    if (!r || isTerminal(r.state)) return;
+    r.exitCode = exit.exitCode;
+    r.endedAtMs = exit.endedAtMs;
+    const next = stateOnExit(r, exit.exitCode, exit.reason, exit.startFailure);
+    setState(r, next.state, next.reason);
+    o.log.info({ sandbox_id: id, state: r.state, exit_code: exit.exitCode }, "sandbox ended");
+  };
+
+  const live = () => [...records.values()].filter((r) => !isTerminal(r.state)).length;
+
+  async function create(tenant: string, input: CreateInput): Promise<SandboxRecord> {
+    const key = `${tenant}\u0000${input.requestId}`;
+    if (input.requestId) {
+      const existing = byRequest.get(key);
+      const rec = existing ? records.get(existing) : undefined;
+      if (rec) return rec;
+    }
+    if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
+    const runner = o.runtime.runner();
+    if (input.spec.runnerIds.length && !input.spec.runnerIds.includes(runner.runnerId)) {
+      throw errors.noSuitableRunner(`no runner among [${input.spec.runnerIds.join(", ")}]; this Hangar's runner is ${runner.runnerId}`);
+    }
+    const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
+    const r: SandboxRecord = {
+      id: randomUUID(),
+      tenant,
+      requestId: input.requestId || undefined,
+      spec: input.spec,
+      echo: input.echo,
+      state: "PENDING",
+      stateReason: "accepted",
+      createdAtMs: now(),
+      runnerId: runner.runnerId,
+      runnerGroupId: runner.runnerGroupId,
+      effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
+      imageNote: "",
+    };
+    records.set(r.id, r);
+    if (input.requestId) byRequest.set(key, r.id);
+    o.onStateChange?.(undefined, "PENDING");
+    setState(r, "CREATING", "starting");
+    o.runtime.start(r.id, r.spec, { onExit }).then(
+      (started) => {
+        r.imageNote = started.imageNote;
+        r.startedAtMs = started.startedAtMs;
+        if (r.state === "CREATING") setState(r, "RUNNING", started.imageNote);
+        if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs);
+      },
+      (e: unknown) => {
+        o.log.warn({ sandbox_id: r.id, err: e }, "sandbox failed to start");
+        if (!isTerminal(r.state)) setState(r, "FAILED", `failed to start: ${(e as Error).message}`);
+        void o.runtime.remove(r.id);
+      },
+    );
+    return r;
+  }
+
+  function get(tenant: string, id: string): SandboxRecord {
+    return owned(tenant, id);
+  }
+
+  function list(tenant: string, q: ListQuery) {
+    return page([...records.values()].filter((r) => r.tenant === tenant), q);
+  }
+
+  function stop(r: SandboxRecord, graceMs: number, why: "deleted" | "expired" | "purged") {
+    if (isTerminal(r.state) || r.stop) return;
+    r.stop = { requestedAtMs: now(), graceMs, why };
+    const wasStarted = r.state === "RUNNING";
+    setState(r, "TERMINATING", why === "expired" ? "max lifetime exceeded: stopping" : "stopping");
+    if (wasStarted) void o.runtime.stop(r.id, graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
+  }
+
+  /** Returns the record, or undefined when it was missing/already gone and allowMissing was set. */
+  function remove(tenant: string, id: string, opts: { graceMs: number; allowMissing: boolean }): SandboxRecord | undefined {
+    const r = records.get(id);
+    if (!r || r.tenant !== tenant) {
+      if (opts.allowMissing) return undefined;
+      throw errors.sandboxNotFound(id);
+    }
+    if (opts.allowMissing && (isTerminal(r.state) || r.stop)) return undefined;
+    stop(r, opts.graceMs, "deleted");
+    return r;
+  }
+
+  function purge(tenant: string, q: { tags: string[]; dryRun: boolean; purgeAll: boolean }) {
+    if (!q.purgeAll && q.tags.length === 0) throw errors.invalidField("tags", "give at least one tag, or set purge_all to purge every sandbox");
+    const hits = [...records.values()].filter((r) => r.tenant === tenant && !isTerminal(r.state) && !r.stop && matches(r, { tags: q.tags, showTerminated: false, runnerIds: [] }));
+    if (!q.dryRun) for (const r of hits) stop(r, 0, "purged");
+    return { count: hits.length, failed: [] as string[] };
+  }
+
+  async function exec(tenant: string, id: string, opts: ExecOptions): Promise<ExecHandle> {
+    running(tenant, id);
+    const n = execCounts.get(id) ?? 0;
+    if (n >= o.maxExecsPerSandbox) throw errors.tooManyExecs(`sandbox ${id} already runs ${n} commands (limit ${o.maxExecsPerSandbox})`, 500);
+    if (execTotal >= o.maxExecs) throw errors.tooManyExecs(`Hangar already runs ${execTotal} commands (limit ${o.maxExecs})`, 500);
+    execCounts.set(id, n + 1);
+    execTotal++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      execTotal--;
+      const c = (execCounts.get(id) ?? 1) - 1;
+      if (c <= 0) execCounts.delete(id);
+      else execCounts.set(id, c);
+    };
+    try {
+      return { process: await o.runtime.exec(id, opts), release };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>): Promise<T> {
+    running(tenant, id);
+    const n = execCounts.get(id) ?? 0;
+    if (n >= o.maxExecsPerSandbox || execTotal >= o.maxExecs) throw errors.tooManyExecs(`too many concurrent operations on sandbox ${id}`, 500);
+    execCounts.set(id, n + 1);
+    execTotal++;
+    try {
+      return await fn();
+    } finally {
+      execTotal--;
+      execCounts.set(id, (execCounts.get(id) ?? 1) - 1);
+    }
+  }
+
+  const readFile = (tenant: string, id: string, path: string, signal: AbortSignal) =>
+    withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal));
+
+  const writeFile = (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal) => {
+    if (content.length > o.maxFileBytes) throw errors.fileTooLarge(path, "write", content.length, o.maxFileBytes);
+    return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal));
+  };
+
+  function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<Buffer> {
+    const r = owned(tenant, id);
+    if (r.state === "PENDING" || r.state === "CREATING") throw errors.notRunning(id, r.state);
+    return o.runtime.logs(id, opts);
+  }
+
+  async function reapOnce(): Promise<void> {
+    for (const a of planReap(records.values(), now(), o.policy)) {
+      const r = records.get(a.id);
+      if (!r) continue;
+      if (a.t === "expire") {
+        o.log.info({ sandbox_id: r.id, lifetime_s: r.effectiveLifetimeSeconds }, "max lifetime exceeded");
+        stop(r, a.graceMs, "expired");
+      } else if (a.t === "force-kill") {
+        o.log.warn({ sandbox_id: r.id }, "sandbox did not stop after its grace period: killing");
+        await o.runtime.stop(r.id, 0).catch(() => undefined);
+        if (r.stop) r.stop.requestedAtMs = now();
+      } else {
+        records.delete(r.id);
+        if (r.requestId) byRequest.delete(`${r.tenant}\u0000${r.requestId}`);
+        await o.runtime.remove(r.id).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "remove failed"));
+      }
+    }
+  }
+
+  function start() {
+    timer = setInterval(() => void reapOnce().catch((e) => o.log.error({ err: e }, "reaper tick failed")), o.reapIntervalMs);
+    timer.unref();
+  }
+
+  async function close() {
+    if (timer) clearInterval(timer);
+    await o.runtime.close();
+  }
+
+  const runners = (): RunnerInfo[] => [o.runtime.runner()];
+  const counts = () => {
+    const c: Record<string, number> = {};
+    for (const r of records.values()) c[r.state] = (c[r.state] ?? 0) + 1;
+    return c;
+  };
+
+  return { create, get, list, remove, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+}

@@ -1,0 +1,110 @@
+/**
+ * ReadFile / WriteFile implemented over Runtime.exec with a POSIX shell in the sandbox,
+ * so the same code serves every runtime and a path can only reach what the sandbox's own
+ * processes can see (`..` and symlinks resolve inside the sandbox). Exit codes of the
+ * scripts name the typed errors.
+ */
+import { errors } from "../core/errors.js";
+import type { ExecProcess, Runtime } from "../runtime/types.js";
+
+const READ = [
+  'p=$1',
+  'if [ ! -e "$p" ]; then exit 2; fi',
+  'if [ -d "$p" ]; then exit 3; fi',
+  'if [ ! -r "$p" ]; then exit 4; fi',
+  's=$(wc -c < "$p") || exit 5',
+  'echo "$s"',
+  'exec cat -- "$p"',
+].join("\n");
+
+const WRITE = [
+  'p=$1',
+  'd=$(dirname -- "$p")',
+  'mkdir -p -- "$d" 2>/dev/null',
+  'if [ -d "$p" ]; then exit 3; fi',
+  'if [ ! -d "$d" ]; then exit 6; fi',
+  'if [ -e "$p" ] && [ ! -w "$p" ]; then exit 4; fi',
+  'if [ ! -e "$p" ] && [ ! -w "$d" ]; then exit 4; fi',
+  'cat > "$p" || exit 5',
+].join("\n");
+
+const NO_SHELL = 127;
+
+function mapExit(code: number, path: string, op: "read" | "write", stderr: string): Error {
+  switch (code) {
+    case 2: return errors.fileNotFound(path, op);
+    case 3: return errors.fileIsDirectory(path, op);
+    case 4: return errors.filePermissionDenied(path, op);
+    case 6: return errors.fileIoFailed(path, op, "a parent of the path is not a directory");
+    case NO_SHELL: return errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
+    default: return errors.fileIoFailed(path, op, stderr.trim().slice(0, 500) || `exit code ${code}`);
+  }
+}
+
+async function collectStderr(p: ExecProcess, onStdout: (b: Buffer) => boolean | void): Promise<string> {
+  let stderr = "";
+  for await (const c of p.output()) {
+    if (c.stream === "stderr") stderr += c.data.toString("utf8");
+    else if (onStdout(c.data) === false) break;
+  }
+  return stderr;
+}
+
+export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+  const p = await rt.exec(id, { argv: ["/bin/sh", "-c", READ, "hangar-read-file", path] });
+  const abort = () => void p.kill();
+  signal.addEventListener("abort", abort, { once: true });
+  try {
+    p.closeStdin();
+    let header: Buffer = Buffer.alloc(0);
+    let size = -1;
+    const parts: Buffer[] = [];
+    let got = 0;
+    let tooLarge = false;
+    const stderr = await collectStderr(p, (b) => {
+      if (size < 0) {
+        header = Buffer.concat([header, b]);
+        const nl = header.indexOf(10);
+        if (nl < 0) return;
+        size = Number(header.subarray(0, nl).toString().trim());
+        if (size > maxBytes) {
+          tooLarge = true;
+          return false;
+        }
+        b = header.subarray(nl + 1);
+      }
+      got += b.length;
+      if (got > maxBytes) {
+        tooLarge = true;
+        return false;
+      }
+      parts.push(b);
+    });
+    if (tooLarge) {
+      await p.kill();
+      throw errors.fileTooLarge(path, "read", Math.max(size, got), maxBytes);
+    }
+    const { exitCode } = await p.exited;
+    if (signal.aborted) throw errors.unavailable("the call was cancelled");
+    if (exitCode !== 0) throw mapExit(exitCode, path, "read", stderr);
+    return Buffer.concat(parts, got);
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+}
+
+export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal): Promise<void> {
+  const p = await rt.exec(id, { argv: ["/bin/sh", "-c", WRITE, "hangar-write-file", path] });
+  const abort = () => void p.kill();
+  signal.addEventListener("abort", abort, { once: true });
+  try {
+    const out = collectStderr(p, () => undefined);
+    for (let off = 0; off < content.length; off += 1 << 20) await p.write(content.subarray(off, off + (1 << 20)));
+    p.closeStdin();
+    const stderr = await out;
+    const { exitCode } = await p.exited;
+    if (exitCode !== 0) throw mapExit(exitCode, path, "write", stderr);
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Lifecycle decisions as pure functions of (records, now): table-tested in
+ * test/unit/lifecycle.test.ts. The loops in controller.ts only carry them out.
+ */
+import { isTerminal, type SandboxRecord, type State } from "../core/types.js";
+
+export interface LifecyclePolicy {
+  retentionMs: number;
+  /** Grace given to a sandbox whose max lifetime passed (0 = hard kill). */
+  expiryGraceMs: number;
+  /** How long past its grace a TERMINATING sandbox may linger before it is force-killed. */
+  stuckAfterMs: number;
+}
+
+export type ReapAction =
+  | { t: "expire"; id: string; graceMs: number }
+  | { t: "force-kill"; id: string }
+  | { t: "forget"; id: string };
+
+/** Lifetime is counted from start (from create while the sandbox has not started yet). */
+export function expiresAtMs(r: SandboxRecord): number | undefined {
+  if (r.effectiveLifetimeSeconds <= 0) return undefined;
+  return (r.startedAtMs ?? r.createdAtMs) + r.effectiveLifetimeSeconds * 1000;
+}
+
+export function planReap(records: Iterable<SandboxRecord>, nowMs: number, p: LifecyclePolicy): ReapAction[] {
+  const out: ReapAction[] = [];
+  for (const r of records) {
+    if (isTerminal(r.state)) {
+      if ((r.endedAtMs ?? r.createdAtMs) + p.retentionMs <= nowMs) out.push({ t: "forget", id: r.id });
+      continue;
+    }
+    if (r.stop) {
+      if (r.stop.requestedAtMs + r.stop.graceMs + p.stuckAfterMs <= nowMs) out.push({ t: "force-kill", id: r.id });
+      continue;
+    }
+    const exp = expiresAtMs(r);
+    if (exp !== undefined && exp <= nowMs) out.push({ t: "expire", id: r.id, graceMs: p.expiryGraceMs });
+  }
+  return out;
+}
+
+/** The state a sandbox takes when its main process ended. */
+export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: string, startFailure?: string): { state: State; reason: string } {
+  if (startFailure && !r.stop) return { state: "FAILED", reason: `main process could not start: ${startFailure}` };
+  if (r.state === "PENDING" || r.state === "CREATING") {
+    if (r.stop) return { state: "COMPLETED", reason: `stopped before it started (${runtimeReason})` };
+    return { state: "FAILED", reason: `main process exited during start: ${runtimeReason}` };
+  }
+  if (r.stop?.why === "expired") return { state: "COMPLETED", reason: `max lifetime of ${r.effectiveLifetimeSeconds}s exceeded; exit code ${exitCode}` };
+  if (r.stop) return { state: "COMPLETED", reason: `stopped by ${r.stop.why === "purged" ? "purge" : "delete"}; exit code ${exitCode}` };
+  return { state: "COMPLETED", reason: `main process exited with code ${exitCode}` };
+}
+
+/** States only move forward: a terminal record never changes, TERMINATING never returns to RUNNING. */
+export function canMove(from: State, to: State): boolean {
+  if (isTerminal(from)) return false;
+  if (from === "TERMINATING") return isTerminal(to);
+  const order: State[] = ["PENDING", "CREATING", "RUNNING", "TERMINATING"];
+  return isTerminal(to) || order.indexOf(to) > order.indexOf(from);
+}

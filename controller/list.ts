@@ -1,0 +1,49 @@
+/** ListSandboxes and PurgeSandboxes selection and paging: pure and table-tested. */
+import { errors } from "../core/errors.js";
+import { isTerminal, type SandboxRecord, type State } from "../core/types.js";
+
+export interface ListQuery {
+  tags: string[];
+  state?: State | "TERMINATED";
+  showTerminated: boolean;
+  runnerIds: string[];
+  pageSize: number;
+  pageToken: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 200;
+export const MAX_PAGE_SIZE = 1000;
+
+export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | "showTerminated" | "runnerIds">): boolean {
+  if (q.state !== undefined) {
+    if (q.state === "TERMINATED" || r.state !== q.state) return false;
+  } else if (!q.showTerminated && isTerminal(r.state)) {
+    return false;
+  }
+  if (q.runnerIds.length && !q.runnerIds.includes(r.runnerId)) return false;
+  const have = new Set(r.spec.tags);
+  return q.tags.every((t) => have.has(t));
+}
+
+const sortKey = (r: SandboxRecord) => `${String(r.createdAtMs).padStart(15, "0")}:${r.id}`;
+
+export function encodeToken(key: string): string {
+  return Buffer.from(`v1:${key}`).toString("base64url");
+}
+
+export function decodeToken(token: string): string | undefined {
+  if (!token) return undefined;
+  const raw = Buffer.from(token, "base64url").toString();
+  if (!raw.startsWith("v1:") || !/^v1:\d{15}:[A-Za-z0-9-]+$/.test(raw)) throw errors.invalidField("page_token", "not a page token from a previous ListSandboxes response");
+  return raw.slice(3);
+}
+
+export function page(records: Iterable<SandboxRecord>, q: ListQuery): { items: SandboxRecord[]; nextPageToken: string } {
+  const after = decodeToken(q.pageToken);
+  const size = q.pageSize > 0 ? Math.min(q.pageSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+  const all = [...records].filter((r) => matches(r, q)).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+  const rest = after === undefined ? all : all.filter((r) => sortKey(r) > after);
+  const items = rest.slice(0, size);
+  const last = items.at(-1);
+  return { items, nextPageToken: rest.length > size && last ? encodeToken(sortKey(last)) : "" };
+}
