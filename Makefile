@@ -33,7 +33,7 @@ $(STAMP)/apt:
 
 .build/hangar-pty: runtime/local/pty-helper.c
 	@mkdir -p .build
-	gcc -O2 -Wall -Wextra -o $@ $< -lutil
+	gcc -O2 -Wall -Wextra -static -o $@ $< -lutil
 
 build: setup
 	tsc -p tsconfig.build.json

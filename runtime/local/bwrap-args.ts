@@ -7,6 +7,8 @@ export interface SandboxPaths {
   rootWritable: boolean;
   tmp: string;
   home: string;
+  /** An empty read-only file, mounted over host secrets such as /etc/shadow. */
+  empty: string;
   /** host file -> path in the sandbox, mounted read-only (Container.files). */
   files: { host: string; path: string }[];
   /** host dir -> path in the sandbox (scratch volumes). */
@@ -21,9 +23,12 @@ export interface BwrapInputs {
   network: boolean;
   maskPaths: string[];
   env: Record<string, string>;
+  /** The static pty helper, mounted at PTY_HELPER_PATH so TTY sessions start inside the sandbox. */
+  ptyHelper?: string;
 }
 
 export const SANDBOX_HOME = "/root";
+export const PTY_HELPER_PATH = "/dev/.hangar-pty";
 
 export function bwrapArgs(i: BwrapInputs): string[] {
   const a: string[] = [];
@@ -31,9 +36,10 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run");
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
-  a.push("--ro-bind-try", "/dev/null", "/etc/shadow", "--ro-bind-try", "/dev/null", "/etc/gshadow");
+  a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");
   for (const v of i.paths.volumes) a.push("--bind", v.host, v.path);
   for (const f of i.paths.files) a.push("--ro-bind", f.host, f.path);
+  if (i.ptyHelper) a.push("--ro-bind", i.ptyHelper, PTY_HELPER_PATH);
   a.push("--unshare-user", "--uid", String(i.uid), "--gid", String(i.uid));
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!i.network) a.push("--unshare-net");

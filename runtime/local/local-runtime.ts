@@ -13,7 +13,7 @@ import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
-import { bwrapArgs, inCgroups, nsenterArgv, sandboxEnv, type SandboxPaths } from "./bwrap-args.js";
+import { bwrapArgs, inCgroups, nsenterArgv, PTY_HELPER_PATH, sandboxEnv, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { LogStore } from "./log-store.js";
@@ -70,7 +70,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const rootfs = rootfsFor(spec.image);
     await mkdir(dir, { recursive: true });
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
-    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), files: [], volumes: [] };
+    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
+    await writeFile(paths.empty, "", { mode: 0o444 });
     let overlay: string | undefined;
     const notes = [rootfs.note];
     if (o.isolation === "bubblewrap") {
@@ -104,7 +105,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     let argv: string[];
     if (o.isolation === "bubblewrap") {
       const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
-      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env })];
+      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env, ptyHelper: o.tools.ptyHelper })];
       notes.push(network ? "network: host (egress allowed)" : "network: none (egress denied)");
     } else {
       argv = spec.argv;
@@ -206,8 +207,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
     const sb = get(id);
     if (!sb.initPid || sb.main.exitCode !== null) throw errors.notRunning(id, "exited");
-    let argv = o.isolation === "bubblewrap" ? nsenterArgv(o.tools, sb.initPid, o.sandboxUid, opts.argv) : opts.argv;
-    if (opts.tty) argv = [o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...argv];
+    // The pty is made inside the sandbox (by the helper mounted there), so job control sees its own pids.
+    const isolated = o.isolation === "bubblewrap";
+    const inner = opts.tty ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv] : opts.argv;
+    let argv = isolated ? nsenterArgv(o.tools, sb.initPid, o.sandboxUid, inner) : inner;
     argv = inCgroups(sb.cgroups.procsFiles, argv);
     const env = { ...sb.env, ...(opts.tty ? { TERM: "xterm-256color" } : {}), ...(opts.env ?? {}) };
     const child = spawn(argv[0] as string, argv.slice(1), {

@@ -1,0 +1,116 @@
+"""End-to-end tests: the real cwsandbox SDK (from PyPI) against a real Hangar on 127.0.0.1:0.
+
+`make test-e2e` builds Hangar first; these fixtures start `node dist/cmd/main.js` with an
+API keys file of two tenants and point the SDK at it through CWSANDBOX_BASE_URL.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NODE = REPO / "node_modules/.bin/node"
+
+
+@dataclass
+class Hangar:
+    port: int
+    metrics_port: int | None
+    url: str
+    keys: dict[str, str]
+    data_dir: str
+    proc: subprocess.Popen
+    log_path: str
+
+    def log(self) -> str:
+        return Path(self.log_path).read_text(errors="replace")
+
+
+def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> Hangar:
+    tmp = tempfile.mkdtemp(prefix="hangar-e2e-")
+    key_map = {"alpha": "alpha-" + secrets.token_hex(16), "beta": "beta-" + secrets.token_hex(16)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANGAR_")}
+    env.update(
+        HANGAR_LISTEN="127.0.0.1:0",
+        HANGAR_METRICS_LISTEN="127.0.0.1:0",
+        HANGAR_DATA_DIR=os.path.join(tmp, "data"),
+        HANGAR_REAP_INTERVAL_MS="200",
+        HANGAR_LOG_LEVEL="info",
+    )
+    if keys:
+        keys_file = os.path.join(tmp, "keys")
+        with open(keys_file, "w") as f:
+            f.write("# e2e tenants\n\n" + "".join(f"{t}:{k}\n" for t, k in key_map.items()))
+        env["HANGAR_API_KEYS_FILE"] = keys_file
+    env.update(extra_env or {})
+    log_path = os.path.join(tmp, "hangar.log")
+    log = open(log_path, "w")
+    proc = subprocess.Popen([str(NODE), str(REPO / "dist/cmd/main.js")], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        for line in Path(log_path).read_text().splitlines():
+            if '"msg":"listening"' in line:
+                rec = json.loads(line)
+                port = rec["port"]
+                return Hangar(port, rec.get("metrics_port"), f"http://127.0.0.1:{port}", key_map, env["HANGAR_DATA_DIR"], proc, log_path)
+        if proc.poll() is not None:
+            raise RuntimeError(f"hangar exited with {proc.returncode}:\n{Path(log_path).read_text()}")
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("hangar did not start listening within 20 s:\n" + Path(log_path).read_text())
+
+
+def sandbox_processes(data_dir: str) -> list[str]:
+    """Host processes that belong to sandboxes of this Hangar (bwrap with its data dir)."""
+    out = []
+    for p in Path("/proc").iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            cmd = (p / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if data_dir in cmd:
+            out.append(f"{p.name}: {cmd[:200]}")
+    return out
+
+
+def stop_hangar(h: Hangar) -> int:
+    h.proc.send_signal(signal.SIGTERM)
+    try:
+        return h.proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        h.proc.kill()
+        raise
+
+
+@pytest.fixture(scope="session")
+def hangar():
+    h = start_hangar()
+    os.environ["CWSANDBOX_BASE_URL"] = h.url
+    os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
+    yield h
+    code = stop_hangar(h)
+    assert code == 0, f"hangar exited with {code} on SIGTERM:\n{h.log()[-4000:]}"
+    leftovers = sandbox_processes(h.data_dir)
+    assert leftovers == [], f"sandbox processes left after shutdown: {leftovers}"
+    assert "internal error" not in h.log(), "an RPC failed with INTERNAL; see the log"
+
+
+@pytest.fixture
+def sandbox(hangar):
+    from cwsandbox import Sandbox
+
+    sb = Sandbox.run(tags=["e2e"], max_lifetime_seconds=300)
+    sb.wait()
+    yield sb
+    sb.stop(missing_ok=True).result()
