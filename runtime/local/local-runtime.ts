@@ -6,6 +6,7 @@
  * namespaces with nsenter. See docs/local-runtime.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -84,6 +85,11 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       } else {
         notes.push("read-only root (Hangar is not root: no overlay); writable /tmp and home");
       }
+    }
+    // Images named python[:tag] on a rootfs that has only python3 (the host's Debian) also get `python`.
+    if (/^python(:|$)/.test(spec.image) && !existsSync(path.join(rootfs.dir, "usr/bin/python")) && !existsSync(path.join(rootfs.dir, "usr/local/bin/python")) && existsSync(path.join(rootfs.dir, "usr/bin/python3"))) {
+      paths.files.push({ host: path.join(rootfs.dir, "usr/bin/python3"), path: "/usr/local/bin/python" });
+      notes.push("python -> python3");
     }
     for (const [n, f] of spec.files.entries()) {
       const host = path.join(dir, "files", String(n));
