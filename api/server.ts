@@ -64,7 +64,7 @@ export function createGrpcServer(d: ServerDeps) {
     const name = m.path.split("/")[2] as string;
     const why = () => errors.notImplemented(name);
     const type = m.clientStream ? (m.serverStream ? "bidi" : "clientStream") : m.serverStream ? "serverStream" : "unary";
-    const handler = type === "unary" ? wrap.unary(name, why) : wrap.stream(name, async () => { throw why(); });
+    const handler = type === "unary" ? wrap.unary(name, () => { throw why(); }) : wrap.stream(name, async () => { throw why(); });
     if (type === "clientStream") continue;
     server.register(m.path, handler as unknown as grpc.handleUnaryCall<Buffer, Buffer>, raw, raw, type);
   }
