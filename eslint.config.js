@@ -21,8 +21,11 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "error",
       eqeqeq: ["error", "smart"],
+      // Validation deliberately matches NUL and other control characters in user input.
+      "no-control-regex": "off",
     },
   },
+  { files: ["scripts/**/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
   layer("core", ["api", "controller", "runtime", "cmd"]),
   layer("runtime", ["api", "controller", "cmd"]),
   layer("controller", ["api", "cmd"]),

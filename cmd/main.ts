@@ -55,8 +55,8 @@ async function main() {
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
   const runtime = buildRuntime(cfg, log);
-  let controllerRef: ReturnType<typeof createController> | undefined;
-  const metrics = createMetrics(() => controllerRef?.counts() ?? {});
+  const holder: { controller?: ReturnType<typeof createController> } = {};
+  const metrics = createMetrics(() => holder.controller?.counts() ?? {});
   const controller = createController({
     runtime,
     policy: { retentionMs: cfg.retentionSeconds * 1000, expiryGraceMs: 0, stuckAfterMs: 30_000 },
@@ -69,7 +69,7 @@ async function main() {
     reapIntervalMs: cfg.reapIntervalMs,
     log: log.child({ component: "controller" }),
   });
-  controllerRef = controller;
+  holder.controller = controller;
   controller.start();
   const api = createGrpcServer({
     controller,

@@ -1,0 +1,86 @@
+import { mkdtempSync, writeFileSync, chmodSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
+import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../../api/auth.js";
+import { ConfigError, loadConfig } from "../../cmd/config.js";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-cfg-"));
+const fakeTool = path.join(dir, "tool");
+writeFileSync(fakeTool, "#!/bin/sh\n");
+chmodSync(fakeTool, 0o755);
+const base = { HANGAR_LOCAL_BWRAP: fakeTool, HANGAR_LOCAL_PTY_HELPER: fakeTool, HANGAR_DATA_DIR: dir };
+
+describe("loadConfig", () => {
+  it("has documented defaults and is frozen", () => {
+    const c = loadConfig(base, [], dir);
+    expect(c.listen).toEqual({ host: "127.0.0.1", port: 50051, text: "127.0.0.1:50051" });
+    expect(c.runtime).toBe("local");
+    expect(c.retentionSeconds).toBe(3600);
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+  it("flags override the environment", () => {
+    expect(loadConfig({ ...base, HANGAR_LISTEN: "127.0.0.1:1" }, ["--listen=127.0.0.1:0"], dir).listen.port).toBe(0);
+  });
+  const bad: [string, Record<string, string>, RegExp][] = [
+    ["bad listen", { HANGAR_LISTEN: "nope" }, /HANGAR_LISTEN/],
+    ["port out of range", { HANGAR_LISTEN: "127.0.0.1:70000" }, /HANGAR_LISTEN/],
+    ["open mode on a public address", { HANGAR_LISTEN: "0.0.0.0:50051" }, /HANGAR_ALLOW_OPEN_NON_LOOPBACK/],
+    ["unknown runtime", { HANGAR_RUNTIME: "docker" }, /HANGAR_RUNTIME/],
+    ["negative retention", { HANGAR_RETENTION_SECONDS: "-1" }, /HANGAR_RETENTION_SECONDS/],
+    ["not a number", { HANGAR_MAX_SANDBOXES: "many" }, /HANGAR_MAX_SANDBOXES/],
+    ["bad bool", { HANGAR_DEFAULT_DENY_EGRESS: "perhaps" }, /HANGAR_DEFAULT_DENY_EGRESS/],
+    ["unknown setting", { HANGAR_LISTEN_ADDR: "x" }, /HANGAR_LISTEN_ADDR: unknown setting/],
+    ["missing keys file", { HANGAR_API_KEYS_FILE: "/nonexistent/keys" }, /HANGAR_API_KEYS_FILE/],
+    ["no bubblewrap", { HANGAR_LOCAL_BWRAP: "/nonexistent/bwrap" }, /bubblewrap is not installed.*HANGAR_LOCAL_UNSAFE_NO_ISOLATION/],
+    ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
+  ];
+  for (const [name, env, msg] of bad) {
+    it(`refuses ${name}, naming the setting`, () => {
+      expect(() => loadConfig({ ...base, ...env }, [], dir)).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, ...env }, [], dir)).toThrow(msg);
+    });
+  }
+  it("allows open mode off loopback only when told to", () => {
+    expect(loadConfig({ ...base, HANGAR_LISTEN: "0.0.0.0:1", HANGAR_ALLOW_OPEN_NON_LOOPBACK: "true" }, [], dir).listen.host).toBe("0.0.0.0");
+  });
+  it("runs without bubblewrap only with the explicit unsafe flag", () => {
+    expect(loadConfig({ ...base, HANGAR_LOCAL_BWRAP: "/nonexistent", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, [], dir).local.unsafe).toBe(true);
+  });
+});
+
+describe("keys file and authentication", () => {
+  const good = "# tenants\n\nalpha:0123456789abcdef0123\n  beta : fedcba9876543210fedc  \n";
+  it("parses comments, blank lines and spaces", () => {
+    expect(parseKeysFile(good, "k")).toEqual([
+      { tenant: "alpha", key: "0123456789abcdef0123" },
+      { tenant: "beta", key: "fedcba9876543210fedc" },
+    ]);
+  });
+  const bad: [string, string, RegExp][] = [
+    ["no colon", "alpha\n", /k:1: expected "tenant:key"/],
+    ["short key", "alpha:short\n", /k:1: key must be at least 16/],
+    ["bad tenant", "# c\nAl Pha:0123456789abcdef0\n", /k:2: tenant/],
+    ["repeated key", "a:0123456789abcdef0\nb:0123456789abcdef0\n", /k:2: key repeats/],
+    ["empty", "# nothing\n", /no keys/],
+  ];
+  for (const [name, text, msg] of bad) it(`rejects ${name}, naming the line`, () => expect(() => parseKeysFile(text, "k")).toThrow(msg));
+
+  const auth = createAuthenticator(parseKeysFile(good, "k"));
+  const md = (pairs: Record<string, string>) => {
+    const m = new grpc.Metadata();
+    for (const [k, v] of Object.entries(pairs)) m.set(k, v);
+    return m;
+  };
+  it("maps keys to tenants", () => {
+    expect(auth(md({ authorization: "Bearer 0123456789abcdef0123" }))).toBe("alpha");
+    expect(auth(md({ authorization: "bearer fedcba9876543210fedc" }))).toBe("beta");
+    expect(auth(md({ "x-api-key": "fedcba9876543210fedc" }))).toBe("beta");
+  });
+  it("rejects missing and wrong keys as UNAUTHENTICATED", () => {
+    expect(() => auth(md({}))).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }));
+    expect(() => auth(md({ authorization: "Bearer wrong-key-000000000" }))).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }));
+  });
+  it("open mode makes every caller the local tenant", () => expect(createAuthenticator(undefined)(md({}))).toBe(OPEN_TENANT));
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { createController } from "../../controller/controller.js";
+import { fakeRuntime } from "./fake-runtime.js";
+import { spec } from "./fixtures.js";
+
+const silent = { info() {}, warn() {}, error() {} };
+const tick = () => new Promise((r) => setImmediate(r));
+
+function setup(over: Partial<Parameters<typeof createController>[0]> = {}) {
+  let now = 1_000;
+  const rt = fakeRuntime();
+  const c = createController({
+    runtime: rt, now: () => now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+    defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 3, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: silent, ...over,
+  });
+  return { c, rt, advance: (ms: number) => (now += ms) };
+}
+
+describe("controller", () => {
+  it("create -> RUNNING -> natural exit COMPLETED with exit code", async () => {
+    const { c, rt } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    expect(["PENDING", "CREATING", "RUNNING"]).toContain(r.state);
+    await tick();
+    expect(c.get("alpha", r.id).state).toBe("RUNNING");
+    rt.exit(r.id, 0);
+    expect(c.get("alpha", r.id)).toMatchObject({ state: "COMPLETED", exitCode: 0 });
+  });
+
+  it("a retried create with the same request_id returns the same sandbox, per tenant", async () => {
+    const { c } = setup();
+    const a = await c.create("alpha", { spec: spec(), echo: {}, requestId: "req-1" });
+    const b = await c.create("alpha", { spec: spec(), echo: {}, requestId: "req-1" });
+    const other = await c.create("beta", { spec: spec(), echo: {}, requestId: "req-1" });
+    expect(b.id).toBe(a.id);
+    expect(other.id).not.toBe(a.id);
+  });
+
+  it("another tenant's sandbox does not exist for them", async () => {
+    const { c } = setup();
+    const a = await c.create("alpha", { spec: spec({ tags: ["t"] }), echo: {}, requestId: "" });
+    expect(() => c.get("beta", a.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(c.list("beta", { tags: ["t"], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items).toEqual([]);
+    expect(() => c.remove("beta", a.id, { graceMs: 0, allowMissing: false })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(c.purge("beta", { tags: ["t"], dryRun: false, purgeAll: false }).count).toBe(0);
+    await expect(c.exec("beta", a.id, { argv: ["echo"] })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("delete with grace goes TERMINATING then COMPLETED, and stays gettable until retention ends", async () => {
+    const { c, rt, advance } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    c.remove("alpha", r.id, { graceMs: 5000, allowMissing: false });
+    expect(c.get("alpha", r.id).state).toBe("TERMINATING");
+    expect(rt.calls).toContain(`stop ${r.id} 5000`);
+    await tick();
+    expect(c.get("alpha", r.id).state).toBe("COMPLETED");
+    expect(c.remove("alpha", r.id, { graceMs: 0, allowMissing: true })).toBeUndefined();
+    expect(c.remove("alpha", r.id, { graceMs: 0, allowMissing: false })?.state).toBe("COMPLETED");
+    advance(10_001);
+    await c.reapOnce();
+    expect(() => c.get("alpha", r.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+  });
+
+  it("the reaper stops sandboxes past their lifetime", async () => {
+    const { c, advance } = setup();
+    const r = await c.create("alpha", { spec: spec({ maxLifetimeSeconds: 2 }), echo: {}, requestId: "" });
+    await tick();
+    advance(3000);
+    await c.reapOnce();
+    await tick();
+    expect(c.get("alpha", r.id)).toMatchObject({ state: "COMPLETED", exitCode: 137 });
+    expect(c.get("alpha", r.id).stateReason).toMatch(/max lifetime/);
+  });
+
+  it("limits: sandboxes and concurrent execs answer RESOURCE_EXHAUSTED with a retry delay", async () => {
+    const { c } = setup();
+    for (let i = 0; i < 3; i++) await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await expect(c.create("alpha", { spec: spec(), echo: {}, requestId: "" })).rejects.toMatchObject({ code: "RESOURCE_EXHAUSTED", retryAfterMs: 2000 });
+    await tick();
+    const id = c.list("alpha", { tags: [], showTerminated: false, runnerIds: [], pageSize: 0, pageToken: "" }).items[0]?.id as string;
+    const h = await c.exec("alpha", id, { argv: ["sleep"] });
+    await expect(c.exec("alpha", id, { argv: ["echo"] })).rejects.toMatchObject({ code: "RESOURCE_EXHAUSTED" });
+    h.release();
+    const h2 = await c.exec("alpha", id, { argv: ["echo"] });
+    h2.release();
+  });
+
+  it("exec and files need a RUNNING sandbox", async () => {
+    const { c, rt } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    rt.exit(r.id, 0);
+    await expect(c.exec("alpha", r.id, { argv: ["echo"] })).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
+    await expect(c.readFile("alpha", r.id, "/x", new AbortController().signal)).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
+  });
+
+  it("writes over the size limit are refused with FILE_TOO_LARGE", async () => {
+    const { c } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    expect(() => c.writeFile("alpha", r.id, "/x", Buffer.alloc(2048), new AbortController().signal)).toThrow(expect.objectContaining({ reason: "CWSANDBOX_FILE_TOO_LARGE" }));
+  });
+
+  it("refuses runner pins it cannot honour with a spillable reason", async () => {
+    const { c } = setup();
+    await expect(c.create("alpha", { spec: spec({ runnerIds: ["elsewhere"] }), echo: {}, requestId: "" })).rejects.toMatchObject({ reason: "CWSANDBOX_NO_SUITABLE_RUNNER" });
+  });
+});

@@ -1,0 +1,57 @@
+/** An in-memory Runtime for unit tests of the layers above it. */
+import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
+import type { ExecOptions, ExecProcess, Runtime, RuntimeEvents } from "../../runtime/types.js";
+
+export function fakeRuntime() {
+  const live = new Map<string, { spec: SandboxSpec; events: RuntimeEvents }>();
+  const calls: string[] = [];
+  const rt: Runtime & { exit(id: string, code: number): void; calls: string[] } = {
+    name: "fake",
+    calls,
+    runner: (): RunnerInfo => ({ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size }),
+    async start(id, spec, events) {
+      calls.push(`start ${id}`);
+      live.set(id, { spec, events });
+      return { imageNote: "fake", startedAtMs: 5 };
+    },
+    async stop(id, graceMs) {
+      calls.push(`stop ${id} ${graceMs}`);
+      const s = live.get(id);
+      if (s) setImmediate(() => rt.exit(id, graceMs === 0 ? 137 : 0));
+    },
+    exit(id, code) {
+      const s = live.get(id);
+      if (!s) return;
+      live.delete(id);
+      s.events.onExit(id, { exitCode: code, reason: "fake exit", endedAtMs: 10 });
+    },
+    async exec(id, opts: ExecOptions): Promise<ExecProcess> {
+      calls.push(`exec ${id} ${opts.argv.join(" ")}`);
+      let resolveExit: (v: { exitCode: number }) => void = () => undefined;
+      const exited = new Promise<{ exitCode: number }>((r) => (resolveExit = r));
+      let stdin = Buffer.alloc(0);
+      let closed = false;
+      const wake: (() => void)[] = [];
+      return {
+        async write(d) { stdin = Buffer.concat([stdin, d]); },
+        closeStdin() { closed = true; wake.splice(0).forEach((w) => w()); },
+        resize() {},
+        async *output() {
+          if (opts.argv[0] === "echo") yield { stream: "stdout" as const, data: Buffer.from(`${opts.argv.slice(1).join(" ")}\n`) };
+          if (opts.argv[0] === "cat") {
+            while (!closed) await new Promise<void>((r) => wake.push(r));
+            yield { stream: "stdout" as const, data: stdin };
+          }
+          if (opts.argv[0] === "sleep") await new Promise<void>((r) => wake.push(r));
+          resolveExit({ exitCode: 0 });
+        },
+        exited,
+        async kill() { calls.push(`kill ${id}`); closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 }); },
+      };
+    },
+    async *logs() { yield Buffer.from("log line\n"); },
+    async remove(id) { calls.push(`remove ${id}`); },
+    async close() {},
+  };
+  return rt;
+}

@@ -1,0 +1,32 @@
+import type { SandboxRecord, SandboxSpec } from "../../core/types.js";
+
+export const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
+  image: "python:3.11",
+  argv: ["/bin/sh"],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: [],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+  ...over,
+});
+
+export const record = (over: Partial<SandboxRecord> = {}): SandboxRecord => ({
+  id: "00000000-0000-4000-8000-000000000001",
+  tenant: "alpha",
+  spec: spec(),
+  echo: {},
+  state: "RUNNING",
+  stateReason: "",
+  createdAtMs: 1_000,
+  startedAtMs: 2_000,
+  runnerId: "r1",
+  runnerGroupId: "g1",
+  effectiveLifetimeSeconds: 60,
+  imageNote: "",
+  ...over,
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { canMove, expiresAtMs, planReap, stateOnExit, type LifecyclePolicy } from "../../controller/lifecycle.js";
+import type { State } from "../../core/types.js";
+import { record } from "./fixtures.js";
+
+const policy: LifecyclePolicy = { retentionMs: 3_600_000, expiryGraceMs: 0, stuckAfterMs: 30_000 };
+
+describe("planReap", () => {
+  const cases: { name: string; rec: ReturnType<typeof record>; now: number; want: ReturnType<typeof planReap> }[] = [
+    { name: "running, lifetime left", rec: record(), now: 61_999, want: [] },
+    { name: "running, lifetime reached exactly", rec: record(), now: 62_000, want: [{ t: "expire", id: record().id, graceMs: 0 }] },
+    { name: "not started yet counts from create", rec: record({ state: "CREATING", startedAtMs: undefined }), now: 61_000, want: [{ t: "expire", id: record().id, graceMs: 0 }] },
+    { name: "no lifetime never expires", rec: record({ effectiveLifetimeSeconds: 0 }), now: 10 ** 12, want: [] },
+    { name: "stopping within grace is left alone", rec: record({ state: "TERMINATING", stop: { requestedAtMs: 5_000, graceMs: 10_000, why: "deleted" } }), now: 44_999, want: [] },
+    { name: "stopping past grace + stuck window is force-killed", rec: record({ state: "TERMINATING", stop: { requestedAtMs: 5_000, graceMs: 10_000, why: "deleted" } }), now: 45_000, want: [{ t: "force-kill", id: record().id }] },
+    { name: "terminal within retention is kept", rec: record({ state: "COMPLETED", endedAtMs: 10_000 }), now: 3_609_999, want: [] },
+    { name: "terminal past retention is forgotten", rec: record({ state: "FAILED", endedAtMs: 10_000 }), now: 3_610_000, want: [{ t: "forget", id: record().id }] },
+    { name: "terminal sandboxes never expire again", rec: record({ state: "COMPLETED", endedAtMs: 3_000_000 }), now: 3_000_001, want: [] },
+  ];
+  for (const c of cases) it(c.name, () => expect(planReap([c.rec], c.now, policy)).toEqual(c.want));
+
+  it("is a pure function: same input, same plan", () => {
+    const recs = [record(), record({ id: "b", state: "COMPLETED", endedAtMs: 0 })];
+    expect(planReap(recs, 5_000_000, policy)).toEqual(planReap(recs, 5_000_000, policy));
+  });
+  it("expiresAtMs", () => expect(expiresAtMs(record())).toBe(62_000));
+});
+
+describe("stateOnExit", () => {
+  const cases: [string, Parameters<typeof stateOnExit>, State, RegExp][] = [
+    ["natural exit 0 is COMPLETED", [record(), 0, "x"], "COMPLETED", /exited with code 0/],
+    ["natural non-zero exit is COMPLETED", [record(), 3, "x"], "COMPLETED", /code 3/],
+    ["stopped by delete", [record({ state: "TERMINATING", stop: { requestedAtMs: 0, graceMs: 0, why: "deleted" } }), 137, "x"], "COMPLETED", /delete/],
+    ["lifetime expiry", [record({ state: "TERMINATING", stop: { requestedAtMs: 0, graceMs: 0, why: "expired" } }), 137, "x"], "COMPLETED", /max lifetime/],
+    ["exit while starting is FAILED", [record({ state: "CREATING" }), 1, "boom"], "FAILED", /during start/],
+    ["command that cannot start is FAILED", [record(), 1, "x", "bwrap: execvp nope"], "FAILED", /could not start/],
+  ];
+  for (const [name, args, state, reason] of cases) {
+    it(name, () => {
+      const got = stateOnExit(...args);
+      expect(got.state).toBe(state);
+      expect(got.reason).toMatch(reason);
+    });
+  }
+});
+
+describe("canMove", () => {
+  const cases: [State, State, boolean][] = [
+    ["PENDING", "CREATING", true],
+    ["CREATING", "RUNNING", true],
+    ["RUNNING", "TERMINATING", true],
+    ["TERMINATING", "RUNNING", false],
+    ["TERMINATING", "COMPLETED", true],
+    ["COMPLETED", "FAILED", false],
+    ["FAILED", "RUNNING", false],
+    ["RUNNING", "CREATING", false],
+  ];
+  for (const [from, to, ok] of cases) it(`${from} -> ${to}: ${ok}`, () => expect(canMove(from, to)).toBe(ok));
+});

@@ -1,0 +1,96 @@
+/** The real grpc-js server on 127.0.0.1:0 over an in-memory runtime: health, reflection, errors, exec stream. */
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuthenticator } from "../../api/auth.js";
+import { createMetrics } from "../../api/metrics.js";
+import { LOADER_OPTIONS, loadApi, PROTO_DIR } from "../../api/proto.js";
+import { createGrpcServer } from "../../api/server.js";
+import { createController } from "../../controller/controller.js";
+import { fakeRuntime } from "./fake-runtime.js";
+
+const KEY = "alpha-0123456789abcdef";
+let port = 0;
+let api: ReturnType<typeof createGrpcServer>;
+let controller: ReturnType<typeof createController>;
+const md = () => {
+  const m = new grpc.Metadata();
+  m.set("authorization", `Bearer ${KEY}`);
+  return m;
+};
+
+beforeAll(async () => {
+  const log = pino({ level: "silent" });
+  controller = createController({
+    runtime: fakeRuntime(), policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
+    maxSandboxes: 10, maxExecsPerSandbox: 4, maxExecs: 10, maxFileBytes: 1 << 20, reapIntervalMs: 1000, log,
+  });
+  api = createGrpcServer({
+    controller, authenticate: createAuthenticator([{ tenant: "alpha", key: KEY }]), metrics: createMetrics(() => controller.counts()), log, protoDir: PROTO_DIR,
+    sandbox: { specLimits: { maxLifetimeSeconds: 600, gpus: false }, exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60 },
+  });
+  port = await api.listen("127.0.0.1:0");
+});
+afterAll(async () => {
+  await api.shutdown(1000);
+  await controller.close();
+});
+
+const client = () => {
+  const { v1 } = loadApi(PROTO_DIR);
+  return new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+};
+
+describe("grpc server", () => {
+  it("answers the gRPC health service", async () => {
+    const def = protoLoader.loadSync("health.proto", { ...LOADER_OPTIONS, includeDirs: ["node_modules/grpc-health-check/proto/health/v1"] });
+    const Health = (grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } }).grpc.health.v1.Health;
+    const h = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as { Check(r: object, cb: (e: Error | null, res: { status: string }) => void): void; close(): void };
+    const res = await new Promise<{ status: string }>((resolve, reject) => h.Check({ service: "" }, (e, r) => (e ? reject(e) : resolve(r))));
+    expect(res.status).toBe("SERVING");
+    h.close();
+  });
+
+  it("serves reflection listing the sandbox services", async () => {
+    const def = protoLoader.loadSync("grpc/reflection/v1alpha/reflection.proto", { ...LOADER_OPTIONS, includeDirs: ["node_modules/@grpc/reflection/build/proto"] });
+    const R = (grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1alpha: { ServerReflection: grpc.ServiceClientConstructor } } } }).grpc.reflection.v1alpha.ServerReflection;
+    const r = new R(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, { list_services_response?: { service: { name: string }[] } }>; close(): void };
+    const call = r.ServerReflectionInfo();
+    const got = new Promise<string[]>((resolve) => call.on("data", (m) => resolve(m.list_services_response?.service.map((s: { name: string }) => s.name) ?? [])));
+    call.write({ list_services: "" });
+    const names = await got;
+    call.end();
+    expect(names).toEqual(expect.arrayContaining(["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService"]));
+    r.close();
+  });
+
+  it("creates, gets, and runs a StreamExec with ready -> output -> exit", async () => {
+    const c = client() as unknown as {
+      CreateSandbox(r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, s: { sandbox_id: string; status: { state: string } }) => void): void;
+      StreamExec(m: grpc.Metadata): grpc.ClientDuplexStream<object, Record<string, unknown>>;
+      close(): void;
+    };
+    const sb = await new Promise<{ sandbox_id: string }>((resolve, reject) =>
+      c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } }, request_id: "r1" }, md(), (e, s) => (e ? reject(e) : resolve(s))),
+    );
+    await new Promise((r) => setTimeout(r, 10));
+    const call = c.StreamExec(md());
+    const frames: string[] = [];
+    const done = new Promise<void>((resolve) => call.on("end", () => resolve()));
+    call.on("data", (m) => frames.push(Object.keys(m).find((k) => m[k] !== undefined && k !== "message") ?? "?"));
+    call.write({ init: { sandbox_id: sb.sandbox_id, command: ["cat"] } });
+    call.write({ stdin: Buffer.from("abc") });
+    call.end();
+    await done;
+    expect(frames).toEqual(["ready", "output", "exit"]);
+    c.close();
+  });
+
+  it("refuses calls without a key", async () => {
+    const c = client() as unknown as { ListSandboxes(r: object, cb: (e: grpc.ServiceError | null) => void): void; close(): void };
+    const err = await new Promise<grpc.ServiceError | null>((resolve) => c.ListSandboxes({}, (e) => resolve(e)));
+    expect(err?.code).toBe(grpc.status.UNAUTHENTICATED);
+    c.close();
+  });
+});
