@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -67,6 +67,16 @@ test-e2e: build
 	$(VENV)/bin/python -m pytest -q test/e2e
 
 test: setup check-gen lint build test-unit test-e2e
+
+# The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
+cluster-up:
+	bash test/cluster/cluster-up.sh
+
+cluster-down:
+	bash test/cluster/cluster-down.sh
+
+cluster-status:
+	bash test/cluster/cluster-status.sh
 
 clean:
 	rm -rf dist .build

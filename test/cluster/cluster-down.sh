@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# make cluster-down: stops every daemon of the test cluster and removes what it left:
+# containers and shims, mounts, network namespaces, the bridge, the iptables rules it
+# added, pod cgroups, IPAM leases, state directories. Keeps the build cache.
+source "$(dirname "$0")/lib.sh"
+set +e
+T_START=$(date +%s.%N)
+
+stop_daemon() {
+  local name=$1 pid
+  pid=$(cat "$(pidfile "$name")" 2>/dev/null) || return 0
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null
+  fi
+  rm -f "$(pidfile "$name")"
+}
+
+step "stopping the kubelet and the control plane"
+for d in kubelet kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_daemon "$d"; done
+done_step
+
+step "killing containers and stopping containerd"
+if [ -S "$CSOCK" ] && running containerd; then
+  for t in $(ctr -a "$CSOCK" -n k8s.io tasks ls -q 2>/dev/null); do ctr -a "$CSOCK" -n k8s.io tasks kill -s KILL "$t" >/dev/null 2>&1; done
+  sleep 0.5
+  for t in $(ctr -a "$CSOCK" -n k8s.io tasks ls -q 2>/dev/null); do ctr -a "$CSOCK" -n k8s.io tasks delete -f "$t" >/dev/null 2>&1; done
+  for c in $(ctr -a "$CSOCK" -n k8s.io containers ls -q 2>/dev/null); do ctr -a "$CSOCK" -n k8s.io containers delete "$c" >/dev/null 2>&1; done
+fi
+stop_daemon containerd
+# Shims outlive containerd by design: kill the ones serving our socket, and what they run.
+for p in $(pgrep -f "containerd-shim.*$RUNDIR/containerd" 2>/dev/null); do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
+done_step
+
+step "unmounting and removing network namespaces, bridge, iptables rules, cgroups, leases"
+findmnt -rn -o TARGET | grep -E "^($STATE|$RUNDIR|/run/netns/cni-|/dev/shm/hangar-test)" | sort -r | while read -r m; do umount -l "$m" 2>/dev/null; done
+if [ -f "$STATE/netns.before" ]; then
+  for ns in $(ls /run/netns 2>/dev/null); do
+    grep -qx "$ns" "$STATE/netns.before" || { umount -l "/run/netns/$ns" 2>/dev/null; ip netns delete "$ns" 2>/dev/null; rm -f "/run/netns/$ns"; }
+  done
+fi
+ip link del "$BRIDGE" 2>/dev/null
+[ -f "$STATE/iptables.before" ] && iptables-restore < "$STATE/iptables.before" 2>/dev/null
+[ -f "$STATE/ip6tables.before" ] && ip6tables-restore < "$STATE/ip6tables.before" 2>/dev/null
+for ctrl in /sys/fs/cgroup/*/ /sys/fs/cgroup/unified/; do
+  [ -d "$ctrl/kubepods" ] && find "$ctrl/kubepods" -depth -type d -exec rmdir {} \; 2>/dev/null
+  [ -d "$ctrl/kubepods.slice" ] && find "$ctrl/kubepods.slice" -depth -type d -exec rmdir {} \; 2>/dev/null
+done
+rm -rf /var/lib/cni/networks/hangar-test /var/lib/cni/results/hangar-test-* 2>/dev/null
+done_step
+
+step "removing state directories"
+rm -rf "$STATE" "$RUNDIR" /dev/shm/hangar-test-etcd "$OUT/kubeconfig" "$OUT/hangar-sa.kubeconfig"
+done_step
+
+left=$(pgrep -fa "($BIN/|$RUNDIR/containerd|containerd --config $ETC)" 2>/dev/null)
+mounts=$(findmnt -rn -o TARGET | grep -E "^($STATE|$RUNDIR)")
+[ -z "$left$mounts" ] || { echo "left behind:"; echo "$left"; echo "$mounts"; exit 1; }
+awk -v a="$(date +%s.%N)" -v b="$T_START" 'BEGIN { printf "==> cluster down in %.1fs; nothing left running\n", a - b }'

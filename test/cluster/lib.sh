@@ -1,0 +1,45 @@
+# Shared settings for the offline test cluster scripts (sourced, not run).
+# Everything the cluster creates lives under $STATE, $RUNDIR and the repo's .cluster/;
+# built artefacts are cached under $CACHE, keyed by version.
+set -euo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+K8S_VERSION="$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\)$/\1/p' "$REPO/test/cluster/k8s/go.mod")"
+CACHE="${HANGAR_TEST_CACHE:-/var/cache/hangar-test}"
+BIN="$CACHE/k8s-$K8S_VERSION/bin"
+IMAGES="$CACHE/images-v1"
+STATE=/var/lib/hangar-test
+RUNDIR=/run/hangar-test
+PKI="$STATE/pki"
+ETC="$STATE/etc"
+LOGS="$STATE/logs"
+CSOCK="$RUNDIR/containerd/containerd.sock"
+OUT="$REPO/.cluster"
+NODE="$(hostname)"
+BRIDGE=hangar0
+POD_SUBNET=10.88.7.0/24
+TEST_NS=hangar-test
+PAUSE_IMAGE=localhost/hangar-test/pause:1
+PYTHON_IMAGE=docker.io/library/python:3.11
+NOSHELL_IMAGE=localhost/hangar-test/noshell:1
+API=https://127.0.0.1:6443
+DAEMONS=(kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
+
+_t0=0
+step() { _t0=$(date +%s.%N); printf '==> %s\n' "$*"; }
+done_step() { awk -v a="$(date +%s.%N)" -v b="$_t0" 'BEGIN { printf "    done in %.1fs\n", a - b }'; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# curl against the apiserver as the admin identity
+kapi() { curl -sS --fail-with-body --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" "$@"; }
+
+wait_for() { # wait_for SECONDS DESCRIPTION CMD...
+  local secs=$1 what=$2; shift 2
+  local end=$(( $(date +%s) + secs ))
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -lt "$end" ] || die "timed out after ${secs}s waiting for $what"
+    sleep 0.5
+  done
+}
+
+pidfile() { echo "$RUNDIR/$1.pid"; }
+running() { local p; p=$(cat "$(pidfile "$1")" 2>/dev/null) && kill -0 "$p" 2>/dev/null; }
