@@ -66,7 +66,7 @@ test-unit: setup
 test-e2e: build
 	$(VENV)/bin/python -m pytest -q test/e2e
 
-test: setup check-gen lint build test-unit test-e2e
+test: setup check-gen lint build test-unit test-e2e test-cluster
 
 # The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
 cluster-up:
@@ -77,6 +77,14 @@ cluster-down:
 
 cluster-status:
 	bash test/cluster/cluster-status.sh
+
+# Integration tier against the cluster KUBECONFIG names (default: the one cluster-up wrote).
+test-integration: $(STAMP)/npm
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project integration
+
+# cluster-up, the integration tier, and cluster-down always (also on failure).
+test-cluster: $(STAMP)/npm
+	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration
 
 clean:
 	rm -rf dist .build

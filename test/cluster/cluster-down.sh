@@ -11,7 +11,7 @@ stop_daemon() {
   pid=$(cat "$(pidfile "$name")" 2>/dev/null) || return 0
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null
-    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null
   fi
   rm -f "$(pidfile "$name")"
@@ -41,8 +41,21 @@ if [ -f "$STATE/netns.before" ]; then
   done
 fi
 ip link del "$BRIDGE" 2>/dev/null
-[ -f "$STATE/iptables.before" ] && iptables-restore < "$STATE/iptables.before" 2>/dev/null
-[ -f "$STATE/ip6tables.before" ] && ip6tables-restore < "$STATE/ip6tables.before" 2>/dev/null
+# iptables: every table the kubelet and CNI touched goes back to what it was before cluster-up
+# (a table that did not exist then is flushed and its chains deleted).
+restore_tables() { # restore_tables iptables|ip6tables BEFORE-FILE
+  local cmd=$1 before=$2 t
+  [ -f "$before" ] || return 0
+  for t in $("$cmd-save" 2>/dev/null | sed -n 's/^\*//p'); do
+    if grep -qx "\*$t" "$before"; then
+      awk -v t="*$t" '$0 == t {on=1} on {print} on && $0 == "COMMIT" {exit}' "$before" | "$cmd-restore" -T "$t" 2>/dev/null
+    else
+      "$cmd" -t "$t" -F 2>/dev/null; "$cmd" -t "$t" -X 2>/dev/null
+    fi
+  done
+}
+restore_tables iptables "$STATE/iptables.before"
+restore_tables ip6tables "$STATE/ip6tables.before"
 for ctrl in /sys/fs/cgroup/*/ /sys/fs/cgroup/unified/; do
   [ -d "$ctrl/kubepods" ] && find "$ctrl/kubepods" -depth -type d -exec rmdir {} \; 2>/dev/null
   [ -d "$ctrl/kubepods.slice" ] && find "$ctrl/kubepods.slice" -depth -type d -exec rmdir {} \; 2>/dev/null
@@ -56,5 +69,7 @@ done_step
 
 left=$(pgrep -fa "($BIN/|$RUNDIR/containerd|containerd --config $ETC)" 2>/dev/null)
 mounts=$(findmnt -rn -o TARGET | grep -E "^($STATE|$RUNDIR)")
-[ -z "$left$mounts" ] || { echo "left behind:"; echo "$left"; echo "$mounts"; exit 1; }
+rules=$( { iptables-save; ip6tables-save; } 2>/dev/null | grep -E "KUBE-|CNI-" )
+link=$(ip -br link show "$BRIDGE" 2>/dev/null)
+[ -z "$left$mounts$rules$link" ] || { echo "left behind:"; printf '%s\n' "$left" "$mounts" "$rules" "$link" | grep .; exit 1; }
 awk -v a="$(date +%s.%N)" -v b="$T_START" 'BEGIN { printf "==> cluster down in %.1fs; nothing left running\n", a - b }'

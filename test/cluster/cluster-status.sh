@@ -10,7 +10,8 @@ if kapi "$API/readyz" >/dev/null 2>&1; then
   kapi "$API/api/v1/nodes" | python3 -c 'import json,sys
 for n in json.load(sys.stdin)["items"]:
     ready = [c["status"] for c in n["status"]["conditions"] if c["type"] == "Ready"]
-    print(f"  node {n[\"metadata\"][\"name\"]:<19} Ready={ready[0] if ready else \"?\"}")'
+    name = n["metadata"]["name"]
+    print("  node %-19s Ready=%s" % (name, ready[0] if ready else "?"))'
   echo "  KUBECONFIG=$OUT/kubeconfig"
 else
   echo "  apiserver                not reachable"
