@@ -5,7 +5,8 @@ export default defineConfig({
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node", testTimeout: 20_000 } },
       // Needs a real cluster: KUBECONFIG from `make cluster-up` (make test-integration sets it).
-      { test: { name: "integration", include: ["test/integration/**/*.test.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false } },
+      // HANGAR_TEST_K3S=1 runs the same tier against a k3s container (needs Docker; docs/test-cluster.md).
+      { test: { name: "integration", include: ["test/integration/**/*.test.ts"], globalSetup: ["test/integration/k3s-setup.ts"], environment: "node", testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: false } },
     ],
   },
 });

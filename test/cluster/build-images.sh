@@ -4,7 +4,9 @@
 #   python     docker.io/library/python:3.11    Debian bookworm + python3 (python -> python3),
 #              sh, bash, coreutils, tar: so the SDK's default image name resolves offline
 #   noshell    localhost/hangar-test/noshell:1  two static programs and no /bin/sh
+# Arguments name a subset (pause noshell python); none = all.
 source "$(dirname "$0")/lib.sh"
+want=" ${*:-pause noshell python} "
 mkdir -p "$IMAGES"
 cd "$IMAGES"
 if [ ! -f pause.tar ] || [ ! -f noshell.tar ]; then
@@ -18,7 +20,7 @@ if [ ! -f pause.tar ] || [ ! -f noshell.tar ]; then
   rm -rf pause-root noshell-root
   done_step
 fi
-if [ ! -f python.tar ]; then
+if [[ "$want" == *" python "* ]] && [ ! -f python.tar ]; then
   step "building the python:3.11 image from a Debian bookworm rootfs (debootstrap)"
   rm -rf rootfs
   mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)

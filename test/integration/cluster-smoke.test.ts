@@ -94,6 +94,7 @@ describe("offline test cluster", () => {
 });
 
 describe("least-privilege ServiceAccount kubeconfig", () => {
+  // .cluster/kubeconfig -> .cluster/hangar-sa.kubeconfig (k3s: k3s-kubeconfig -> k3s-hangar-sa.kubeconfig)
   const path = process.env.KUBECONFIG?.replace(/kubeconfig$/, "hangar-sa.kubeconfig");
   it("can create, exec into, log and delete pods in its namespace, and nothing else", async () => {
     const sa = new k8s.KubeConfig();
