@@ -95,6 +95,9 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       return false;
     }
   };
+  if (runtime === "kubernetes" && !src.KUBECONFIG && !src.KUBERNETES_SERVICE_HOST) {
+    throw new ConfigError("HANGAR_RUNTIME=kubernetes: set KUBECONFIG, or run inside a cluster (in-cluster service account)");
+  }
   if (runtime === "local" && !unsafe && !executable(bwrap)) {
     throw new ConfigError(`HANGAR_LOCAL_BWRAP=${bwrap}: bubblewrap is not installed, and the local runtime isolates every sandbox with it. Install it (apt-get install bubblewrap), or set HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true to run sandboxes as plain processes of this user with no isolation at all`);
   }
@@ -121,6 +124,15 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
+    kube: {
+      kubeconfig: str("KUBECONFIG", "") || undefined,
+      namespace: str("HANGAR_NAMESPACE", "default"),
+      startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
+      deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 60, 0, 86400),
+      runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
+      capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
+      capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
+    },
     runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
     runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),
     organizationId: str("HANGAR_ORGANIZATION_ID", "hangar"),

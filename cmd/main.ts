@@ -10,6 +10,8 @@ import { createGrpcServer } from "../api/server.js";
 import { createController } from "../controller/controller.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import type { Runtime } from "../runtime/types.js";
+import { createKubernetesRuntime } from "../runtime/kubernetes/kube-runtime.js";
+import * as k8s from "@kubernetes/client-node";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,8 +21,26 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function buildRuntime(cfg: Config, log: pino.Logger): Runtime {
-  if (cfg.runtime === "kubernetes") fail("HANGAR_RUNTIME=kubernetes: the Kubernetes runtime is not part of this build yet; use HANGAR_RUNTIME=local");
+async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
+  if (cfg.runtime === "kubernetes") {
+    const kc = new k8s.KubeConfig();
+    if (cfg.kube.kubeconfig) kc.loadFromFile(cfg.kube.kubeconfig);
+    else kc.loadFromCluster();
+    const rt = createKubernetesRuntime({
+      kubeConfig: kc,
+      namespace: cfg.kube.namespace,
+      startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
+      deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
+      defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
+      defaultDenyEgress: cfg.defaultDenyEgress,
+      runtimeClassName: cfg.kube.runtimeClassName,
+      fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
+      runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
+      log: log.child({ component: "runtime" }),
+    });
+    await rt.ready().catch((e: Error) => fail(`HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${e.message}`));
+    return rt;
+  }
   return createLocalRuntime({
     dataDir: cfg.dataDir,
     isolation: cfg.local.unsafe ? "none" : "bubblewrap",
@@ -54,7 +74,7 @@ async function main() {
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
-  const runtime = buildRuntime(cfg, log);
+  const runtime = await buildRuntime(cfg, log);
   const holder: { controller?: ReturnType<typeof createController> } = {};
   const metrics = createMetrics(() => holder.controller?.counts() ?? {});
   const controller = createController({

@@ -1,0 +1,159 @@
+/**
+ * Exec over the Kubernetes exec websocket (v5.channel.k8s.io through @kubernetes/client-node):
+ * one output chunk per websocket frame, stdin with a real EOF (v5 close), TTY with resize,
+ * the exit code from the status channel after output is drained. Closing the websocket does
+ * not kill the command, so commands run under a tiny sh wrapper that records its pid, and
+ * kill() takes that pid's whole process tree down with a second exec. A websocket lost
+ * without a status ends the exec with UNAVAILABLE.
+ */
+import * as k8s from "@kubernetes/client-node";
+import { randomUUID } from "node:crypto";
+import { PassThrough, Writable } from "node:stream";
+import { errors } from "../../core/errors.js";
+import type { ExecProcess, OutputChunk } from "../types.js";
+
+const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
+const WRAP = 'echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; exit $rc';
+const KILL = [
+  'f=$0; root=$(cat "$f" 2>/dev/null) || exit 0; all=" $root "; more=1',
+  'while [ $more = 1 ]; do more=0',
+  '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$s" 2>/dev/null || continue',
+  '    case "$all" in *" $ppid "*) case "$all" in *" $pid "*) ;; *) all="$all$pid "; more=1;; esac;; esac',
+  '  done',
+  'done',
+  'kill -KILL $all 2>/dev/null; rm -f "$f"; exit 0',
+].join("\n");
+
+export function exitCodeOf(status: k8s.V1Status): number {
+  if (status.status === "Success") return 0;
+  const cause = status.details?.causes?.find((c) => c.reason === "ExitCode");
+  if (status.reason === "NonZeroExitCode" && cause?.message !== undefined) return Number(cause.message);
+  throw errors.unavailable(`exec failed: ${status.message ?? status.reason ?? "unknown error"}`);
+}
+
+export interface KubeExecOptions {
+  kc: k8s.KubeConfig;
+  namespace: string;
+  pod: string;
+  argv: string[];
+  tty?: { cols: number; rows: number };
+  /** The image has /bin/sh: wrap the command so it can be killed. */
+  shell: boolean;
+}
+
+class TtyOut extends Writable {
+  columns: number;
+  rows: number;
+  constructor(cols: number, rows: number, write: (b: Buffer) => void) {
+    super({ write: (chunk, _e, cb) => { write(Buffer.from(chunk)); cb(); } });
+    this.columns = cols;
+    this.rows = rows;
+  }
+}
+
+export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
+  const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
+  const argv = o.shell ? ["/bin/sh", "-c", WRAP, pidFile, ...o.argv] : o.argv;
+  const queue: OutputChunk[] = [];
+  let queued = 0;
+  let wake: (() => void) | undefined;
+  let closed = false;
+  let ws: { close(): void; _socket?: { pause(): void; resume(): void } } | undefined;
+  let paused = false;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  const push = (stream: OutputChunk["stream"]) => (data: Buffer) => {
+    if (data.length === 0) return;
+    queue.push({ stream, data });
+    queued += data.length;
+    if (queued > HIGH_WATER_BYTES && !paused && ws?._socket) {
+      paused = true;
+      ws._socket.pause();
+    }
+    notify();
+  };
+  const sink = (stream: OutputChunk["stream"]) => new Writable({ write: (chunk, _e, cb) => { push(stream)(Buffer.from(chunk)); cb(); } });
+  const stdin = new PassThrough();
+  const stdout = o.tty ? new TtyOut(o.tty.cols, o.tty.rows, push("stdout")) : sink("stdout");
+  let resolveExit!: (v: { exitCode: number }) => void;
+  let rejectExit!: (e: unknown) => void;
+  const exited = new Promise<{ exitCode: number }>((res, rej) => {
+    resolveExit = res;
+    rejectExit = rej;
+  });
+  exited.catch(() => undefined);
+  let status: k8s.V1Status | undefined;
+  const socket = await new k8s.Exec(o.kc)
+    .exec(o.namespace, o.pod, "main", argv, stdout, o.tty ? null : sink("stderr"), stdin, !!o.tty, (s) => {
+      status = s;
+    })
+    .catch((e: unknown) => {
+      throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
+    });
+  ws = socket as unknown as typeof ws;
+  socket.on("close", () => {
+    closed = true;
+    notify();
+    if (!status) return rejectExit(errors.unavailable("the exec websocket closed without an exit status (the pod may have stopped)"));
+    try {
+      resolveExit({ exitCode: exitCodeOf(status) });
+    } catch (e) {
+      rejectExit(e);
+    }
+  });
+  socket.on("error", () => undefined);
+  let stdinEnded = false;
+
+  return {
+    async write(data) {
+      if (stdinEnded || closed) return;
+      if (!stdin.write(data)) await new Promise<void>((r) => stdin.once("drain", () => r()));
+    },
+    closeStdin() {
+      if (stdinEnded) return;
+      stdinEnded = true;
+      stdin.end();
+    },
+    resize(cols, rows) {
+      if (stdout instanceof TtyOut) {
+        stdout.columns = cols;
+        stdout.rows = rows;
+        stdout.emit("resize");
+      }
+    },
+    async *output() {
+      for (;;) {
+        const next = queue.shift();
+        if (next) {
+          queued -= next.data.length;
+          if (paused && queued < HIGH_WATER_BYTES / 2) {
+            paused = false;
+            ws?._socket?.resume();
+          }
+          yield next;
+          continue;
+        }
+        if (closed) return;
+        await new Promise<void>((r) => (wake = r));
+      }
+    },
+    exited,
+    async kill() {
+      if (!closed && o.shell) {
+        const killer = new k8s.Exec(o.kc);
+        await new Promise<void>((resolve) => {
+          killer
+            .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], null, null, null, false, () => resolve())
+            .then((w) => w.on("close", () => resolve()), () => resolve());
+          setTimeout(resolve, 1000).unref();
+        });
+      }
+      ws?._socket?.resume();
+      ws?.close();
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The Kubernetes runtime: each sandbox is a pod (labels = ownership + tags), watched through
+ * an informer whose cache answers every state question without an apiserver request; exec,
+ * files and logs go through the apiserver (exec websocket v5, pod logs).
+ */
+import * as k8s from "@kubernetes/client-node";
+import { PassThrough } from "node:stream";
+import { errors } from "../../core/errors.js";
+import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
+import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
+import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import { kubeExec } from "./kube-exec.js";
+import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
+import { buildPod, podName } from "./pod-spec.js";
+import { observePod, type PodView } from "./pod-state.js";
+
+export interface KubeRuntimeOptions {
+  kubeConfig: k8s.KubeConfig;
+  namespace: string;
+  startupTimeoutMs: number;
+  /** Extra seconds beyond the sandbox lifetime before Kubernetes' own activeDeadlineSeconds ends the pod. */
+  deadlineMarginSeconds: number;
+  defaultLifetimeSeconds: number;
+  defaultDenyEgress: boolean;
+  runtimeClassName?: string;
+  /** Reported capacity when the identity may not list nodes (namespace-scoped). */
+  fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
+  runner: { runnerId: string; runnerGroupId: string; organizationId: string };
+  log: { warn(o: object, m: string): void; info(o: object, m: string): void };
+}
+
+interface Tracked {
+  id: string;
+  spec: SandboxSpec;
+  events: RuntimeEvents;
+  shell: boolean;
+  exited: boolean;
+  started: boolean;
+  settle?: (v: PodView) => void;
+  lastPod?: k8s.V1Pod;
+}
+
+export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {
+  const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
+  const tracked = new Map<string, Tracked>();
+  const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
+  const connectedAtMs = Date.now();
+  let capacity = { cpu: 0, memory: 0 };
+  let closing = false;
+
+  const informer = k8s.makeInformer(
+    o.kubeConfig,
+    `/api/v1/namespaces/${o.namespace}/pods`,
+    () => core.listNamespacedPod({ namespace: o.namespace, labelSelector: selector }),
+    selector,
+  );
+  const idOf = (p: k8s.V1Pod) => p.metadata?.labels?.[SANDBOX_ID];
+  const onPod = (p: k8s.V1Pod, deleted: boolean) => {
+    const id = idOf(p);
+    const t = id ? tracked.get(id) : undefined;
+    if (!t) return;
+    t.lastPod = p;
+    const view = observePod(p, Date.now(), o.startupTimeoutMs);
+    if (t.settle && view.t !== "starting") {
+      const s = t.settle;
+      t.settle = undefined;
+      s(view);
+    }
+    if (!t.started || t.exited) return;
+    if (view.t === "exited") finish(t, view.exitCode, view.reason);
+    else if (deleted) finish(t, 137, "the pod was deleted");
+  };
+  const finish = (t: Tracked, exitCode: number, reason: string) => {
+    if (t.exited) return;
+    t.exited = true;
+    t.events.onExit(t.id, { exitCode, reason, endedAtMs: Date.now() });
+  };
+  informer.on("add", (p) => onPod(p, false));
+  informer.on("update", (p) => onPod(p, false));
+  informer.on("delete", (p) => {
+    onPod(p, true);
+    const id = idOf(p);
+    const t = id ? tracked.get(id) : undefined;
+    if (t?.settle) {
+      const s = t.settle;
+      t.settle = undefined;
+      s({ t: "start-failed", reason: "the pod was deleted while starting" });
+    }
+  });
+  informer.on("error", (err: unknown) => {
+    if (closing) return;
+    o.log.warn({ err }, "pod watch failed; restarting it in 1s");
+    setTimeout(() => void informer.start().catch(() => undefined), 1000).unref();
+  });
+  // A periodic look at starting pods, so the startup timeout fires without a watch event.
+  const ticker = setInterval(() => {
+    for (const t of tracked.values()) if (t.settle && t.lastPod) onPod(t.lastPod, false);
+  }, 1000);
+  ticker.unref();
+
+  async function ready() {
+    await informer.start();
+    try {
+      const nodes = await core.listNode();
+      for (const n of nodes.items) {
+        capacity.cpu += cpuMillicores(n.status?.allocatable?.cpu ?? "0") ?? 0;
+        capacity.memory += parseQuantity(n.status?.allocatable?.memory ?? "0") ?? 0;
+      }
+    } catch {
+      // A namespace-scoped identity cannot list nodes: report the configured capacity.
+      capacity = { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes };
+    }
+  }
+
+  async function run(id: string, argv: string[], shell: boolean): Promise<number> {
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, shell });
+    p.closeStdin();
+    for await (const _ of p.output()) void _;
+    return (await p.exited).exitCode;
+  }
+
+  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
+    const t: Tracked = { id, spec, events, shell: false, exited: false, started: false };
+    tracked.set(id, t);
+    const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
+    const pod = buildPod(id, spec, {
+      namespace: o.namespace,
+      activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
+      runtimeClassName: o.runtimeClassName,
+      defaultDenyEgress: o.defaultDenyEgress,
+    });
+    const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
+    try {
+      await core.createNamespacedPod({ namespace: o.namespace, body: pod });
+    } catch (e) {
+      tracked.delete(id);
+      throw errors.unavailable(`could not create the pod: ${(e as { body?: string }).body ?? (e as Error).message}`, e);
+    }
+    const view = await settled;
+    if (view.t === "start-failed") {
+      await core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+      throw new Error(view.reason);
+    }
+    if (view.t === "exited") {
+      t.started = true;
+      queueMicrotask(() => finish(t, view.exitCode, view.reason));
+      return { imageNote: `pod ${podName(id)}: exited at once`, startedAtMs: Date.now() };
+    }
+    // RUNNING means exec works: probe it, and learn whether the image has a shell.
+    try {
+      t.shell = (await run(id, ["/bin/sh", "-c", "exit 0"], false)) === 0;
+    } catch {
+      t.shell = false;
+    }
+    for (const f of spec.files) {
+      if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
+      const dir = f.path.replace(/\/[^/]*$/, "") || "/";
+      const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv: ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], shell: false });
+      await p.write(f.content);
+      p.closeStdin();
+      for await (const _ of p.output()) void _;
+      if ((await p.exited).exitCode !== 0) throw new Error(`could not place mounted file ${f.path}`);
+    }
+    t.started = true;
+    if (t.lastPod) onPod(t.lastPod, false);
+    return { imageNote: `kubernetes: pod ${o.namespace}/${podName(id)} on node ${t.lastPod?.spec?.nodeName ?? "?"}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
+  }
+
+  async function stop(id: string, graceMs: number): Promise<void> {
+    await core
+      .deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) })
+      .catch((e: { code?: number }) => {
+        if (e.code !== 404) throw errors.unavailable("could not delete the pod", e);
+      });
+  }
+
+  async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
+    const t = tracked.get(id);
+    if (!t || t.exited) throw errors.notRunning(id, "exited");
+    if (opts.env && Object.keys(opts.env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    const argv = opts.env && Object.keys(opts.env).length ? ["env", ...Object.entries(opts.env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
+    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, tty: opts.tty, shell: t.shell });
+  }
+
+  async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {
+    const out = new PassThrough();
+    const log = new k8s.Log(o.kubeConfig);
+    const ctl = await log
+      .log(o.namespace, podName(id), "main", out, (err: unknown) => out.end(err ? undefined : undefined), {
+        follow: opts.follow,
+        tailLines: opts.tailLines > 0 ? opts.tailLines : undefined,
+        timestamps: opts.timestamps,
+        sinceTime: opts.sinceMs !== undefined ? new Date(opts.sinceMs).toISOString() : undefined,
+      })
+      .catch((e: unknown) => {
+        throw errors.unavailable(`could not read the pod's log: ${(e as Error).message}`, e);
+      });
+    const abort = () => {
+      ctl.abort();
+      out.end();
+    };
+    opts.signal.addEventListener("abort", abort, { once: true });
+    try {
+      for await (const chunk of out) yield Buffer.from(chunk);
+    } finally {
+      opts.signal.removeEventListener("abort", abort);
+      ctl.abort();
+    }
+  }
+
+  async function remove(id: string): Promise<void> {
+    tracked.delete(id);
+    await core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+  }
+
+  function runner(): RunnerInfo {
+    const live = [...tracked.values()].filter((t) => !t.exited);
+    const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
+    const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
+    return {
+      ...o.runner,
+      architectures: [process.arch === "x64" ? "amd64" : process.arch],
+      healthy: true,
+      connectedAtMs,
+      maxCpuMillicores: capacity.cpu,
+      maxMemoryBytes: capacity.memory,
+      availableCpuMillicores: Math.max(0, capacity.cpu - usedCpu),
+      availableMemoryBytes: Math.max(0, capacity.memory - usedMem),
+      runningSandboxes: live.length,
+    };
+  }
+
+  async function close(): Promise<void> {
+    closing = true;
+    clearInterval(ticker);
+    await informer.stop();
+  }
+
+  return { name: "kubernetes", ready, runner, start, stop, exec, logs, remove, close };
+}

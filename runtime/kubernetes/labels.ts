@@ -1,0 +1,51 @@
+/**
+ * How sandboxes are found in Kubernetes (docs/adr/0005-tags-as-labels.md):
+ * - ownership labels: managed-by, sandbox id;
+ * - every tag becomes one label `t.hangar.dev/<hash of the tag>: "1"`, so any set of tags is
+ *   ONE label selector (all keys present), whatever characters the tags contain;
+ * - a tag that is a valid `key:value` label pair is also a readable label `tag.hangar.dev/key: value`;
+ * - the exact tag list (duplicates and order kept) is JSON in an annotation.
+ */
+import { createHash } from "node:crypto";
+
+export const MANAGED_BY = "app.kubernetes.io/managed-by";
+export const MANAGED_BY_VALUE = "hangar";
+export const SANDBOX_ID = "hangar.dev/sandbox-id";
+export const TAGS_ANNOTATION = "hangar.dev/tags";
+
+const NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$/;
+const VALUE = /^([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?$/;
+
+export const tagLabelKey = (tag: string): string => `t.hangar.dev/${createHash("sha256").update(tag).digest("hex").slice(0, 40)}`;
+
+/** The readable label for a `key:value` tag, when both halves are valid label parts. */
+export function readableLabel(tag: string): [string, string] | undefined {
+  const i = tag.indexOf(":");
+  if (i <= 0) return undefined;
+  const k = tag.slice(0, i), v = tag.slice(i + 1);
+  return NAME.test(k) && VALUE.test(v) ? [`tag.hangar.dev/${k}`, v] : undefined;
+}
+
+export function sandboxLabels(id: string, tags: string[]): Record<string, string> {
+  const labels: Record<string, string> = { [MANAGED_BY]: MANAGED_BY_VALUE, [SANDBOX_ID]: id };
+  for (const t of tags) {
+    labels[tagLabelKey(t)] = "1";
+    const r = readableLabel(t);
+    if (r) labels[r[0]] = r[1];
+  }
+  return labels;
+}
+
+/** One label selector for "managed by Hangar and carrying all these tags". */
+export function tagSelector(tags: string[]): string {
+  return [`${MANAGED_BY}=${MANAGED_BY_VALUE}`, ...[...new Set(tags)].map((t) => tagLabelKey(t))].join(",");
+}
+
+export const tagsFromAnnotation = (a: Record<string, string> | undefined): string[] => {
+  try {
+    const v = JSON.parse(a?.[TAGS_ANNOTATION] ?? "[]");
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+};

@@ -1,0 +1,75 @@
+/** Sandbox spec -> Pod (pure, table-tested). */
+import type { V1Pod } from "@kubernetes/client-node";
+import type { Quantities, SandboxSpec } from "../../core/types.js";
+import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
+
+export interface PodOptions {
+  namespace: string;
+  /** Seconds until Kubernetes itself ends the pod (lifetime + a margin): holds even when Hangar is down. */
+  activeDeadlineSeconds?: number;
+  runtimeClassName?: string;
+  nodeSelector?: Record<string, string>;
+  defaultDenyEgress: boolean;
+}
+
+/** Capabilities a normal image needs to run as root (file ownership, setuid for su/apt, signals, low ports). */
+export const KEPT_CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID", "NET_BIND_SERVICE"];
+export const EGRESS_LABEL = "hangar.dev/egress";
+
+export const podName = (id: string) => `sbx-${id}`;
+
+function resources(q: Quantities): Record<string, string> {
+  const r: Record<string, string> = {};
+  if (q.cpu) r.cpu = q.cpu;
+  if (q.memory) r.memory = q.memory;
+  if (q.gpuCount) r["nvidia.com/gpu"] = String(q.gpuCount);
+  return r;
+}
+
+export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
+  const egress = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
+  const [command, ...args] = spec.argv;
+  const requests = resources(spec.requests);
+  const limits = resources(spec.limits);
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: podName(id),
+      namespace: o.namespace,
+      labels: { ...sandboxLabels(id, spec.tags), [EGRESS_LABEL]: egress ? "allow" : "deny" },
+      annotations: { ...spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(spec.tags) },
+    },
+    spec: {
+      restartPolicy: "Never",
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      terminationGracePeriodSeconds: 10,
+      activeDeadlineSeconds: o.activeDeadlineSeconds,
+      runtimeClassName: o.runtimeClassName,
+      nodeSelector: o.nodeSelector,
+      hostname: `sandbox-${id.slice(0, 8)}`,
+      securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      containers: [
+        {
+          name: "main",
+          image: spec.image,
+          imagePullPolicy: "IfNotPresent",
+          command: command === undefined ? undefined : [command],
+          args,
+          env: Object.entries(spec.env).map(([name, value]) => ({ name, value })),
+          workingDir: spec.workingDir,
+          resources: { requests, limits },
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            privileged: false,
+            capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
+            seccompProfile: { type: "RuntimeDefault" },
+          },
+          volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath })),
+        },
+      ],
+      volumes: [...new Map(spec.volumes.map((v) => [v.name, v])).values()].map((v) => ({ name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} })),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/** What a pod's status means for its sandbox: a pure function of (pod, now), table-tested. */
+import type { V1Pod } from "@kubernetes/client-node";
+
+export type PodView =
+  | { t: "starting"; reason: string }
+  | { t: "running" }
+  | { t: "start-failed"; reason: string }
+  | { t: "exited"; exitCode: number; reason: string };
+
+/** Waiting reasons that will not fix themselves. */
+const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError", "CrashLoopBackOff"]);
+
+export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number): PodView {
+  const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
+  const term = cs?.state?.terminated;
+  if (term) {
+    const neverRan = !cs?.lastState?.running && term.reason === "StartError";
+    if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
+    return { t: "exited", exitCode: term.exitCode, reason: term.reason ?? `exit code ${term.exitCode}` };
+  }
+  if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
+    const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (pod.status.reason ?? pod.status.phase);
+    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why };
+  }
+  if (cs?.state?.running) return { t: "running" };
+  const waiting = cs?.state?.waiting;
+  if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
+  const createdRaw = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
+  const created = Number.isFinite(createdRaw) ? createdRaw : nowMs;
+  const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
+  const why = unschedulable ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}` : waiting?.reason ?? pod.status?.phase ?? "Pending";
+  if (nowMs - created > startupTimeoutMs) return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
+  return { t: "starting", reason: why };
+}

@@ -1,0 +1,74 @@
+import type { V1Pod } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, tagsFromAnnotation, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
+import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
+import { observePod } from "../../runtime/kubernetes/pod-state.js";
+import { spec } from "./fixtures.js";
+
+const ID = "0f0e0d0c-0b0a-4000-8000-000000000001";
+
+describe("tags as labels", () => {
+  it("any tag becomes a valid label key, the same tag always the same key", () => {
+    for (const t of ["simple", "with space", "ünïcødé", "a:b", "x".repeat(256), "slash/and=equals,comma"]) {
+      expect(tagLabelKey(t)).toMatch(/^t\.hangar\.dev\/[0-9a-f]{40}$/);
+      expect(tagLabelKey(t)).toBe(tagLabelKey(t));
+    }
+    expect(tagLabelKey("a")).not.toBe(tagLabelKey("b"));
+  });
+  const readable: [string, [string, string] | undefined][] = [
+    ["team:ml", ["tag.hangar.dev/team", "ml"]],
+    ["run:2024-01.a_b", ["tag.hangar.dev/run", "2024-01.a_b"]],
+    ["k:", ["tag.hangar.dev/k", ""]],
+    ["no-colon", undefined],
+    [":novalue", undefined],
+    ["bad key:v", undefined],
+    ["k:bad value", undefined],
+  ];
+  for (const [tag, want] of readable) it(`readable label for ${JSON.stringify(tag)}`, () => expect(readableLabel(tag)).toEqual(want));
+  it("one selector finds all requested tags", () => {
+    expect(tagSelector(["a", "b", "a"])).toBe(`app.kubernetes.io/managed-by=hangar,${tagLabelKey("a")},${tagLabelKey("b")}`);
+    expect(sandboxLabels(ID, ["team:ml"])).toMatchObject({ "hangar.dev/sandbox-id": ID, [tagLabelKey("team:ml")]: "1", "tag.hangar.dev/team": "ml" });
+  });
+  it("the exact tag list round-trips through the annotation", () => {
+    const tags = ["b", "a", "b", "with space", "é"];
+    const pod = buildPod(ID, spec({ tags }), { namespace: "ns", defaultDenyEgress: true });
+    expect(tagsFromAnnotation(pod.metadata?.annotations)).toEqual(tags);
+    expect(tagsFromAnnotation({ [TAGS_ANNOTATION]: "not json" })).toEqual([]);
+  });
+});
+
+describe("buildPod", () => {
+  const pod = buildPod(ID, spec({ argv: ["/bin/sh", "-c", "sleep 1"], env: { A: "1" }, requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", gpuCount: 2 }, volumes: [{ name: "ws", mountPath: "/workspace", size: "1Gi" }] }), {
+    namespace: "ns", activeDeadlineSeconds: 120, runtimeClassName: "gvisor", defaultDenyEgress: true,
+  });
+  const c = pod.spec?.containers[0];
+  it("is locked down by default", () => {
+    expect(pod.spec).toMatchObject({ restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, activeDeadlineSeconds: 120, runtimeClassName: "gvisor" });
+    expect(c?.securityContext).toEqual({ allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } });
+    expect(pod.metadata?.labels?.["hangar.dev/egress"]).toBe("deny");
+  });
+  it("carries command, env and the caller's quantity strings verbatim, GPUs as nvidia.com/gpu", () => {
+    expect(c).toMatchObject({ name: "main", command: ["/bin/sh"], args: ["-c", "sleep 1"], env: [{ name: "A", value: "1" }] });
+    expect(c?.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", "nvidia.com/gpu": "2" } });
+    expect(pod.spec?.volumes).toEqual([{ name: "vol-ws", emptyDir: { sizeLimit: "1Gi" } }]);
+  });
+  it("egress follows the request over the default", () => {
+    expect(buildPod(ID, spec({ denyEgress: false }), { namespace: "ns", defaultDenyEgress: true }).metadata?.labels?.["hangar.dev/egress"]).toBe("allow");
+  });
+});
+
+describe("observePod", () => {
+  const at = (over: Partial<V1Pod["status"]>, created = 0): V1Pod => ({ metadata: { creationTimestamp: new Date(created) }, status: over });
+  const main = (state: object, extra: object = {}) => ({ containerStatuses: [{ name: "main", image: "x", imageID: "", ready: false, restartCount: 0, state, ...extra }] });
+  const cases: [string, V1Pod, number, ReturnType<typeof observePod>][] = [
+    ["pending, just created", at({ phase: "Pending" }), 1000, { t: "starting", reason: "Pending" }],
+    ["container running", at({ phase: "Running", ...main({ running: {} }) }), 1000, { t: "running" }],
+    ["image missing", at({ phase: "Pending", ...main({ waiting: { reason: "ErrImageNeverPull", message: "no image" } }) }), 1000, { t: "start-failed", reason: "ErrImageNeverPull: no image" }],
+    ["natural exit 0", at({ phase: "Succeeded", ...main({ terminated: { exitCode: 0, reason: "Completed" } }) }), 1000, { t: "exited", exitCode: 0, reason: "Completed" }],
+    ["exit 3", at({ phase: "Failed", ...main({ terminated: { exitCode: 3, reason: "Error" } }) }), 1000, { t: "exited", exitCode: 3, reason: "Error" }],
+    ["command not found", at({ phase: "Failed", ...main({ terminated: { exitCode: 128, reason: "StartError", message: "exec: nope: not found" } }) }), 1000, { t: "start-failed", reason: "StartError: exec: nope: not found" }],
+    ["deadline exceeded", at({ phase: "Failed", reason: "DeadlineExceeded" }), 1000, { t: "exited", exitCode: 137, reason: "max lifetime (activeDeadlineSeconds) reached" }],
+    ["unschedulable past the timeout", at({ phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", message: "0/1 nodes available" }] }), 200_000, { t: "start-failed", reason: "not running after 120s (unschedulable: 0/1 nodes available)" }],
+  ];
+  for (const [name, pod, now, want] of cases) it(name, () => expect(observePod(pod, now, 120_000)).toEqual(want));
+});
