@@ -59,7 +59,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   let queued = 0;
   let wake: (() => void) | undefined;
   let closed = false;
-  let ws: { close(): void; _socket?: { pause(): void; resume(): void } } | undefined;
+  const link: { ws?: { close(): void; _socket?: { pause(): void; resume(): void } } } = {};
   let paused = false;
   const notify = () => {
     const w = wake;
@@ -70,9 +70,9 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     if (data.length === 0) return;
     queue.push({ stream, data });
     queued += data.length;
-    if (queued > HIGH_WATER_BYTES && !paused && ws?._socket) {
+    if (queued > HIGH_WATER_BYTES && !paused && link.ws?._socket) {
       paused = true;
-      ws._socket.pause();
+      link.ws._socket.pause();
     }
     notify();
   };
@@ -94,7 +94,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     .catch((e: unknown) => {
       throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
     });
-  ws = socket as unknown as typeof ws;
+  link.ws = socket as unknown as typeof link.ws;
   socket.on("close", () => {
     closed = true;
     notify();
@@ -132,7 +132,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
           queued -= next.data.length;
           if (paused && queued < HIGH_WATER_BYTES / 2) {
             paused = false;
-            ws?._socket?.resume();
+            link.ws?._socket?.resume();
           }
           yield next;
           continue;
@@ -152,8 +152,8 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
           setTimeout(resolve, 1000).unref();
         });
       }
-      ws?._socket?.resume();
-      ws?.close();
+      link.ws?._socket?.resume();
+      link.ws?.close();
     },
   };
 }
