@@ -74,6 +74,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (t.exited) return;
     t.exited = true;
     t.events.onExit(t.id, { exitCode, reason, endedAtMs: Date.now() });
+    // The record keeps state and exit code; the finished pod only holds node resources.
+    void core.deleteNamespacedPod({ name: podName(t.id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
   };
   informer.on("add", (p) => onPod(p, false));
   informer.on("update", (p) => onPod(p, false));

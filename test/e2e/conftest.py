@@ -19,6 +19,43 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 NODE = REPO / "node_modules/.bin/node"
+# HANGAR_E2E_RUNTIME=kubernetes runs the same suite against the Kubernetes runtime on the
+# cluster KUBECONFIG names (make test-cluster does this after cluster-up).
+RUNTIME = os.environ.get("HANGAR_E2E_RUNTIME", "local")
+NAMESPACE = os.environ.get("HANGAR_TEST_NAMESPACE", "hangar-test")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked local_only check what only the local runtime does (its uid, host masking)."""
+    if RUNTIME != "local":
+        items[:] = [i for i in items if i.get_closest_marker("local_only") is None]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "local_only: checks behaviour specific to the embedded local runtime")
+
+
+def hangar_pods() -> list[str]:
+    """Names of pods Hangar manages in the test namespace (admin kubeconfig from cluster-up)."""
+    import base64
+    import re
+    import ssl
+    import urllib.request
+
+    text = Path(os.environ["KUBECONFIG"]).read_text()
+    field = lambda k: base64.b64decode(re.search(rf'{k}: "([^"]+)"', text).group(1))
+    tmp = tempfile.mkdtemp(prefix="hangar-kc-")
+    paths = {}
+    for k in ("certificate-authority-data", "client-certificate-data", "client-key-data"):
+        paths[k] = os.path.join(tmp, k)
+        Path(paths[k]).write_bytes(field(k))
+    ctx = ssl.create_default_context(cafile=paths["certificate-authority-data"])
+    ctx.load_cert_chain(paths["client-certificate-data"], paths["client-key-data"])
+    server = re.search(r'server: "([^"]+)"', text).group(1)
+    url = f"{server}/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dhangar"
+    with urllib.request.urlopen(url, context=ctx, timeout=10) as r:
+        items = json.load(r)["items"]
+    return [p["metadata"]["name"] for p in items]
 
 
 @dataclass
@@ -46,6 +83,8 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> 
         HANGAR_REAP_INTERVAL_MS="200",
         HANGAR_LOG_LEVEL="info",
     )
+    if RUNTIME == "kubernetes":
+        env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60")
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:
@@ -103,6 +142,11 @@ def hangar():
     assert code == 0, f"hangar exited with {code} on SIGTERM:\n{h.log()[-4000:]}"
     leftovers = sandbox_processes(h.data_dir)
     assert leftovers == [], f"sandbox processes left after shutdown: {leftovers}"
+    if RUNTIME == "kubernetes":
+        deadline = time.time() + 30
+        while hangar_pods() and time.time() < deadline:
+            time.sleep(0.5)
+        assert hangar_pods() == [], f"sandbox pods leaked after the suite: {hangar_pods()}"
     assert "internal error" not in h.log(), "an RPC failed with INTERNAL; see the log"
 
 

@@ -96,8 +96,12 @@ def test_background_process_survives_a_finished_exec(sandbox):
     assert proc_count(sandbox, "sleep 4244") == 1
 
 
-def test_cwd_and_env(sandbox):
+def test_cwd(sandbox):
     r = sandbox.exec(["pwd"], cwd="/tmp").result()
     assert r.stdout == "/tmp\n"
+
+
+@pytest.mark.local_only
+def test_local_sandboxes_run_as_non_root(sandbox):
     r = sandbox.exec(["/bin/sh", "-c", "echo $HOME:$(id -u)"]).result()
     assert r.stdout == "/root:1000\n", "sandboxes run as a non-root user"

@@ -280,6 +280,7 @@ def test_exec_limits_answer_resource_exhausted(hangar):
         assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert details(e.value)[2] is not None, "RetryInfo tells the caller when to retry"
         it.cancel()
+        stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id, grace_period_seconds=0), metadata=md)
         ch.close()
     finally:
         assert stop_hangar(h) == 0
