@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster bench
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -85,6 +85,10 @@ test-integration: $(STAMP)/npm
 # cluster-up, the integration tier, and cluster-down always (also on failure).
 test-cluster: $(STAMP)/npm
 	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration
+
+# Hangar vs raw Kubernetes on the test cluster (make cluster-up first); writes docs/benchmarks.md.
+bench: build
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs
 
 clean:
 	rm -rf dist .build
