@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster bench
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -82,9 +82,15 @@ cluster-status:
 test-integration: $(STAMP)/npm
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project integration
 
-# cluster-up, the integration tier, and cluster-down always (also on failure).
+# The real-SDK suite against the Kubernetes runtime, Hangar running as the least-privilege
+# ServiceAccount; the admin kubeconfig only checks that no pod leaked.
+test-e2e-kubernetes: build
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$(CURDIR)/.cluster/hangar-sa.kubeconfig \
+	  HANGAR_E2E_RUNTIME=kubernetes $(VENV)/bin/python -m pytest -q test/e2e
+
+# cluster-up, the integration tier and the SDK suite on Kubernetes, then cluster-down always (also on failure).
 test-cluster: $(STAMP)/npm
-	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration
+	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes
 
 # Hangar vs raw Kubernetes on the test cluster (make cluster-up first); writes docs/benchmarks.md.
 bench: build

@@ -124,7 +124,9 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
         if (ctx.signal.aborted) break;
         await writeWithBackpressure(call, { output: { stream: chunk.stream === "stdout" ? "STREAM_STDOUT" : "STREAM_STDERR", data: chunk.data } }, ctx.signal);
       }
-      const { exitCode } = await p.exited;
+      // A killed command may end without an exit status (its stream was cut): the timeout or
+      // the cancel is what happened, not a lost backend.
+      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       const secs = timer.seconds();
       if (ctx.signal.aborted) {
         metrics.execDone("cancelled", secs);
@@ -134,6 +136,8 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
         metrics.execDone("timeout", secs);
         throw errors.commandTimeout(secs);
       }
+      if (outcome instanceof Error) throw outcome;
+      const { exitCode } = outcome;
       const state = controller.get(ctx.tenant, id).state;
       if (state !== "RUNNING" && exitCode >= 128) {
         metrics.execDone("sandbox_stopped", secs);
@@ -181,8 +185,10 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
           kept[c.stream] += part.length;
         }
       }
-      const { exitCode } = await p.exited;
+      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       if (timer.timedOut()) throw errors.commandTimeout(timer.seconds());
+      if (outcome instanceof Error) throw outcome;
+      const { exitCode } = outcome;
       metrics.execDone("exited", timer.seconds());
       finished = true;
       return {

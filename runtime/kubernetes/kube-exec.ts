@@ -147,7 +147,8 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         const killer = new k8s.Exec(o.kc);
         await new Promise<void>((resolve) => {
           killer
-            .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], null, null, null, false, () => resolve())
+            // At least one stream must be attached, or the kubelet refuses the exec.
+            .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, () => resolve())
             .then((w) => w.on("close", () => resolve()), () => resolve());
           setTimeout(resolve, 1000).unref();
         });

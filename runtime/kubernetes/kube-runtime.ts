@@ -145,7 +145,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     if (view.t === "exited") {
       t.started = true;
-      queueMicrotask(() => finish(t, view.exitCode, view.reason));
+      // After the controller has seen start() resolve (RUNNING), the exit follows.
+      setTimeout(() => finish(t, view.exitCode, view.reason), 0);
       return { imageNote: `pod ${podName(id)}: exited at once`, startedAtMs: Date.now() };
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.

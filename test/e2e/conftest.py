@@ -84,7 +84,10 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> 
         HANGAR_LOG_LEVEL="info",
     )
     if RUNTIME == "kubernetes":
-        env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60")
+        # Hangar runs as HANGAR_E2E_KUBECONFIG (the least-privilege ServiceAccount in make
+        # test-cluster); KUBECONFIG (admin) is only for the leak check below.
+        env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60",
+                   KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]))
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:
