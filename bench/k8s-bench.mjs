@@ -21,7 +21,7 @@ const stats = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(2), p99: +pct(x
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
 async function startHangar() {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "warn", HANGAR_MAX_EXECS_PER_SANDBOX: "1000" };
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000" };
   const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     let buf = "";
