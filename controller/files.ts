@@ -4,7 +4,7 @@
  * processes can see (`..` and symlinks resolve inside the sandbox). Exit codes of the
  * scripts name the typed errors.
  */
-import { errors } from "../core/errors.js";
+import { errors, isHangarError } from "../core/errors.js";
 import type { ExecProcess, Runtime } from "../runtime/types.js";
 
 const READ = [
@@ -50,8 +50,18 @@ async function collectStderr(p: ExecProcess, onStdout: (b: Buffer) => boolean | 
   return stderr;
 }
 
+/** Starts a file script; an image without a shell becomes the file error the SDK expects. */
+async function startScript(rt: Runtime, id: string, argv: string[], path: string, op: "read" | "write"): Promise<ExecProcess> {
+  try {
+    return await rt.exec(id, { argv });
+  } catch (e) {
+    if (isHangarError(e) && e.metadata.no_shell) throw errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
+    throw e;
+  }
+}
+
 export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-  const p = await rt.exec(id, { argv: ["/bin/sh", "-c", READ, "hangar-read-file", path] });
+  const p = await startScript(rt, id, ["/bin/sh", "-c", READ, "hangar-read-file", path], path, "read");
   const abort = () => void p.kill();
   signal.addEventListener("abort", abort, { once: true });
   try {
@@ -94,7 +104,7 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
 }
 
 export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal): Promise<void> {
-  const p = await rt.exec(id, { argv: ["/bin/sh", "-c", WRITE, "hangar-write-file", path] });
+  const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path], path, "write");
   const abort = () => void p.kill();
   signal.addEventListener("abort", abort, { once: true });
   try {

@@ -103,4 +103,6 @@ export const errors = {
     new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),
   invalidRequest: (message: string) => new HangarError({ code: "INVALID_ARGUMENT", message, reason: "CWSANDBOX_INVALID_REQUEST" }),
   internal: (message: string, cause?: unknown) => new HangarError({ code: "INTERNAL", message, cause }),
+  /** A command needs /bin/sh and the sandbox image has none. metadata.no_shell marks it for callers that rephrase it. */
+  noShell: (what: string) => new HangarError({ code: "FAILED_PRECONDITION", message: `the sandbox image has no /bin/sh, which ${what} needs`, metadata: { no_shell: "true" } }),
 } as const;

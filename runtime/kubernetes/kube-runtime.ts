@@ -181,8 +181,18 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const t = tracked.get(id);
     if (!t || t.exited) throw errors.notRunning(id, "exited");
     if (opts.env && Object.keys(opts.env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     const argv = opts.env && Object.keys(opts.env).length ? ["env", ...Object.entries(opts.env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
-    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, tty: opts.tty, shell: t.shell });
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, tty: opts.tty, shell: t.shell });
+    // A command killed by a signal while its pod went away did not fail on its own: the pod did.
+    const exited = p.exited.then(async (r) => {
+      if (r.exitCode < 128) return r;
+      const gone = t.exited || (await core.readNamespacedPod({ name: podName(id), namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
+      if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
+      return r;
+    });
+    exited.catch(() => undefined);
+    return { ...p, exited };
   }
 
   async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {

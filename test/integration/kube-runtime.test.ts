@@ -1,0 +1,110 @@
+/**
+ * The Kubernetes runtime under the controller, on the real cluster, as the least-privilege
+ * ServiceAccount: failures the SDK suite cannot provoke (missing image, a pod killed mid-exec
+ * or deleted behind Hangar's back, an image without a shell), labels, and no leaked pods.
+ */
+import * as k8s from "@kubernetes/client-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createController } from "../../controller/controller.js";
+import type { SandboxSpec } from "../../core/types.js";
+import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
+import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
+import { kubeConfig, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, waitFor } from "./kube.js";
+
+const admin = kubeConfig();
+const core = admin.makeApiClient(k8s.CoreV1Api);
+const sa = new k8s.KubeConfig();
+sa.loadFromFile((process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hangar-sa.kubeconfig"));
+const silent = { info() {}, warn() {}, error() {} };
+const runtime = createKubernetesRuntime({
+  kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
+  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, runner: { runnerId: "r", runnerGroupId: "g", organizationId: "o" }, log: silent,
+});
+const controller = createController({
+  runtime, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
+  maxSandboxes: 50, maxExecsPerSandbox: 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 500, log: silent,
+});
+const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
+  image: PYTHON_IMAGE, argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'], env: {}, files: [], requests: {}, limits: {},
+  tags: ["itest"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
+});
+const state = (id: string) => controller.get("t", id);
+const until = (id: string, want: string[]) => waitFor(`sandbox ${id} in ${want}`, 60_000, async () => (want.includes(state(id).state) ? state(id) : undefined));
+
+beforeAll(async () => {
+  await runtime.ready();
+  controller.start();
+});
+afterAll(async () => {
+  await controller.close();
+  const left = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${MANAGED_BY}=hangar` });
+  expect(left.items.map((p) => p.metadata?.name)).toEqual([]);
+});
+
+describe("kubernetes runtime on the real cluster", () => {
+  it("runs a sandbox whose tags are one label selector away, and stops it", async () => {
+    const r = await controller.create("t", { spec: spec({ tags: ["itest", "team:ml", "with space"] }), echo: {}, requestId: "" });
+    await until(r.id, ["RUNNING"]);
+    const pods = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: tagSelector(["team:ml", "with space"]) });
+    expect(pods.items.map((p) => p.metadata?.name)).toEqual([`sbx-${r.id}`]);
+    expect(pods.items[0]?.metadata?.labels?.["tag.hangar.dev/team"]).toBe("ml");
+    expect(JSON.parse(pods.items[0]?.metadata?.annotations?.["hangar.dev/tags"] ?? "")).toEqual(["itest", "team:ml", "with space"]);
+    controller.remove("t", r.id, { graceMs: 1000, allowMissing: false });
+    expect((await until(r.id, ["COMPLETED"])).exitCode).toBe(0);
+  });
+
+  it("a missing image fails the sandbox with a readable reason", async () => {
+    const r = await controller.create("t", { spec: spec({ image: "localhost/hangar-test/does-not-exist:1" }), echo: {}, requestId: "" });
+    const s = await until(r.id, ["FAILED"]);
+    expect(s.stateReason).toMatch(/ErrImage|image/i);
+  });
+
+  it("a pod killed mid-exec ends the exec with UNAVAILABLE, never a silent exit 0", async () => {
+    const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await until(r.id, ["RUNNING"]);
+    const h = await controller.exec("t", r.id, { argv: ["sleep", "300"] });
+    const drained = (async () => { for await (const _ of h.process.output()) void _; })();
+    await core.deleteNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE, gracePeriodSeconds: 0 });
+    await drained;
+    await expect(h.process.exited).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    h.release();
+    const s = await until(r.id, ["COMPLETED", "FAILED"]);
+    expect(s.stateReason).toMatch(/deleted|exit/);
+  });
+
+  it("a pod deleted behind Hangar's back ends its sandbox with a reason", async () => {
+    const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await until(r.id, ["RUNNING"]);
+    await core.deleteNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE, gracePeriodSeconds: 0 });
+    const s = await until(r.id, ["COMPLETED", "FAILED"]);
+    expect(s.exitCode).toBeDefined();
+  });
+
+  it("an image without a shell runs plain commands, and file operations say sh is missing", async () => {
+    const r = await controller.create("t", { spec: spec({ image: NOSHELL_IMAGE, argv: ["/bin/pause"] }), echo: {}, requestId: "" });
+    await until(r.id, ["RUNNING"]);
+    expect(state(r.id).stateReason).toMatch(/no \/bin\/sh/);
+    const h = await controller.exec("t", r.id, { argv: ["/bin/hello", "no", "shell"] });
+    let out = "";
+    for await (const c of h.process.output()) out += c.data.toString();
+    expect(await h.process.exited).toEqual({ exitCode: 0 });
+    h.release();
+    expect(out).toBe("no shell\n");
+    await expect(controller.readFile("t", r.id, "/etc/passwd", new AbortController().signal)).rejects.toMatchObject({ reason: "CWSANDBOX_FILE_IO_FAILED", message: expect.stringMatching(/sh/) });
+    controller.remove("t", r.id, { graceMs: 0, allowMissing: false });
+    await until(r.id, ["COMPLETED"]);
+  });
+
+  it("a natural exit is COMPLETED with its exit code, and the pod is cleaned up", async () => {
+    const r = await controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "exit 3"] }), echo: {}, requestId: "" });
+    expect((await until(r.id, ["COMPLETED"])).exitCode).toBe(3);
+    await waitFor("pod gone", 30_000, async () => {
+      try {
+        await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE });
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+  });
+});
