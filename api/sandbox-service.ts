@@ -47,6 +47,17 @@ const checkContainer = (c: string | undefined, v: FieldViolation[]) => {
   if (c && c !== "main") v.push({ field: "container", description: 'only the primary container "main" exists' });
 };
 
+/** The validated sandbox id and path of a ReadFile/WriteFile request. */
+function fileTarget(req: { sandbox_id?: string; path?: string; container?: string }): { id: string; path: string } {
+  const id = sandboxId(req.sandbox_id);
+  const v: FieldViolation[] = [];
+  const bad = validPath(req.path ?? "");
+  if (bad) v.push({ field: "path", description: bad });
+  checkContainer(req.container, v);
+  if (v.length) throw errors.invalid(v);
+  return { id, path: req.path as string };
+}
+
 export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
   const execs = createExecHandlers(controller, o.exec, metrics);
   const fss = () => Promise.reject(errors.snapshotsNotSupported());
@@ -135,23 +146,13 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     StreamExec: wrap.stream("StreamExec", execs.streamExec),
     StreamLogs: wrap.stream("StreamLogs", streamLogs),
     WriteFile: wrap.unary("WriteFile", async (req, ctx) => {
-      const id = sandboxId(req.sandbox_id);
-      const v: FieldViolation[] = [];
-      const bad = validPath(req.path ?? "");
-      if (bad) v.push({ field: "path", description: bad });
-      checkContainer(req.container, v);
-      if (v.length) throw errors.invalid(v);
-      await controller.writeFile(ctx.tenant, id, req.path as string, Buffer.from(req.content ?? Buffer.alloc(0)), ctx.signal);
+      const { id, path } = fileTarget(req);
+      await controller.writeFile(ctx.tenant, id, path, Buffer.from(req.content ?? Buffer.alloc(0)), ctx.signal);
       return {};
     }),
     ReadFile: wrap.unary("ReadFile", async (req, ctx) => {
-      const id = sandboxId(req.sandbox_id);
-      const v: FieldViolation[] = [];
-      const bad = validPath(req.path ?? "");
-      if (bad) v.push({ field: "path", description: bad });
-      checkContainer(req.container, v);
-      if (v.length) throw errors.invalid(v);
-      return { content: await controller.readFile(ctx.tenant, id, req.path as string, ctx.signal) };
+      const { id, path } = fileTarget(req);
+      return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal) };
     }),
     CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", fss),
     GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", fss),

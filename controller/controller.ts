@@ -117,7 +117,7 @@ export function createController(o: ControllerOptions) {
         r.imageNote = started.imageNote;
         r.startedAtMs = started.startedAtMs;
         if (r.state === "CREATING") setState(r, "RUNNING", started.imageNote);
-        if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs);
+        if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
       },
       (e: unknown) => {
         o.log.warn({ sandbox_id: r.id, err: e }, "sandbox failed to start");

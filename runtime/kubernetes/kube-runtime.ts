@@ -47,6 +47,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const connectedAtMs = Date.now();
   let capacity = { cpu: 0, memory: 0 };
   let closing = false;
+  // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
+  const pending = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p)).catch(() => undefined);
+    return p;
+  };
 
   const informer = k8s.makeInformer(
     o.kubeConfig,
@@ -75,7 +82,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.exited = true;
     t.events.onExit(t.id, { exitCode, reason, endedAtMs: Date.now() });
     // The record keeps state and exit code; the finished pod only holds node resources.
-    void core.deleteNamespacedPod({ name: podName(t.id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+    void track(core.deleteNamespacedPod({ name: podName(t.id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
   };
   informer.on("add", (p) => onPod(p, false));
   informer.on("update", (p) => onPod(p, false));
@@ -170,11 +177,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   }
 
   async function stop(id: string, graceMs: number): Promise<void> {
-    await core
-      .deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) })
-      .catch((e: { code?: number }) => {
-        if (e.code !== 404) throw errors.unavailable("could not delete the pod", e);
-      });
+    await track(
+      core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) }).then(
+        () => undefined,
+        (e: { code?: number }) => {
+          if (e.code !== 404) throw errors.unavailable("could not delete the pod", e);
+        },
+      ),
+    );
   }
 
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
@@ -246,6 +256,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function close(): Promise<void> {
     closing = true;
     clearInterval(ticker);
+    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await informer.stop();
   }
 

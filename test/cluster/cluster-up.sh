@@ -40,7 +40,7 @@ NODE_IP=$(ip -4 route get 1.1.1.1 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\
 [ -n "$NODE_IP" ] || NODE_IP=$(hostname -I | awk '{print $1}')
 "$REPO/test/cluster/gen-certs.sh" "$PKI" "$NODE" "${NODE_IP:-127.0.0.1}"
 b64() { base64 -w0 < "$1"; }
-kubeconfig() { # kubeconfig FILE USER CERT KEY
+kubeconfig() { # kubeconfig FILE USER USER-FIELDS
   cat > "$1" <<YAML
 apiVersion: v1
 kind: Config
@@ -49,15 +49,16 @@ clusters:
   cluster: { server: "$API", certificate-authority-data: "$(b64 "$PKI/ca.crt")" }
 users:
 - name: $2
-  user: { client-certificate-data: "$(b64 "$3")", client-key-data: "$(b64 "$4")" }
+  user: { $3 }
 contexts:
 - name: hangar-test
   context: { cluster: hangar-test, user: $2, namespace: $TEST_NS }
 current-context: hangar-test
 YAML
 }
-kubeconfig "$ETC/admin.kubeconfig" admin "$PKI/admin.crt" "$PKI/admin.key"
-kubeconfig "$ETC/kubelet.kubeconfig" "system:node:$NODE" "$PKI/kubelet-client.crt" "$PKI/kubelet-client.key"
+certs() { echo "client-certificate-data: \"$(b64 "$1")\", client-key-data: \"$(b64 "$2")\""; }
+kubeconfig "$ETC/admin.kubeconfig" admin "$(certs "$PKI/admin.crt" "$PKI/admin.key")"
+kubeconfig "$ETC/kubelet.kubeconfig" "system:node:$NODE" "$(certs "$PKI/kubelet-client.crt" "$PKI/kubelet-client.key")"
 cat > "$ETC/containerd.toml" <<TOML
 version = 2
 root = "$STATE/containerd"
@@ -191,20 +192,7 @@ subjects: [{ kind: ServiceAccount, name: hangar, namespace: $TEST_NS }]
 YAML
 TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/$TEST_NS/serviceaccounts/hangar/token" \
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
-cat > "$OUT/hangar-sa.kubeconfig" <<YAML
-apiVersion: v1
-kind: Config
-clusters:
-- name: hangar-test
-  cluster: { server: "$API", certificate-authority-data: "$(b64 "$PKI/ca.crt")" }
-users:
-- name: hangar
-  user: { token: "$TOKEN" }
-contexts:
-- name: hangar-test
-  context: { cluster: hangar-test, user: hangar, namespace: $TEST_NS }
-current-context: hangar-test
-YAML
+kubeconfig "$OUT/hangar-sa.kubeconfig" hangar "token: \"$TOKEN\""
 cp "$ETC/admin.kubeconfig" "$OUT/kubeconfig"
 done_step
 
