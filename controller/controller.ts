@@ -3,7 +3,7 @@
  * the tenant that created it), drives the runtime, applies limits, and runs the reaper
  * loop that carries out planReap(). It never knows which runtime it talks to.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
 import { isTerminal, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
@@ -38,6 +38,17 @@ export interface ExecHandle {
 }
 
 export type Controller = ReturnType<typeof createController>;
+
+/**
+ * The sandbox id of a create with a request_id is derived from (tenant, request_id), so every
+ * replica that receives a retried create names the same sandbox (and the Kubernetes runtime
+ * the same pod, which the apiserver then refuses to create twice).
+ */
+export function idForRequest(tenant: string, requestId: string): string {
+  const h = createHash("sha256").update(`hangar/v1\u0000${tenant}\u0000${requestId}`).digest("hex");
+  const variant = ((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export function createController(o: ControllerOptions) {
   const now = o.now ?? Date.now;
@@ -95,7 +106,7 @@ export function createController(o: ControllerOptions) {
     }
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
-      id: randomUUID(),
+      id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
       tenant,
       requestId: input.requestId || undefined,
       spec: input.spec,

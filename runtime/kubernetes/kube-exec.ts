@@ -15,6 +15,8 @@ import type { ExecProcess, OutputChunk } from "../types.js";
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 const WRAP = 'echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; exit $rc';
+/** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
+const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 const KILL = [
   'f=$0; root=$(cat "$f" 2>/dev/null) || exit 0; all=" $root "; more=1',
   'while [ $more = 1 ]; do more=0',
@@ -54,7 +56,7 @@ class TtyOut extends Writable {
 
 export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
-  const argv = o.shell ? ["/bin/sh", "-c", WRAP, pidFile, ...o.argv] : o.argv;
+  const argv = !o.shell ? o.argv : o.tty ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv] : ["/bin/sh", "-c", WRAP, pidFile, ...o.argv];
   const queue: OutputChunk[] = [];
   let queued = 0;
   let wake: (() => void) | undefined;

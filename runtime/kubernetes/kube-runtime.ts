@@ -142,8 +142,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     try {
       await core.createNamespacedPod({ namespace: o.namespace, body: pod });
     } catch (e) {
-      tracked.delete(id);
-      throw errors.unavailable(`could not create the pod: ${(e as { body?: string }).body ?? (e as Error).message}`, e);
+      // 409: another replica already created this sandbox's pod (same request_id): adopt it.
+      if ((e as { code?: number }).code !== 409) {
+        tracked.delete(id);
+        throw errors.unavailable(`could not create the pod: ${(e as { body?: string }).body ?? (e as Error).message}`, e);
+      }
+      const existing = informer.get(podName(id), o.namespace);
+      if (existing) onPod(existing, false);
     }
     const view = await settled;
     if (view.t === "start-failed") {

@@ -5,7 +5,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createController } from "../../controller/controller.js";
+import { createController, idForRequest } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
@@ -93,6 +93,25 @@ describe("kubernetes runtime on the real cluster", () => {
     await expect(controller.readFile("t", r.id, "/etc/passwd", new AbortController().signal)).rejects.toMatchObject({ reason: "CWSANDBOX_FILE_IO_FAILED", message: expect.stringMatching(/sh/) });
     controller.remove("t", r.id, { graceMs: 0, allowMissing: false });
     await until(r.id, ["COMPLETED"]);
+  });
+
+  it("two replicas creating the same sandbox (a retried request_id) make one pod", async () => {
+    const replica = createKubernetesRuntime({
+      kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
+      fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, runner: { runnerId: "r", runnerGroupId: "g", organizationId: "o" }, log: silent,
+    });
+    await replica.ready();
+    const id = idForRequest("t", `retry-${Date.now()}`);
+    const exits: number[] = [];
+    const events = { onExit: (_id: string, e: { exitCode: number }) => void exits.push(e.exitCode) };
+    const [a, b] = await Promise.all([runtime.start(id, spec(), events), replica.start(id, spec(), events)]);
+    expect(a.startedAtMs && b.startedAtMs).toBeTruthy();
+    const pods = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `hangar.dev/sandbox-id=${id}` });
+    expect(pods.items).toHaveLength(1);
+    await runtime.stop(id, 0);
+    await waitFor("both replicas saw the exit", 30_000, async () => (exits.length === 2 ? true : undefined));
+    await replica.close();
+    await runtime.remove(id);
   });
 
   it("a natural exit is COMPLETED with its exit code, and the pod is cleaned up", async () => {

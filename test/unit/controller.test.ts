@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createController } from "../../controller/controller.js";
+import { createController, idForRequest } from "../../controller/controller.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
 
@@ -105,5 +105,15 @@ describe("controller", () => {
   it("refuses runner pins it cannot honour with a spillable reason", async () => {
     const { c } = setup();
     await expect(c.create("alpha", { spec: spec({ runnerIds: ["elsewhere"] }), echo: {}, requestId: "" })).rejects.toMatchObject({ reason: "CWSANDBOX_NO_SUITABLE_RUNNER" });
+  });
+});
+
+describe("idForRequest", () => {
+  it("is a stable UUID per (tenant, request_id), different across tenants and requests", () => {
+    const a = idForRequest("alpha", "req-1");
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(idForRequest("alpha", "req-1")).toBe(a);
+    expect(idForRequest("beta", "req-1")).not.toBe(a);
+    expect(idForRequest("alpha", "req-2")).not.toBe(a);
   });
 });
