@@ -186,16 +186,16 @@ def test_tenant_isolation(hangar):
 
 
 def test_terminal_records_expire_after_retention(monkeypatch):
-    h = start_hangar({"HANGAR_RETENTION_SECONDS": "3"}, keys=False)
+    h = start_hangar({"HANGAR_RETENTION_SECONDS": "5"}, keys=False)
     monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
     monkeypatch.delenv("CWSANDBOX_API_KEY")
     try:
         sb = Sandbox.run("true")
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 30
         while Sandbox.from_id(sb.sandbox_id).result().status != "completed":
             assert time.monotonic() < deadline, "the sandbox did not complete"
             time.sleep(0.1)
-        time.sleep(4)
+        time.sleep(6)
         with pytest.raises(SandboxNotFoundError):
             Sandbox.from_id(sb.sandbox_id).result()
     finally:

@@ -58,14 +58,19 @@ def spec(**kw):
     return pb.CreateSandboxRequest(sandbox=pb.Sandbox(spec=s), request_id=str(uuid.uuid4()))
 
 
-def create_running(stub, md):
-    sb = stub.CreateSandbox(spec(tags=["wire"], max_lifetime_seconds=120), metadata=md)
-    for _ in range(100):
-        got = stub.GetSandbox(pb.GetSandboxRequest(sandbox_id=sb.sandbox_id), metadata=md)
-        if got.status.state == pb.STATE_RUNNING:
+def wait_state(stub, md, sandbox_id, state, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        got = stub.GetSandbox(pb.GetSandboxRequest(sandbox_id=sandbox_id), metadata=md)
+        if got.status.state == state:
             return got
         time.sleep(0.05)
-    raise AssertionError("sandbox did not reach RUNNING")
+    raise AssertionError(f"sandbox {sandbox_id} did not reach {pb.State.Name(state)} in {seconds}s")
+
+
+def create_running(stub, md):
+    sb = stub.CreateSandbox(spec(tags=["wire"], max_lifetime_seconds=120), metadata=md)
+    return wait_state(stub, md, sb.sandbox_id, pb.STATE_RUNNING)
 
 
 INVALID = [
@@ -196,11 +201,7 @@ def test_spec_echo_and_status_fields(stubs):
     assert sb.status.effective_resource_requirements.limits.memory == "1Gi"
     assert not sb.status.HasField("exit_code")
     stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id, grace_period_seconds=0), metadata=md)
-    for _ in range(100):
-        got = stub.GetSandbox(pb.GetSandboxRequest(sandbox_id=sb.sandbox_id), metadata=md)
-        if got.status.state == pb.STATE_COMPLETED:
-            break
-        time.sleep(0.05)
+    got = wait_state(stub, md, sb.sandbox_id, pb.STATE_COMPLETED)
     assert got.status.HasField("exit_code") and got.status.end_time.seconds > 0
     again = stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id, allow_missing=True), metadata=md)
     assert not again.HasField("sandbox")
@@ -215,9 +216,8 @@ def test_purge_by_tags_dry_run_and_real(stubs):
     assert len(stub.ListSandboxes(pb.ListSandboxesRequest(tags=[tag]), metadata=md).sandboxes) == 3
     real = stub.PurgeSandboxes(pb.PurgeSandboxesRequest(tags=[tag]), metadata=md)
     assert real.purge_count == 3
-    time.sleep(1.5)
-    states = {stub.GetSandbox(pb.GetSandboxRequest(sandbox_id=i), metadata=md).status.state for i in ids}
-    assert states == {pb.STATE_COMPLETED}
+    for i in ids:
+        wait_state(stub, md, i, pb.STATE_COMPLETED)
 
 
 def test_list_pages(stubs):
