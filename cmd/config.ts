@@ -29,6 +29,30 @@ function fromArgv(argv: string[]): Source {
   return out;
 }
 
+/**
+ * HANGAR_KUBE_RUNNERS: comma-separated runners, each `id` or `id:key=value&key=value`
+ * (a node selector, e.g. a node pool). Empty = one runner, HANGAR_RUNNER_ID, on any node.
+ */
+export function parseKubeRunners(text: string, defaultId: string, group: string): { runnerId: string; runnerGroupId: string; nodeSelector: Record<string, string> }[] {
+  if (!text.trim()) return [{ runnerId: defaultId, runnerGroupId: group, nodeSelector: {} }];
+  const seen = new Set<string>();
+  return text.split(",").map((entry) => {
+    const e = entry.trim();
+    const colon = e.indexOf(":");
+    const id = colon < 0 ? e : e.slice(0, colon);
+    if (!/^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/.test(id)) throw new ConfigError(`HANGAR_KUBE_RUNNERS: "${e}": runner id must be a DNS label`);
+    if (seen.has(id)) throw new ConfigError(`HANGAR_KUBE_RUNNERS: runner ${id} appears twice`);
+    seen.add(id);
+    const nodeSelector: Record<string, string> = {};
+    for (const pair of colon < 0 ? [] : e.slice(colon + 1).split("&")) {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new ConfigError(`HANGAR_KUBE_RUNNERS: "${e}": expected key=value node labels after the colon`);
+      nodeSelector[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return { runnerId: id, runnerGroupId: group, nodeSelector };
+  });
+}
+
 export function loadConfig(env: Source, argv: string[], installDir: string) {
   const src: Source = { ...env, ...fromArgv(argv) };
   const used = new Set<string>();
@@ -132,6 +156,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
       capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
+      runnersText: str("HANGAR_KUBE_RUNNERS", ""),
     },
     runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
     runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),
@@ -147,6 +172,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), ptyHelper },
     },
   };
+  parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);
   for (const k of Object.keys(src)) {
     if (k.startsWith("HANGAR_") && !used.has(k) && !k.startsWith("HANGAR_TEST_")) throw new ConfigError(`${k}: unknown setting (see docs/configuration.md)`);
   }

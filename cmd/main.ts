@@ -12,7 +12,7 @@ import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import type { Runtime } from "../runtime/types.js";
 import { createKubernetesRuntime } from "../runtime/kubernetes/kube-runtime.js";
 import * as k8s from "@kubernetes/client-node";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -35,7 +35,8 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       defaultDenyEgress: cfg.defaultDenyEgress,
       runtimeClassName: cfg.kube.runtimeClassName,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
-      runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
+      runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
+      organizationId: cfg.organizationId,
       log: log.child({ component: "runtime" }),
     });
     await rt.ready().catch((e: Error) => fail(`HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${e.message}`));

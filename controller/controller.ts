@@ -100,9 +100,10 @@ export function createController(o: ControllerOptions) {
       if (rec) return rec;
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
-    const runner = o.runtime.runner();
-    if (input.spec.runnerIds.length && !input.spec.runnerIds.includes(runner.runnerId)) {
-      throw errors.noSuitableRunner(`no runner among [${input.spec.runnerIds.join(", ")}]; this Hangar's runner is ${runner.runnerId}`);
+    const all = o.runtime.runners();
+    const runner = input.spec.runnerIds.length ? all.find((x) => input.spec.runnerIds.includes(x.runnerId)) : all[0];
+    if (!runner) {
+      throw errors.noSuitableRunner(`no runner among [${input.spec.runnerIds.join(", ")}]; this Hangar's runners: ${all.map((x) => x.runnerId).join(", ")}`);
     }
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
@@ -123,7 +124,7 @@ export function createController(o: ControllerOptions) {
     if (input.requestId) byRequest.set(key, r.id);
     o.onStateChange?.(undefined, "PENDING");
     setState(r, "CREATING", "starting");
-    o.runtime.start(r.id, r.spec, { onExit }).then(
+    o.runtime.start(r.id, r.spec, { onExit }, runner.runnerId).then(
       (started) => {
         r.imageNote = started.imageNote;
         r.startedAtMs = started.startedAtMs;
@@ -255,7 +256,7 @@ export function createController(o: ControllerOptions) {
     await o.runtime.close();
   }
 
-  const runners = (): RunnerInfo[] => [o.runtime.runner()];
+  const runners = (): RunnerInfo[] => o.runtime.runners();
   const counts = () => {
     const c: Record<string, number> = {};
     for (const r of records.values()) c[r.state] = (c[r.state] ?? 0) + 1;

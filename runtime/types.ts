@@ -59,9 +59,10 @@ export interface LogOptions {
 
 export interface Runtime {
   readonly name: string;
-  runner(): RunnerInfo;
-  /** Starts the sandbox; resolves when commands can be exec'd in it. */
-  start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox>;
+  /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
+  runners(): RunnerInfo[];
+  /** Starts the sandbox on the given runner; resolves when commands can be exec'd in it. */
+  start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string): Promise<StartedSandbox>;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */
   stop(id: string, graceMs: number): Promise<void>;
   exec(id: string, opts: ExecOptions): Promise<ExecProcess>;

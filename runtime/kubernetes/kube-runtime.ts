@@ -14,6 +14,12 @@ import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { buildPod, podName } from "./pod-spec.js";
 import { observePod, type PodView } from "./pod-state.js";
 
+export interface KubeRunner {
+  runnerId: string;
+  runnerGroupId: string;
+  nodeSelector: Record<string, string>;
+}
+
 export interface KubeRuntimeOptions {
   kubeConfig: k8s.KubeConfig;
   namespace: string;
@@ -23,14 +29,17 @@ export interface KubeRuntimeOptions {
   defaultLifetimeSeconds: number;
   defaultDenyEgress: boolean;
   runtimeClassName?: string;
-  /** Reported capacity when the identity may not list nodes (namespace-scoped). */
+  /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
-  runner: { runnerId: string; runnerGroupId: string; organizationId: string };
+  /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
+  runners: KubeRunner[];
+  organizationId: string;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
 interface Tracked {
   id: string;
+  runnerId: string;
   spec: SandboxSpec;
   events: RuntimeEvents;
   shell: boolean;
@@ -45,7 +54,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const tracked = new Map<string, Tracked>();
   const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
   const connectedAtMs = Date.now();
-  let capacity = { cpu: 0, memory: 0 };
+  const capacity = new Map<string, { cpu: number; memory: number }>();
   let closing = false;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
@@ -109,15 +118,17 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function ready() {
     await informer.start();
+    let nodes: k8s.V1Node[] | undefined;
     try {
-      const nodes = await core.listNode();
-      for (const n of nodes.items) {
-        capacity.cpu += cpuMillicores(n.status?.allocatable?.cpu ?? "0") ?? 0;
-        capacity.memory += parseQuantity(n.status?.allocatable?.memory ?? "0") ?? 0;
-      }
+      nodes = (await core.listNode()).items;
     } catch {
-      // A namespace-scoped identity cannot list nodes: report the configured capacity.
-      capacity = { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes };
+      nodes = undefined; // a namespace-scoped identity cannot list nodes: report the configured capacity
+    }
+    for (const r of o.runners) {
+      const mine = nodes?.filter((n) => Object.entries(r.nodeSelector).every(([k, v]) => n.metadata?.labels?.[k] === v));
+      capacity.set(r.runnerId, mine
+        ? { cpu: mine.reduce((a, n) => a + (cpuMillicores(n.status?.allocatable?.cpu ?? "0") ?? 0), 0), memory: mine.reduce((a, n) => a + (parseQuantity(n.status?.allocatable?.memory ?? "0") ?? 0), 0) }
+        : { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes });
     }
   }
 
@@ -128,14 +139,16 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return (await p.exited).exitCode;
   }
 
-  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
-    const t: Tracked = { id, spec, events, shell: false, exited: false, started: false };
+  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string): Promise<StartedSandbox> {
+    const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
+    const t: Tracked = { id, runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
       activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
       runtimeClassName: o.runtimeClassName,
+      nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
     });
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
@@ -241,21 +254,26 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
   }
 
-  function runner(): RunnerInfo {
-    const live = [...tracked.values()].filter((t) => !t.exited);
-    const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
-    const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
-    return {
-      ...o.runner,
-      architectures: [process.arch === "x64" ? "amd64" : process.arch],
-      healthy: true,
-      connectedAtMs,
-      maxCpuMillicores: capacity.cpu,
-      maxMemoryBytes: capacity.memory,
-      availableCpuMillicores: Math.max(0, capacity.cpu - usedCpu),
-      availableMemoryBytes: Math.max(0, capacity.memory - usedMem),
-      runningSandboxes: live.length,
-    };
+  function runners(): RunnerInfo[] {
+    return o.runners.map((r) => {
+      const live = [...tracked.values()].filter((t) => !t.exited && t.runnerId === r.runnerId);
+      const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
+      const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
+      const cap = capacity.get(r.runnerId) ?? { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes };
+      return {
+        runnerId: r.runnerId,
+        runnerGroupId: r.runnerGroupId,
+        organizationId: o.organizationId,
+        architectures: [process.arch === "x64" ? "amd64" : process.arch],
+        healthy: true,
+        connectedAtMs,
+        maxCpuMillicores: cap.cpu,
+        maxMemoryBytes: cap.memory,
+        availableCpuMillicores: Math.max(0, cap.cpu - usedCpu),
+        availableMemoryBytes: Math.max(0, cap.memory - usedMem),
+        runningSandboxes: live.length,
+      };
+    });
   }
 
   async function close(): Promise<void> {
@@ -265,5 +283,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await informer.stop();
   }
 
-  return { name: "kubernetes", ready, runner, start, stop, exec, logs, remove, close };
+  return { name: "kubernetes", ready, runners, start, stop, exec, logs, remove, close };
 }

@@ -269,7 +269,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", runner, start, stop, exec, logs, remove, close };
+  return { name: "local", runners: () => [runner()], start, stop, exec, logs, remove, close };
 }
 
 function readInfo(main: ChildProcess): Promise<number> {

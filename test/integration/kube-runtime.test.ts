@@ -4,6 +4,7 @@
  * or deleted behind Hangar's back, an image without a shell), labels, and no leaked pods.
  */
 import * as k8s from "@kubernetes/client-node";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController, idForRequest } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
@@ -18,7 +19,8 @@ sa.loadFromFile((process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hanga
 const silent = { info() {}, warn() {}, error() {} };
 const runtime = createKubernetesRuntime({
   kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, runner: { runnerId: "r", runnerGroupId: "g", organizationId: "o" }, log: silent,
+  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
+  runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }, { runnerId: "this-node", runnerGroupId: "g", nodeSelector: { "kubernetes.io/hostname": hostname() } }, { runnerId: "nowhere", runnerGroupId: "g", nodeSelector: { "hangar.dev/pool": "none" } }],
 });
 const controller = createController({
   runtime, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
@@ -98,13 +100,14 @@ describe("kubernetes runtime on the real cluster", () => {
   it("two replicas creating the same sandbox (a retried request_id) make one pod", async () => {
     const replica = createKubernetesRuntime({
       kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-      fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, runner: { runnerId: "r", runnerGroupId: "g", organizationId: "o" }, log: silent,
+      fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
+      runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }],
     });
     await replica.ready();
     const id = idForRequest("t", `retry-${Date.now()}`);
     const exits: number[] = [];
     const events = { onExit: (_id: string, e: { exitCode: number }) => void exits.push(e.exitCode) };
-    const [a, b] = await Promise.all([runtime.start(id, spec(), events), replica.start(id, spec(), events)]);
+    const [a, b] = await Promise.all([runtime.start(id, spec(), events, "any"), replica.start(id, spec(), events, "any")]);
     expect(a.startedAtMs && b.startedAtMs).toBeTruthy();
     const pods = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `hangar.dev/sandbox-id=${id}` });
     expect(pods.items).toHaveLength(1);
@@ -113,6 +116,19 @@ describe("kubernetes runtime on the real cluster", () => {
     await replica.close();
     await runtime.remove(id);
   });
+
+  it("runner_ids pick a node pool: the pod gets its node selector, and a pool without nodes fails to schedule", async () => {
+    expect(controller.runners().map((r) => r.runnerId)).toEqual(["any", "this-node", "nowhere"]);
+    const here = await controller.create("t", { spec: spec({ runnerIds: ["this-node"] }), echo: {}, requestId: "" });
+    expect((await until(here.id, ["RUNNING"])).runnerId).toBe("this-node");
+    const pod = await core.readNamespacedPod({ name: `sbx-${here.id}`, namespace: NAMESPACE });
+    expect(pod.spec?.nodeSelector).toEqual({ "kubernetes.io/hostname": hostname() });
+    controller.remove("t", here.id, { graceMs: 0, allowMissing: false });
+    await until(here.id, ["COMPLETED"]);
+    const nowhere = await controller.create("t", { spec: spec({ runnerIds: ["nowhere"] }), echo: {}, requestId: "" });
+    const failed = await waitFor("unschedulable sandbox FAILED", 40_000, async () => (state(nowhere.id).state === "FAILED" ? state(nowhere.id) : undefined));
+    expect(failed.stateReason).toMatch(/unschedulable|not running after/);
+  }, 60_000);
 
   it("a natural exit is COMPLETED with its exit code, and the pod is cleaned up", async () => {
     const r = await controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "exit 3"] }), echo: {}, requestId: "" });

@@ -4,7 +4,7 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../../api/auth.js";
-import { ConfigError, loadConfig } from "../../cmd/config.js";
+import { ConfigError, loadConfig, parseKubeRunners } from "../../cmd/config.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-cfg-"));
 const fakeTool = path.join(dir, "tool");
@@ -83,4 +83,15 @@ describe("keys file and authentication", () => {
     expect(() => auth(md({ authorization: "Bearer wrong-key-000000000" }))).toThrow(expect.objectContaining({ code: "UNAUTHENTICATED" }));
   });
   it("open mode makes every caller the local tenant", () => expect(createAuthenticator(undefined)(md({}))).toBe(OPEN_TENANT));
+});
+
+describe("HANGAR_KUBE_RUNNERS", () => {
+  it("defaults to one runner on any node", () => expect(parseKubeRunners("", "r0", "g")).toEqual([{ runnerId: "r0", runnerGroupId: "g", nodeSelector: {} }]));
+  it("maps runner ids to node selectors", () => {
+    expect(parseKubeRunners("a100:nvidia.com/gpu.product=A100&pool=gpu, cpu", "r0", "g")).toEqual([
+      { runnerId: "a100", runnerGroupId: "g", nodeSelector: { "nvidia.com/gpu.product": "A100", pool: "gpu" } },
+      { runnerId: "cpu", runnerGroupId: "g", nodeSelector: {} },
+    ]);
+  });
+  for (const bad of ["Bad_Id", "a:novalue", "a,a"]) it(`refuses ${bad}`, () => expect(() => parseKubeRunners(bad, "r0", "g")).toThrow(/HANGAR_KUBE_RUNNERS/));
 });
