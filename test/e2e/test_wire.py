@@ -300,3 +300,33 @@ def test_logs_resume_session_not_found(stubs):
     entries = list(stub.StreamLogs(pb.StreamLogsRequest(sandbox_id=sb.sandbox_id, resume_log_session_id="nope", resume_log_offset=5), metadata=md))
     assert len(entries) == 1 and entries[0].error.code == "SESSION_NOT_FOUND"
     stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id), metadata=md)
+
+
+@pytest.mark.parametrize(
+    "first,field",
+    [
+        (pb.ExecStreamRequest(stdin=b"no init first"), "init"),
+        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=[])), "init.command"),
+        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id="bad id", command=["true"])), "init.sandbox_id"),
+        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=["a\x00b"])), "init.command"),
+        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=["true"], tty=True, tty_width=100000)), "init.tty_width"),
+    ],
+    ids=["stdin-before-init", "empty-command", "bad-id", "nul-in-command", "huge-tty"],
+)
+def test_stream_exec_bad_input(stubs, first, field):
+    stub, md, _ = stubs
+    with pytest.raises(grpc.RpcError) as e:
+        list(stub.StreamExec(iter([first]), metadata=md, timeout=10))
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field in details(e.value)[1]
+
+
+def test_discovery_bad_input(stubs):
+    _, md, ch = stubs
+    disc = discovery_pb2_grpc.DiscoveryServiceStub(ch)
+    with pytest.raises(grpc.RpcError) as e:
+        disc.ListAvailableRunners(discovery_pb2.ListAvailableRunnersRequest(page_size=-1), metadata=md)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "page_size" in details(e.value)[1]
+    with pytest.raises(grpc.RpcError) as e:
+        disc.GetAvailableRunner(discovery_pb2.GetAvailableRunnerRequest(), metadata=md)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "runner_id" in details(e.value)[1]
