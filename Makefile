@@ -26,7 +26,7 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 # Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper).
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
-	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null; then \
+	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null || ! dpkg -s libc6-dev >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux gcc libc6-dev; \
 	  else echo "install bubblewrap, util-linux and gcc (apt-get install bubblewrap util-linux gcc)"; exit 1; fi; fi
 	@touch $@
