@@ -108,7 +108,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       inputDone = true;
       p.closeStdin();
     };
-    const input = (async () => {
+    void (async () => {
       for await (const m of call as AsyncIterable<ExecStreamRequest__Output>) {
         if (m.stdin !== undefined && m.stdin !== null) {
           if (!inputDone) await p.write(Buffer.from(m.stdin));
@@ -152,7 +152,6 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     } finally {
       timer.disarm();
       if (!inputDone) endInput();
-      void input;
       // A command that ended normally may leave background processes running (as with
       // any exec); anything else (cancel, timeout, failure) takes the whole tree down.
       if (!finished) await p.kill().catch(() => undefined);

@@ -175,7 +175,8 @@ export function createController(o: ControllerOptions) {
     return { count: hits.length, failed: [] as string[] };
   }
 
-  async function exec(tenant: string, id: string, opts: ExecOptions): Promise<ExecHandle> {
+  /** Takes one of the sandbox's and Hangar's concurrent-command slots; the returned release is idempotent. */
+  function takeSlot(tenant: string, id: string): () => void {
     running(tenant, id);
     const n = execCounts.get(id) ?? 0;
     if (n >= o.maxExecsPerSandbox) throw errors.tooManyExecs(`sandbox ${id} already runs ${n} commands (limit ${o.maxExecsPerSandbox})`, 500);
@@ -183,7 +184,7 @@ export function createController(o: ControllerOptions) {
     execCounts.set(id, n + 1);
     execTotal++;
     let released = false;
-    const release = () => {
+    return () => {
       if (released) return;
       released = true;
       execTotal--;
@@ -191,6 +192,10 @@ export function createController(o: ControllerOptions) {
       if (c <= 0) execCounts.delete(id);
       else execCounts.set(id, c);
     };
+  }
+
+  async function exec(tenant: string, id: string, opts: ExecOptions): Promise<ExecHandle> {
+    const release = takeSlot(tenant, id);
     try {
       return { process: await o.runtime.exec(id, opts), release };
     } catch (e) {
@@ -200,16 +205,11 @@ export function createController(o: ControllerOptions) {
   }
 
   async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>): Promise<T> {
-    running(tenant, id);
-    const n = execCounts.get(id) ?? 0;
-    if (n >= o.maxExecsPerSandbox || execTotal >= o.maxExecs) throw errors.tooManyExecs(`too many concurrent operations on sandbox ${id}`, 500);
-    execCounts.set(id, n + 1);
-    execTotal++;
+    const release = takeSlot(tenant, id);
     try {
       return await fn();
     } finally {
-      execTotal--;
-      execCounts.set(id, (execCounts.get(id) ?? 1) - 1);
+      release();
     }
   }
 

@@ -132,8 +132,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
   }
 
-  async function run(id: string, argv: string[], shell: boolean): Promise<number> {
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, shell });
+  /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
+  async function run(id: string, argv: string[], input?: Buffer): Promise<number> {
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, shell: false });
+    if (input) await p.write(input);
     p.closeStdin();
     for await (const _ of p.output()) void _;
     return (await p.exited).exitCode;
@@ -176,18 +178,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.
     try {
-      t.shell = (await run(id, ["/bin/sh", "-c", "exit 0"], false)) === 0;
+      t.shell = (await run(id, ["/bin/sh", "-c", "exit 0"])) === 0;
     } catch {
       t.shell = false;
     }
     for (const f of spec.files) {
       if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
       const dir = f.path.replace(/\/[^/]*$/, "") || "/";
-      const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv: ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], shell: false });
-      await p.write(f.content);
-      p.closeStdin();
-      for await (const _ of p.output()) void _;
-      if ((await p.exited).exitCode !== 0) throw new Error(`could not place mounted file ${f.path}`);
+      const code = await run(id, ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], f.content);
+      if (code !== 0) throw new Error(`could not place mounted file ${f.path}`);
     }
     t.started = true;
     if (t.lastPod) onPod(t.lastPod, false);

@@ -40,12 +40,3 @@ export function sandboxLabels(id: string, tags: string[]): Record<string, string
 export function tagSelector(tags: string[]): string {
   return [`${MANAGED_BY}=${MANAGED_BY_VALUE}`, ...[...new Set(tags)].map((t) => tagLabelKey(t))].join(",");
 }
-
-export const tagsFromAnnotation = (a: Record<string, string> | undefined): string[] => {
-  try {
-    const v = JSON.parse(a?.[TAGS_ANNOTATION] ?? "[]");
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};

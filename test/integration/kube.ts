@@ -1,6 +1,7 @@
 /** Helpers for the integration tier: the cluster from KUBECONFIG (make cluster-up writes it). */
 import * as k8s from "@kubernetes/client-node";
 import { PassThrough, Readable, Writable } from "node:stream";
+import { exitCodeOf } from "../../runtime/kubernetes/kube-exec.js";
 
 export const NAMESPACE = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
 export const PYTHON_IMAGE = "python:3.11";
@@ -33,14 +34,6 @@ export interface ExecResult {
   stdout: Buffer;
   stderr: Buffer;
   exitCode: number;
-}
-
-/** Exit code from the v5 status channel: Success -> 0, NonZeroExitCode -> its cause. */
-export function exitCodeOf(status: k8s.V1Status): number {
-  if (status.status === "Success") return 0;
-  const cause = status.details?.causes?.find((c) => c.reason === "ExitCode");
-  if (status.reason === "NonZeroExitCode" && cause?.message) return Number(cause.message);
-  throw new Error(`exec failed: ${status.message ?? JSON.stringify(status)}`);
 }
 
 export function exec(kc: k8s.KubeConfig, pod: string, command: string[], stdin?: Buffer): Promise<ExecResult> {

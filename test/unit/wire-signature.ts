@@ -31,10 +31,9 @@ function fieldSig(f: protobuf.Field): string {
     return `#${f.id} map<${f.keyType},${f.resolvedType ? f.resolvedType.fullName : f.type}>`;
   }
   const type = f.resolvedType ? f.resolvedType.fullName : f.type;
-  const mapKey = "";
   const label = f.repeated ? "repeated" : f.options?.proto3_optional || (f.partOf && f.partOf.name === `_${f.name}` && f.partOf.oneof.length === 1) ? "optional" : "singular";
   const oneof = f.partOf && !(f.partOf.name === `_${f.name}` && f.partOf.oneof.length === 1) ? ` oneof=${f.partOf.name}` : "";
-  return `#${f.id} ${mapKey}${type}${mapKey ? ">" : ""} ${label}${oneof}`;
+  return `#${f.id} ${type} ${label}${oneof}`;
 }
 
 /**
