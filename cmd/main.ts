@@ -91,7 +91,7 @@ async function main() {
     log: log.child({ component: "controller" }),
   });
   holder.controller = controller;
-  controller.start();
+  await controller.start();
   const api = createGrpcServer({
     controller,
     authenticate: createAuthenticator(keys),

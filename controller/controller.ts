@@ -8,7 +8,7 @@ import { errors } from "../core/errors.js";
 import { isTerminal, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
 import * as files from "./files.js";
-import { canMove, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
+import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
 import { matches, page, type ListQuery } from "./list.js";
 
 export interface ControllerOptions {
@@ -58,6 +58,13 @@ export function createController(o: ControllerOptions) {
   let execTotal = 0;
   let timer: NodeJS.Timeout | undefined;
 
+  const requestKey = (tenant: string, requestId: string) => `${tenant}\u0000${requestId}`;
+
+  /** Stores the record where it outlives this process, when the runtime can (Kubernetes: on the pod). */
+  const save = (r: SandboxRecord) => {
+    void o.runtime.records?.save(r).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
+  };
+
   const setState = (r: SandboxRecord, to: State, reason: string) => {
     if (r.state === to || !canMove(r.state, to)) return false;
     const from = r.state;
@@ -65,7 +72,24 @@ export function createController(o: ControllerOptions) {
     r.stateReason = reason;
     if (isTerminal(to)) r.endedAtMs ??= now();
     o.onStateChange?.(from, to);
+    if (to !== "CREATING") save(r); // CREATING is stored with the pod itself
     return true;
+  };
+
+  /** A record stored by another replica or before a restart: new ones are taken as they are, known ones only move forward. */
+  const onRecord = (stored: SandboxRecord) => {
+    const r = records.get(stored.id);
+    if (!r) {
+      records.set(stored.id, stored);
+      if (stored.requestId) byRequest.set(requestKey(stored.tenant, stored.requestId), stored.id);
+      o.onStateChange?.(undefined, stored.state);
+      return;
+    }
+    const m = mergeStored(r, stored);
+    if (!m) return;
+    const from = r.state;
+    Object.assign(r, m);
+    if (m.state) o.onStateChange?.(from, m.state);
   };
 
   const owned = (tenant: string, id: string): SandboxRecord => {
@@ -93,7 +117,7 @@ export function createController(o: ControllerOptions) {
   const live = () => [...records.values()].filter((r) => !isTerminal(r.state)).length;
 
   async function create(tenant: string, input: CreateInput): Promise<SandboxRecord> {
-    const key = `${tenant}\u0000${input.requestId}`;
+    const key = requestKey(tenant, input.requestId);
     if (input.requestId) {
       const existing = byRequest.get(key);
       const rec = existing ? records.get(existing) : undefined;
@@ -124,7 +148,7 @@ export function createController(o: ControllerOptions) {
     if (input.requestId) byRequest.set(key, r.id);
     o.onStateChange?.(undefined, "PENDING");
     setState(r, "CREATING", "starting");
-    o.runtime.start(r.id, r.spec, { onExit }, runner.runnerId).then(
+    o.runtime.start(r.id, r.spec, { onExit }, runner.runnerId, r).then(
       (started) => {
         r.imageNote = started.imageNote;
         r.startedAtMs = started.startedAtMs;
@@ -134,7 +158,8 @@ export function createController(o: ControllerOptions) {
       (e: unknown) => {
         o.log.warn({ sandbox_id: r.id, err: e }, "sandbox failed to start");
         if (!isTerminal(r.state)) setState(r, "FAILED", `failed to start: ${(e as Error).message}`);
-        void o.runtime.remove(r.id);
+        // A durable record stays until retention ends (the reaper removes it then).
+        if (!o.runtime.records) void o.runtime.remove(r.id);
       },
     );
     return r;
@@ -152,7 +177,7 @@ export function createController(o: ControllerOptions) {
     if (isTerminal(r.state) || r.stop) return;
     r.stop = { requestedAtMs: now(), graceMs, why };
     const wasStarted = r.state === "RUNNING";
-    setState(r, "TERMINATING", why === "expired" ? "max lifetime exceeded: stopping" : "stopping");
+    if (!setState(r, "TERMINATING", why === "expired" ? "max lifetime exceeded: stopping" : "stopping")) save(r);
     if (wasStarted) void o.runtime.stop(r.id, graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
   }
 
@@ -240,13 +265,15 @@ export function createController(o: ControllerOptions) {
         if (r.stop) r.stop.requestedAtMs = now();
       } else {
         records.delete(r.id);
-        if (r.requestId) byRequest.delete(`${r.tenant}\u0000${r.requestId}`);
+        if (r.requestId) byRequest.delete(requestKey(r.tenant, r.requestId));
         await o.runtime.remove(r.id).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "remove failed"));
       }
     }
   }
 
-  function start() {
+  /** Loads the stored records (a restart, other replicas) and starts the reaper. */
+  async function start() {
+    if (o.runtime.records) await o.runtime.records.open({ onRecord, onExit });
     timer = setInterval(() => void reapOnce().catch((e) => o.log.error({ err: e }, "reaper tick failed")), o.reapIntervalMs);
     timer.unref();
   }

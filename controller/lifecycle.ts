@@ -59,3 +59,21 @@ export function canMove(from: State, to: State): boolean {
   const order: State[] = ["PENDING", "CREATING", "RUNNING", "TERMINATING"];
   return isTerminal(to) || order.indexOf(to) > order.indexOf(from);
 }
+
+/**
+ * What a stored record (written by another replica, or before a restart) changes in this
+ * process's copy: a stop it did not know of, and states that move forward. Undefined = nothing.
+ */
+export function mergeStored(local: SandboxRecord, stored: SandboxRecord): Partial<SandboxRecord> | undefined {
+  const out: Partial<SandboxRecord> = {};
+  if (stored.stop && !local.stop && !isTerminal(local.state)) out.stop = stored.stop;
+  if (stored.state !== local.state && canMove(local.state, stored.state)) {
+    out.state = stored.state;
+    out.stateReason = stored.stateReason;
+    if (stored.startedAtMs !== undefined) out.startedAtMs = stored.startedAtMs;
+    if (stored.endedAtMs !== undefined) out.endedAtMs = stored.endedAtMs;
+    if (stored.exitCode !== undefined) out.exitCode = stored.exitCode;
+    if (stored.imageNote) out.imageNote = stored.imageNote;
+  }
+  return Object.keys(out).length ? out : undefined;
+}

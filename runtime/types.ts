@@ -3,7 +3,7 @@
  * The embedded local runtime (runtime/local) and the Kubernetes runtime implement it;
  * the controller cannot tell them apart.
  */
-import type { RunnerInfo, SandboxSpec } from "../core/types.js";
+import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
 
 export interface StartedSandbox {
   /** Human-readable note on how the image was realised, shown in the sandbox status. */
@@ -57,17 +57,37 @@ export interface LogOptions {
   signal: AbortSignal;
 }
 
+/**
+ * Records that outlive this Hangar process (the Kubernetes runtime keeps them on the pods, so
+ * a restarted Hangar or a second replica sees the same sandboxes). The local runtime has none:
+ * its sandboxes end with the process.
+ */
+export interface DurableRecords {
+  /**
+   * Delivers every stored record (existing ones first, then each change made by any replica)
+   * and the exits of sandboxes this process did not start. Resolves once the stored records
+   * were delivered.
+   */
+  open(sink: { onRecord(r: SandboxRecord): void; onExit(id: string, exit: ExitInfo): void }): Promise<void>;
+  /** Stores the record's current state; saves of one sandbox land in call order. */
+  save(r: SandboxRecord): Promise<void>;
+}
+
 export interface Runtime {
   readonly name: string;
+  readonly records?: DurableRecords;
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
-  /** Starts the sandbox on the given runner; resolves when commands can be exec'd in it. */
-  start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string): Promise<StartedSandbox>;
+  /**
+   * Starts the sandbox on the given runner; resolves when commands can be exec'd in it.
+   * `record` is what a runtime with durable records stores from the start.
+   */
+  start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox>;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */
   stop(id: string, graceMs: number): Promise<void>;
   exec(id: string, opts: ExecOptions): Promise<ExecProcess>;
   logs(id: string, opts: LogOptions): AsyncIterable<Buffer>;
-  /** Frees what is left of a finished sandbox (files, logs). Idempotent. */
+  /** Frees what is left of a finished sandbox (files, logs, its stored record). Idempotent. */
   remove(id: string): Promise<void>;
   close(): Promise<void>;
 }

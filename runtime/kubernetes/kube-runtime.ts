@@ -7,12 +7,19 @@ import * as k8s from "@kubernetes/client-node";
 import { PassThrough } from "node:stream";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
-import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
-import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
+import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { buildPod, podName } from "./pod-spec.js";
 import { observePod, type PodView } from "./pod-state.js";
+import { decodeRecord, encodeRecord, RECORD_ANNOTATION } from "./record-codec.js";
+import { createRecordStore } from "./record-store.js";
+
+/** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
+export const EXEC_ANNOTATION = "hangar.dev/exec";
+/** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
+const ORPHAN_GRACE_MS = 15_000;
 
 export interface KubeRunner {
   runnerId: string;
@@ -41,13 +48,20 @@ interface Tracked {
   id: string;
   runnerId: string;
   spec: SandboxSpec;
-  events: RuntimeEvents;
+  /** Own sandboxes report to their start() caller; adopted ones (another replica's, or from before a restart) to the records sink. */
+  events?: RuntimeEvents;
   shell: boolean;
   exited: boolean;
   started: boolean;
   settle?: (v: PodView) => void;
   lastPod?: k8s.V1Pod;
+  /** The record annotation last seen on the pod, to notice changes made elsewhere. */
+  recordText?: string;
+  /** Settles when the pod was created (writes of the record wait for it). */
+  created?: Promise<unknown>;
 }
+
+type Sink = Parameters<DurableRecords["open"]>[0];
 
 export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
@@ -56,6 +70,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const connectedAtMs = Date.now();
   const capacity = new Map<string, { cpu: number; memory: number }>();
   let closing = false;
+  let sink: Sink | undefined;
+  const store = createRecordStore(core, o.namespace, o.log);
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -71,27 +87,62 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     selector,
   );
   const idOf = (p: k8s.V1Pod) => p.metadata?.labels?.[SANDBOX_ID];
+  /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
+  const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
+    const text = p.metadata?.annotations?.[RECORD_ANNOTATION];
+    const rec = sink ? decodeRecord(text) : undefined;
+    if (!rec || !sink) return undefined;
+    const t: Tracked = { id, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
+    tracked.set(id, t);
+    sink.onRecord(rec);
+    t.recordText = text;
+    return t;
+  };
   const onPod = (p: k8s.V1Pod, deleted: boolean) => {
     const id = idOf(p);
-    const t = id ? tracked.get(id) : undefined;
+    if (!id) return;
+    const t = tracked.get(id) ?? (deleted ? undefined : adopt(id, p));
     if (!t) return;
     t.lastPod = p;
+    const text = p.metadata?.annotations?.[RECORD_ANNOTATION];
+    if (text !== t.recordText) {
+      t.recordText = text;
+      const rec = decodeRecord(text);
+      if (rec) sink?.onRecord(rec);
+    }
+    const execMode = p.metadata?.annotations?.[EXEC_ANNOTATION];
+    if (!t.events && !t.started && execMode) {
+      t.started = true;
+      t.shell = execMode === "sh";
+    }
     const view = observePod(p, Date.now(), o.startupTimeoutMs);
     if (t.settle && view.t !== "starting") {
       const s = t.settle;
       t.settle = undefined;
       s(view);
     }
-    if (!t.started || t.exited) return;
+    if (t.exited) return;
+    if (!t.started) {
+      if (t.events) return; // our own start() is still deciding
+      // Adopted while starting, and the replica that started it is gone (or the start failed there).
+      if (view.t === "exited" || view.t === "start-failed") finish(t, view.t === "exited" ? view.exitCode : 137, view.reason, view.t === "start-failed" ? view.reason : undefined);
+      else if (deleted) finish(t, 137, "the pod was deleted while starting");
+      else if (Date.now() - new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() > o.startupTimeoutMs + ORPHAN_GRACE_MS) {
+        finish(t, 137, "", "Hangar restarted while the sandbox was starting");
+        void track(core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+      }
+      return;
+    }
     if (view.t === "exited") finish(t, view.exitCode, view.reason);
     else if (deleted) finish(t, 137, "the pod was deleted");
   };
-  const finish = (t: Tracked, exitCode: number, reason: string) => {
+  /** The main process ended: report it. The pod stays (terminated, holding no node resources) as the record until retention ends. */
+  const finish = (t: Tracked, exitCode: number, reason: string, startFailure?: string) => {
     if (t.exited) return;
     t.exited = true;
-    t.events.onExit(t.id, { exitCode, reason, endedAtMs: Date.now() });
-    // The record keeps state and exit code; the finished pod only holds node resources.
-    void track(core.deleteNamespacedPod({ name: podName(t.id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+    const exit: ExitInfo = { exitCode, reason, endedAtMs: Date.now(), startFailure };
+    if (t.events) t.events.onExit(t.id, exit);
+    else sink?.onExit(t.id, exit);
   };
   informer.on("add", (p) => onPod(p, false));
   informer.on("update", (p) => onPod(p, false));
@@ -112,7 +163,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   });
   // A periodic look at starting pods, so the startup timeout fires without a watch event.
   const ticker = setInterval(() => {
-    for (const t of tracked.values()) if (t.settle && t.lastPod) onPod(t.lastPod, false);
+    for (const t of tracked.values()) if ((t.settle || !t.started) && t.lastPod) onPod(t.lastPod, false);
   }, 1000);
   ticker.unref();
 
@@ -141,9 +192,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return (await p.exited).exitCode;
   }
 
-  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
-    const t: Tracked = { id, runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false };
+    const text = record ? encodeRecord(record) : undefined;
+    const t: Tracked = { id, runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false, recordText: text };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const pod = buildPod(id, spec, {
@@ -152,10 +204,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       runtimeClassName: o.runtimeClassName,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
+      record: record && text ? { tenant: record.tenant, text } : undefined,
     });
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
+    const created = core.createNamespacedPod({ namespace: o.namespace, body: pod });
+    t.created = created;
     try {
-      await core.createNamespacedPod({ namespace: o.namespace, body: pod });
+      await created;
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if ((e as { code?: number }).code !== 409) {
@@ -250,8 +305,22 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function remove(id: string): Promise<void> {
     tracked.delete(id);
-    await core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+    await track(store.release(id));
   }
+
+  const records: DurableRecords = {
+    async open(s) {
+      sink = s;
+      for (const p of informer.list(o.namespace)) onPod(p, false);
+    },
+    async save(r) {
+      const t = tracked.get(r.id);
+      const annotations: Record<string, string> = { [RECORD_ANNOTATION]: encodeRecord(r) };
+      if (t?.started) annotations[EXEC_ANNOTATION] = t.shell ? "sh" : "plain";
+      if (t) t.recordText = annotations[RECORD_ANNOTATION];
+      await track(store.write(r.id, annotations, t?.created));
+    },
+  };
 
   function runners(): RunnerInfo[] {
     return o.runners.map((r) => {
@@ -278,9 +347,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function close(): Promise<void> {
     closing = true;
     clearInterval(ticker);
-    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    await Promise.race([Promise.allSettled([...pending, store.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await informer.stop();
   }
 
-  return { name: "kubernetes", ready, runners, start, stop, exec, logs, remove, close };
+  return { name: "kubernetes", records, ready, runners, start, stop, exec, logs, remove, close };
 }

@@ -1,6 +1,6 @@
 /**
  * How sandboxes are found in Kubernetes (docs/adr/0005-tags-as-labels.md):
- * - ownership labels: managed-by, sandbox id;
+ * - ownership labels: managed-by, sandbox id, tenant;
  * - every tag becomes one label `t.hangar.dev/<hash of the tag>: "1"`, so any set of tags is
  *   ONE label selector (all keys present), whatever characters the tags contain;
  * - a tag that is a valid `key:value` label pair is also a readable label `tag.hangar.dev/key: value`;
@@ -12,6 +12,7 @@ export const MANAGED_BY = "app.kubernetes.io/managed-by";
 export const MANAGED_BY_VALUE = "hangar";
 export const SANDBOX_ID = "hangar.dev/sandbox-id";
 export const TAGS_ANNOTATION = "hangar.dev/tags";
+export const TENANT = "hangar.dev/tenant";
 
 const NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?$/;
@@ -26,8 +27,13 @@ export function readableLabel(tag: string): [string, string] | undefined {
   return NAME.test(k) && VALUE.test(v) ? [`tag.hangar.dev/${k}`, v] : undefined;
 }
 
-export function sandboxLabels(id: string, tags: string[]): Record<string, string> {
+/** The tenant as a label value: itself when it is a valid one, else a hash (the record keeps the name). */
+export const tenantLabelValue = (tenant: string): string =>
+  VALUE.test(tenant) && tenant.length <= 63 ? tenant : `h-${createHash("sha256").update(tenant).digest("hex").slice(0, 40)}`;
+
+export function sandboxLabels(id: string, tags: string[], tenant?: string): Record<string, string> {
   const labels: Record<string, string> = { [MANAGED_BY]: MANAGED_BY_VALUE, [SANDBOX_ID]: id };
+  if (tenant !== undefined) labels[TENANT] = tenantLabelValue(tenant);
   for (const t of tags) {
     labels[tagLabelKey(t)] = "1";
     const r = readableLabel(t);

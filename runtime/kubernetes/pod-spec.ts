@@ -2,6 +2,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
 export interface PodOptions {
   namespace: string;
@@ -10,6 +11,8 @@ export interface PodOptions {
   runtimeClassName?: string;
   nodeSelector?: Record<string, string>;
   defaultDenyEgress: boolean;
+  /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
+  record?: { tenant: string; text: string };
 }
 
 /** Capabilities a normal image needs to run as root (file ownership, setuid for su/apt, signals, low ports). */
@@ -37,8 +40,9 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
     metadata: {
       name: podName(id),
       namespace: o.namespace,
-      labels: { ...sandboxLabels(id, spec.tags), [EGRESS_LABEL]: egress ? "allow" : "deny" },
-      annotations: { ...spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(spec.tags) },
+      labels: { ...sandboxLabels(id, spec.tags, o.record?.tenant), [EGRESS_LABEL]: egress ? "allow" : "deny" },
+      annotations: { ...spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(spec.tags), ...(o.record ? { [RECORD_ANNOTATION]: o.record.text } : {}) },
+      finalizers: o.record ? [RECORD_FINALIZER] : undefined,
     },
     spec: {
       restartPolicy: "Never",

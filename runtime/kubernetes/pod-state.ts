@@ -16,12 +16,15 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   if (term) {
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
     if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
-    return { t: "exited", exitCode: term.exitCode, reason: term.reason ?? `exit code ${term.exitCode}` };
+    const why = term.reason ?? `exit code ${term.exitCode}`;
+    return { t: "exited", exitCode: term.exitCode, reason: pod.metadata?.deletionTimestamp ? `the pod was deleted (${why})` : why };
   }
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
     const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (pod.status.reason ?? pod.status.phase);
     return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why };
   }
+  // Deleted before a node ran it: no kubelet will ever report on it.
+  if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started" };
   if (cs?.state?.running) return { t: "running" };
   const waiting = cs?.state?.waiting;
   if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };

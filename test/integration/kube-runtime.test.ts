@@ -35,7 +35,7 @@ const until = (id: string, want: string[]) => waitFor(`sandbox ${id} in ${want}`
 
 beforeAll(async () => {
   await runtime.ready();
-  controller.start();
+  await controller.start();
 });
 afterAll(async () => {
   await controller.close();

@@ -1,0 +1,148 @@
+/** Durable records: the annotation codec, merging stored records, and the controller over a runtime that stores them. */
+import { describe, expect, it } from "vitest";
+import { createController } from "../../controller/controller.js";
+import { mergeStored } from "../../controller/lifecycle.js";
+import type { SandboxRecord } from "../../core/types.js";
+import { tenantLabelValue } from "../../runtime/kubernetes/labels.js";
+import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_BUDGET, RECORD_FINALIZER } from "../../runtime/kubernetes/record-codec.js";
+import type { DurableRecords, ExitInfo } from "../../runtime/types.js";
+import { fakeRuntime } from "./fake-runtime.js";
+import { record, spec } from "./fixtures.js";
+
+const silent = { info() {}, warn() {}, error() {} };
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe("record codec", () => {
+  it("round-trips a record, bytes included, but never the mounted files' contents of the domain spec", () => {
+    const r = record({
+      requestId: "req-1", exitCode: 3, endedAtMs: 9_000, state: "COMPLETED", stop: { requestedAtMs: 5, graceMs: 100, why: "purged" },
+      echo: { containers: [{ files: [{ path: "/a", content: Buffer.from([0, 1, 255]) }] }], n: "12345678901234567890" },
+      spec: spec({ tags: ["a b", "ü"], files: [{ path: "/a", content: Buffer.from("secret") }] }),
+    });
+    const back = decodeRecord(encodeRecord(r));
+    expect(back).toEqual({ ...r, spec: { ...r.spec, files: [{ path: "/a", content: Buffer.alloc(0) }] } });
+    expect(Buffer.isBuffer((back?.echo as { containers: { files: { content: unknown }[] }[] }).containers[0]?.files[0]?.content)).toBe(true);
+  });
+  it("drops byte contents (keeping paths) when the record would pass its budget", () => {
+    const big = Buffer.alloc(RECORD_BUDGET, 7);
+    const text = encodeRecord(record({ echo: { files: [{ path: "/big", content: big }] } }));
+    expect(text.length).toBeLessThan(RECORD_BUDGET);
+    expect(decodeRecord(text)?.echo).toEqual({ files: [{ path: "/big", content: Buffer.alloc(0) }] });
+  });
+  for (const bad of [undefined, "", "{", "null", "[]", '{"v":2,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}']) {
+    it(`ignores an annotation that is not a record: ${JSON.stringify(bad)}`, () => expect(decodeRecord(bad)).toBeUndefined());
+  }
+  it("a pod with a record carries it, the finalizer that keeps it, and the tenant label", () => {
+    const pod = buildPod(record().id, spec(), { namespace: "ns", defaultDenyEgress: true, record: { tenant: "team a/b", text: "{}" } });
+    expect(pod.metadata?.finalizers).toEqual([RECORD_FINALIZER]);
+    expect(pod.metadata?.annotations?.[RECORD_ANNOTATION]).toBe("{}");
+    expect(pod.metadata?.labels?.["hangar.dev/tenant"]).toBe(tenantLabelValue("team a/b"));
+    expect(buildPod(record().id, spec(), { namespace: "ns", defaultDenyEgress: true }).metadata?.finalizers).toBeUndefined();
+  });
+  it("tenant label values are the tenant when valid, else a stable hash", () => {
+    expect(tenantLabelValue("alpha")).toBe("alpha");
+    expect(tenantLabelValue("team a/b")).toMatch(/^h-[0-9a-f]{40}$/);
+    expect(tenantLabelValue("x".repeat(64))).toMatch(/^h-/);
+    expect(tenantLabelValue("team a/b")).toBe(tenantLabelValue("team a/b"));
+  });
+});
+
+describe("mergeStored", () => {
+  const stop = { requestedAtMs: 5, graceMs: 0, why: "deleted" as const };
+  const table: [string, Partial<SandboxRecord>, Partial<SandboxRecord>, Partial<SandboxRecord> | undefined][] = [
+    ["same state: nothing", { state: "RUNNING" }, { state: "RUNNING" }, undefined],
+    ["forward: takes state and times", { state: "CREATING", startedAtMs: undefined }, { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" }, { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" }],
+    ["never backward", { state: "RUNNING" }, { state: "CREATING" }, undefined],
+    ["a stop made elsewhere", { state: "RUNNING" }, { state: "TERMINATING", stateReason: "stopping", stop }, { state: "TERMINATING", stateReason: "stopping", startedAtMs: 2000, stop }],
+    ["an exit recorded elsewhere", { state: "TERMINATING", stop }, { state: "COMPLETED", stateReason: "done", exitCode: 0, endedAtMs: 9, stop }, { state: "COMPLETED", stateReason: "done", startedAtMs: 2000, exitCode: 0, endedAtMs: 9 }],
+    ["a terminal record never changes", { state: "FAILED", stateReason: "x" }, { state: "COMPLETED", stateReason: "y", stop }, undefined],
+  ];
+  for (const [name, local, stored, want] of table) {
+    it(name, () => expect(mergeStored(record(local), record(stored))).toEqual(want));
+  }
+});
+
+/** The fake runtime with in-memory durable records: what a second replica or a restarted Hangar would see. */
+function storingRuntime(preexisting: SandboxRecord[] = []) {
+  const rt = fakeRuntime();
+  const saved: SandboxRecord[] = [];
+  let sink: Parameters<DurableRecords["open"]>[0] | undefined;
+  const records: DurableRecords = {
+    async open(s) {
+      sink = s;
+      for (const r of preexisting) s.onRecord(structuredClone(r));
+    },
+    async save(r) { saved.push(structuredClone(r)); },
+  };
+  return { rt: Object.assign(rt, { records }), saved, push: (r: SandboxRecord) => sink?.onRecord(r), exit: (id: string, e: ExitInfo) => sink?.onExit(id, e) };
+}
+
+function controllerOver(rt: ReturnType<typeof fakeRuntime>, now = () => 1_000) {
+  return createController({
+    runtime: rt, now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+    defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 10, maxExecsPerSandbox: 2, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 60_000, log: silent,
+  });
+}
+
+describe("controller with durable records", () => {
+  it("stores every state after CREATING, and passes the record to start", async () => {
+    const s = storingRuntime();
+    const c = controllerOver(s.rt);
+    await c.start();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    c.remove("alpha", r.id, { graceMs: 0, allowMissing: false });
+    await tick();
+    expect(s.saved.map((x) => x.state)).toEqual(["RUNNING", "TERMINATING", "COMPLETED"]);
+    expect(s.saved[1]?.stop?.why).toBe("deleted");
+    await c.close();
+  });
+
+  it("after a restart, stored records answer Get/List and request ids, scoped to their tenant", async () => {
+    const stored = [record({ id: "a1", requestId: "req", state: "RUNNING" }), record({ id: "a2", state: "COMPLETED", exitCode: 4, endedAtMs: 900 })];
+    const s = storingRuntime(stored);
+    const c = controllerOver(s.rt);
+    await c.start();
+    expect(c.get("alpha", "a2")).toMatchObject({ state: "COMPLETED", exitCode: 4 });
+    expect(() => c.get("beta", "a1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => x.id)).toEqual(["a1", "a2"]);
+    expect((await c.create("alpha", { spec: spec(), echo: {}, requestId: "req" })).id).toBe("a1");
+    expect(s.rt.calls.filter((x) => x.startsWith("start"))).toEqual([]);
+    await c.close();
+  });
+
+  it("a stop and an exit recorded by another replica reach this one; its exit of an adopted sandbox ends the record", async () => {
+    const s = storingRuntime([record({ id: "b1", state: "RUNNING" })]);
+    const c = controllerOver(s.rt);
+    await c.start();
+    s.push(record({ id: "b1", state: "TERMINATING", stateReason: "stopping", stop: { requestedAtMs: 900, graceMs: 0, why: "purged" } }));
+    expect(c.get("alpha", "b1").state).toBe("TERMINATING");
+    s.exit("b1", { exitCode: 143, reason: "Error", endedAtMs: 1_000 });
+    expect(c.get("alpha", "b1")).toMatchObject({ state: "COMPLETED", exitCode: 143, stateReason: "stopped by purge; exit code 143" });
+    s.push(record({ id: "b1", state: "RUNNING" }));
+    expect(c.get("alpha", "b1").state).toBe("COMPLETED");
+    await c.close();
+  });
+
+  it("the reaper expires adopted sandboxes from their stored times, and a failed start keeps its record until retention", async () => {
+    let now = 1_000;
+    const s = storingRuntime([record({ id: "c1", state: "RUNNING", startedAtMs: 0, effectiveLifetimeSeconds: 1 })]);
+    const c = controllerOver(s.rt, () => now);
+    await c.start();
+    await c.reapOnce();
+    expect(c.get("alpha", "c1").state).toBe("TERMINATING");
+    expect(s.rt.calls).toContain("stop c1 0");
+    s.exit("c1", { exitCode: 137, reason: "killed", endedAtMs: now });
+    now += 10_000;
+    await c.reapOnce();
+    expect(() => c.get("alpha", "c1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(s.rt.calls).toContain("remove c1");
+    s.rt.start = async () => { throw new Error("no such image"); };
+    const f = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    expect(c.get("alpha", f.id).state).toBe("FAILED");
+    expect(s.rt.calls).not.toContain(`remove ${f.id}`);
+    await c.close();
+  });
+});
