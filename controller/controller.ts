@@ -109,7 +109,7 @@ export function createController(o: ControllerOptions) {
     if (!r || isTerminal(r.state)) return;
     r.exitCode = exit.exitCode;
     r.endedAtMs = exit.endedAtMs;
-    const next = stateOnExit(r, exit.exitCode, exit.reason, exit.startFailure);
+    const next = stateOnExit(r, exit.exitCode, exit.reason, exit.startFailure, exit.endedBy);
     setState(r, next.state, next.reason);
     o.log.info({ sandbox_id: id, state: r.state, exit_code: exit.exitCode }, "sandbox ended");
   };

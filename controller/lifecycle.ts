@@ -41,7 +41,7 @@ export function planReap(records: Iterable<SandboxRecord>, nowMs: number, p: Lif
 }
 
 /** The state a sandbox takes when its main process ended. */
-export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: string, startFailure?: string): { state: State; reason: string } {
+export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: string, startFailure?: string, endedBy?: string): { state: State; reason: string } {
   if (startFailure && !r.stop) return { state: "FAILED", reason: `main process could not start: ${startFailure}` };
   if (r.state === "PENDING" || r.state === "CREATING") {
     if (r.stop) return { state: "COMPLETED", reason: `stopped before it started (${runtimeReason})` };
@@ -49,6 +49,7 @@ export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: s
   }
   if (r.stop?.why === "expired") return { state: "COMPLETED", reason: `max lifetime of ${r.effectiveLifetimeSeconds}s exceeded; exit code ${exitCode}` };
   if (r.stop) return { state: "COMPLETED", reason: `stopped by ${r.stop.why === "purged" ? "purge" : "delete"}; exit code ${exitCode}` };
+  if (endedBy) return { state: "COMPLETED", reason: `${endedBy}; exit code ${exitCode}` };
   return { state: "COMPLETED", reason: `main process exited with code ${exitCode}` };
 }
 

@@ -17,6 +17,8 @@ export interface ExitInfo {
   endedAtMs: number;
   /** Set when the main process never ran (e.g. its command does not exist). */
   startFailure?: string;
+  /** Set when something other than the main process or a Hangar stop ended it (the pod was deleted, a platform deadline). */
+  endedBy?: string;
 }
 
 export interface RuntimeEvents {

@@ -13,7 +13,7 @@ import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { buildPod, podName } from "./pod-spec.js";
 import { observePod, type PodView } from "./pod-state.js";
-import { decodeRecord, encodeRecord, RECORD_ANNOTATION } from "./record-codec.js";
+import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
 
 /** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
@@ -90,7 +90,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
   const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
     const text = p.metadata?.annotations?.[RECORD_ANNOTATION];
-    const rec = sink ? decodeRecord(text) : undefined;
+    // Without the finalizer the record was released (retention ended): do not bring it back.
+    const rec = sink && p.metadata?.finalizers?.includes(RECORD_FINALIZER) ? decodeRecord(text) : undefined;
     if (!rec || !sink) return undefined;
     const t: Tracked = { id, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
     tracked.set(id, t);
@@ -125,22 +126,23 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (!t.started) {
       if (t.events) return; // our own start() is still deciding
       // Adopted while starting, and the replica that started it is gone (or the start failed there).
-      if (view.t === "exited" || view.t === "start-failed") finish(t, view.t === "exited" ? view.exitCode : 137, view.reason, view.t === "start-failed" ? view.reason : undefined);
-      else if (deleted) finish(t, 137, "the pod was deleted while starting");
+      if (view.t === "exited") finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
+      else if (view.t === "start-failed") finish(t, { exitCode: 137, reason: view.reason, startFailure: view.reason });
+      else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" });
       else if (Date.now() - new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() > o.startupTimeoutMs + ORPHAN_GRACE_MS) {
-        finish(t, 137, "", "Hangar restarted while the sandbox was starting");
+        finish(t, { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" });
         void track(core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
       }
       return;
     }
-    if (view.t === "exited") finish(t, view.exitCode, view.reason);
-    else if (deleted) finish(t, 137, "the pod was deleted");
+    if (view.t === "exited") finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
+    else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" });
   };
   /** The main process ended: report it. The pod stays (terminated, holding no node resources) as the record until retention ends. */
-  const finish = (t: Tracked, exitCode: number, reason: string, startFailure?: string) => {
+  const finish = (t: Tracked, e: Omit<ExitInfo, "endedAtMs">) => {
     if (t.exited) return;
     t.exited = true;
-    const exit: ExitInfo = { exitCode, reason, endedAtMs: Date.now(), startFailure };
+    const exit: ExitInfo = { ...e, endedAtMs: Date.now() };
     if (t.events) t.events.onExit(t.id, exit);
     else sink?.onExit(t.id, exit);
   };
@@ -228,7 +230,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (view.t === "exited") {
       t.started = true;
       // After the controller has seen start() resolve (RUNNING), the exit follows.
-      setTimeout(() => finish(t, view.exitCode, view.reason), 0);
+      setTimeout(() => finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy }), 0);
       return { imageNote: `pod ${podName(id)}: exited at once`, startedAtMs: Date.now() };
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.

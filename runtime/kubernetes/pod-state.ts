@@ -5,7 +5,7 @@ export type PodView =
   | { t: "starting"; reason: string }
   | { t: "running" }
   | { t: "start-failed"; reason: string }
-  | { t: "exited"; exitCode: number; reason: string };
+  | { t: "exited"; exitCode: number; reason: string; endedBy?: string };
 
 /** Waiting reasons that will not fix themselves. */
 const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError", "CrashLoopBackOff"]);
@@ -17,14 +17,14 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
     if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
     const why = term.reason ?? `exit code ${term.exitCode}`;
-    return { t: "exited", exitCode: term.exitCode, reason: pod.metadata?.deletionTimestamp ? `the pod was deleted (${why})` : why };
+    return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}) };
   }
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
     const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (pod.status.reason ?? pod.status.phase);
-    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why };
+    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why, ...(pod.status.reason === "DeadlineExceeded" ? { endedBy: why } : {}) };
   }
   // Deleted before a node ran it: no kubelet will ever report on it.
-  if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started" };
+  if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
   if (cs?.state?.running) return { t: "running" };
   const waiting = cs?.state?.waiting;
   if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };

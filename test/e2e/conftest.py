@@ -29,14 +29,17 @@ def pytest_collection_modifyitems(config, items):
     """Tests marked local_only check what only the local runtime does (its uid, host masking)."""
     if RUNTIME != "local":
         items[:] = [i for i in items if i.get_closest_marker("local_only") is None]
+    if RUNTIME != "kubernetes":
+        items[:] = [i for i in items if i.get_closest_marker("kubernetes_only") is None]
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "local_only: checks behaviour specific to the embedded local runtime")
+    config.addinivalue_line("markers", "kubernetes_only: checks behaviour specific to the Kubernetes runtime (records kept on pods)")
 
 
-def hangar_pods() -> list[str]:
-    """Names of pods Hangar manages in the test namespace (admin kubeconfig from cluster-up)."""
+def _kube(method: str, path: str, body: bytes | None = None, content_type: str = "application/json"):
+    """One request to the apiserver as the admin kubeconfig from cluster-up (KUBECONFIG)."""
     import base64
     import re
     import ssl
@@ -52,10 +55,33 @@ def hangar_pods() -> list[str]:
     ctx = ssl.create_default_context(cafile=paths["certificate-authority-data"])
     ctx.load_cert_chain(paths["client-certificate-data"], paths["client-key-data"])
     server = re.search(r'server: "([^"]+)"', text).group(1)
-    url = f"{server}/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dhangar"
-    with urllib.request.urlopen(url, context=ctx, timeout=10) as r:
-        items = json.load(r)["items"]
-    return [p["metadata"]["name"] for p in items]
+    req = urllib.request.Request(f"{server}{path}", data=body, method=method, headers={"Content-Type": content_type})
+    with urllib.request.urlopen(req, context=ctx, timeout=10) as r:
+        return json.load(r)
+
+
+def hangar_pod_objects() -> list[dict]:
+    return _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dhangar")["items"]
+
+
+def hangar_pods() -> list[str]:
+    """Names of pods Hangar manages in the test namespace."""
+    return [p["metadata"]["name"] for p in hangar_pod_objects()]
+
+
+def still_running_pods() -> list[str]:
+    """Hangar pods that have not finished: after a suite, none may be left (finished ones are records)."""
+    return [f'{p["metadata"]["name"]} ({p["status"].get("phase")})' for p in hangar_pod_objects() if p["status"].get("phase") not in ("Succeeded", "Failed")]
+
+
+def release_records() -> None:
+    """Ends retention by hand: removes the record finalizer and deletes every Hangar pod, so the next suite starts clean."""
+    for name in hangar_pods():
+        try:
+            _kube("PATCH", f"/api/v1/namespaces/{NAMESPACE}/pods/{name}", b'{"metadata":{"finalizers":null}}', "application/merge-patch+json")
+            _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{name}?gracePeriodSeconds=0")
+        except Exception:  # already gone
+            pass
 
 
 @dataclass
@@ -146,10 +172,16 @@ def hangar():
     leftovers = sandbox_processes(h.data_dir)
     assert leftovers == [], f"sandbox processes left after shutdown: {leftovers}"
     if RUNTIME == "kubernetes":
+        # Finished sandboxes stay as terminated pods (their records) until retention ends; none may still run.
+        deadline = time.time() + 30
+        while still_running_pods() and time.time() < deadline:
+            time.sleep(0.5)
+        assert still_running_pods() == [], f"sandbox pods still running after the suite: {still_running_pods()}"
+        release_records()
         deadline = time.time() + 30
         while hangar_pods() and time.time() < deadline:
             time.sleep(0.5)
-        assert hangar_pods() == [], f"sandbox pods leaked after the suite: {hangar_pods()}"
+        assert hangar_pods() == [], f"sandbox pods left after their records were released: {hangar_pods()}"
     assert "internal error" not in h.log(), "an RPC failed with INTERNAL; see the log"
 
 

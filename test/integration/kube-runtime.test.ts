@@ -10,12 +10,13 @@ import { createController, idForRequest } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
-import { kubeConfig, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, waitFor } from "./kube.js";
+import { apiserverProxy, kubeConfig, kubeConfigVia, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
 
 const admin = kubeConfig();
 const core = admin.makeApiClient(k8s.CoreV1Api);
+const SA_FILE = (process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hangar-sa.kubeconfig");
 const sa = new k8s.KubeConfig();
-sa.loadFromFile((process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hangar-sa.kubeconfig"));
+sa.loadFromFile(SA_FILE);
 const silent = { info() {}, warn() {}, error() {} };
 const runtime = createKubernetesRuntime({
   kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
@@ -39,8 +40,113 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await controller.close();
+  // Finished sandboxes stay as records (terminated pods) until retention ends; none may still run.
+  expect(await releaseRecords(core)).toEqual([]);
   const left = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${MANAGED_BY}=hangar` });
   expect(left.items.map((p) => p.metadata?.name)).toEqual([]);
+});
+
+/** Another Hangar process on the same namespace: a second replica, or this one after a restart. */
+async function replica(over: { kubeConfig?: k8s.KubeConfig; retentionMs?: number } = {}) {
+  const rt = createKubernetesRuntime({
+    kubeConfig: over.kubeConfig ?? sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
+    fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent, runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }],
+  });
+  const c = createController({
+    runtime: rt, policy: { retentionMs: over.retentionMs ?? 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
+    maxSandboxes: 50, maxExecsPerSandbox: 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 200, log: silent,
+  });
+  await rt.ready();
+  await c.start();
+  const until = (id: string, want: string[], ms = 60_000) => waitFor(`sandbox ${id} in ${want}`, ms, async () => (want.includes(c.get("t", id).state) ? c.get("t", id) : undefined));
+  return { c, until };
+}
+
+async function run(c: ReturnType<typeof createController>, id: string, argv: string[], env?: Record<string, string>) {
+  const h = await c.exec("t", id, { argv, env });
+  let out = "";
+  for await (const x of h.process.output()) out += x.data.toString();
+  const { exitCode } = await h.process.exited;
+  h.release();
+  return { out, exitCode };
+}
+
+const podGone = (id: string) => waitFor(`pod of ${id} gone`, 30_000, async () =>
+  core.readNamespacedPod({ name: `sbx-${id}`, namespace: NAMESPACE }).then(() => undefined, (e: { code?: number }) => (e.code === 404 ? true : undefined)));
+
+describe("durable records on the real cluster", () => {
+  it("survive a Hangar restart: running sandboxes keep working, finished ones keep their record", async () => {
+    const a = await replica();
+    const live = await a.c.create("t", { spec: spec({ tags: ["itest", "restart"] }), echo: { image: "kept" }, requestId: "restart-live" });
+    const done = await a.c.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "exit 3"] }), echo: {}, requestId: "" });
+    await a.until(live.id, ["RUNNING"]);
+    await a.until(done.id, ["COMPLETED"]);
+    await a.c.close(); // Hangar stops; its sandboxes do not
+
+    const b = await replica();
+    expect(b.c.get("t", live.id)).toMatchObject({ state: "RUNNING", createdAtMs: live.createdAtMs, echo: { image: "kept" }, spec: { tags: ["itest", "restart"] } });
+    expect(b.c.get("t", done.id)).toMatchObject({ state: "COMPLETED", exitCode: 3, endedAtMs: done.endedAtMs });
+    expect((await b.c.create("t", { spec: spec(), echo: {}, requestId: "restart-live" })).id).toBe(live.id);
+    expect(await run(b.c, live.id, ["/bin/sh", "-c", 'echo "$X"'], { X: "after restart" })).toEqual({ out: "after restart\n", exitCode: 0 });
+    b.c.remove("t", live.id, { graceMs: 1000, allowMissing: false });
+    expect(await b.until(live.id, ["COMPLETED"])).toMatchObject({ exitCode: 0, stateReason: expect.stringMatching(/delete/) });
+    await b.c.close();
+  }, 90_000);
+
+  it("two replicas serve the same sandboxes: a delete on one ends the sandbox on both", async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const r = await a.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await a.until(r.id, ["RUNNING"]);
+    await b.until(r.id, ["RUNNING"], 10_000);
+    expect((await run(b.c, r.id, ["echo", "via b"])).out).toBe("via b\n");
+    b.c.remove("t", r.id, { graceMs: 0, allowMissing: false });
+    const onA = await a.until(r.id, ["COMPLETED"]);
+    expect(onA.stateReason).toMatch(/stopped by delete/);
+    expect((await b.until(r.id, ["COMPLETED"])).exitCode).toBe(onA.exitCode);
+    await Promise.all([a.c.close(), b.c.close()]);
+  }, 90_000);
+
+  it("a restarted Hangar expires a sandbox from its stored lifetime (not Kubernetes' backstop)", async () => {
+    const a = await replica();
+    const r = await a.c.create("t", { spec: spec({ maxLifetimeSeconds: 3 }), echo: {}, requestId: "" });
+    await a.until(r.id, ["RUNNING"]);
+    await a.c.close();
+    await new Promise((res) => setTimeout(res, 3_000));
+    const b = await replica();
+    const s = await b.until(r.id, ["COMPLETED"], 15_000);
+    expect(s.stateReason).toMatch(/max lifetime/);
+    expect(s.endedAtMs! - (s.startedAtMs ?? 0)).toBeLessThan(3_000 + 8_000);
+    await b.c.close();
+  }, 60_000);
+
+  it("when retention ends the record goes, and with it the pod", async () => {
+    const a = await replica({ retentionMs: 1_500 });
+    const r = await a.c.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "exit 0"] }), echo: {}, requestId: "" });
+    await a.until(r.id, ["COMPLETED"]);
+    const pod = await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE });
+    expect(pod.metadata?.finalizers).toEqual(["hangar.dev/record"]);
+    await podGone(r.id);
+    expect(() => a.c.get("t", r.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await a.c.close();
+  }, 60_000);
+
+  it("rides out an apiserver outage: Get answers from memory, exec fails typed, and what changed meanwhile arrives after", async () => {
+    const proxy = await apiserverProxy(new URL(sa.getCurrentCluster()?.server ?? ""));
+    const a = await replica({ kubeConfig: kubeConfigVia(SA_FILE, proxy.url()) });
+    const r = await a.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await a.until(r.id, ["RUNNING"]);
+    await proxy.cut();
+    expect(a.c.get("t", r.id).state).toBe("RUNNING");
+    await expect(run(a.c, r.id, ["true"])).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await core.deleteNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE, gracePeriodSeconds: 1 });
+    await new Promise((res) => setTimeout(res, 3_000));
+    expect(a.c.get("t", r.id).state).toBe("RUNNING");
+    await proxy.restore();
+    const s = await a.until(r.id, ["COMPLETED", "FAILED"], 30_000);
+    expect(s.stateReason).toMatch(/deleted/);
+    await a.c.close();
+    await proxy.cut();
+  }, 90_000);
 });
 
 describe("kubernetes runtime on the real cluster", () => {
@@ -130,16 +236,13 @@ describe("kubernetes runtime on the real cluster", () => {
     expect(failed.stateReason).toMatch(/unschedulable|not running after/);
   }, 60_000);
 
-  it("a natural exit is COMPLETED with its exit code, and the pod is cleaned up", async () => {
+  it("a natural exit is COMPLETED with its exit code; the finished pod holds the record", async () => {
     const r = await controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "exit 3"] }), echo: {}, requestId: "" });
     expect((await until(r.id, ["COMPLETED"])).exitCode).toBe(3);
-    await waitFor("pod gone", 30_000, async () => {
-      try {
-        await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE });
-        return undefined;
-      } catch {
-        return true;
-      }
+    const pod = await waitFor("record stored", 10_000, async () => {
+      const p = await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE });
+      return p.metadata?.annotations?.["hangar.dev/record"]?.includes('"COMPLETED"') && p.status?.phase === "Failed" ? p : undefined;
     });
+    expect(JSON.parse(pod.metadata?.annotations?.["hangar.dev/record"] ?? "{}")).toMatchObject({ state: "COMPLETED", exitCode: 3, tenant: "t" });
   });
 });

@@ -66,7 +66,9 @@ describe("observePod", () => {
     ["natural exit 0", at({ phase: "Succeeded", ...main({ terminated: { exitCode: 0, reason: "Completed" } }) }), 1000, { t: "exited", exitCode: 0, reason: "Completed" }],
     ["exit 3", at({ phase: "Failed", ...main({ terminated: { exitCode: 3, reason: "Error" } }) }), 1000, { t: "exited", exitCode: 3, reason: "Error" }],
     ["command not found", at({ phase: "Failed", ...main({ terminated: { exitCode: 128, reason: "StartError", message: "exec: nope: not found" } }) }), 1000, { t: "start-failed", reason: "StartError: exec: nope: not found" }],
-    ["deadline exceeded", at({ phase: "Failed", reason: "DeadlineExceeded" }), 1000, { t: "exited", exitCode: 137, reason: "max lifetime (activeDeadlineSeconds) reached" }],
+    ["deadline exceeded", at({ phase: "Failed", reason: "DeadlineExceeded" }), 1000, { t: "exited", exitCode: 137, reason: "max lifetime (activeDeadlineSeconds) reached", endedBy: "max lifetime (activeDeadlineSeconds) reached" }],
+    ["deleted behind Hangar's back, then exited", { ...at({ phase: "Failed", ...main({ terminated: { exitCode: 143, reason: "Error" } }) }), metadata: { deletionTimestamp: new Date(5) } }, 1000, { t: "exited", exitCode: 143, reason: "Error", endedBy: "the pod was deleted" }],
+    ["deleted before any node took it", { metadata: { creationTimestamp: new Date(0), deletionTimestamp: new Date(5) }, spec: { containers: [] }, status: { phase: "Pending" } }, 1000, { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" }],
     ["unschedulable past the timeout", at({ phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", message: "0/1 nodes available" }] }), 200_000, { t: "start-failed", reason: "not running after 120s (unschedulable: 0/1 nodes available)" }],
   ];
   for (const [name, pod, now, want] of cases) it(name, () => expect(observePod(pod, now, 120_000)).toEqual(want));

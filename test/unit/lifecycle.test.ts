@@ -34,6 +34,8 @@ describe("stateOnExit", () => {
     ["lifetime expiry", [record({ state: "TERMINATING", stop: { requestedAtMs: 0, graceMs: 0, why: "expired" } }), 137, "x"], "COMPLETED", /max lifetime/],
     ["exit while starting is FAILED", [record({ state: "CREATING" }), 1, "boom"], "FAILED", /during start/],
     ["command that cannot start is FAILED", [record(), 1, "x", "bwrap: execvp nope"], "FAILED", /could not start/],
+    ["ended by the platform (pod deleted) says so", [record(), 143, "Error", undefined, "the pod was deleted"], "COMPLETED", /^the pod was deleted; exit code 143$/],
+    ["a Hangar stop wins over the platform's cause", [record({ state: "TERMINATING", stop: { requestedAtMs: 0, graceMs: 0, why: "deleted" } }), 0, "x", undefined, "the pod was deleted"], "COMPLETED", /stopped by delete/],
   ];
   for (const [name, args, state, reason] of cases) {
     it(name, () => {
