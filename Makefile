@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -66,9 +66,14 @@ test-unit: setup
 test-e2e: build
 	$(VENV)/bin/python -m pytest -q test/e2e
 
-test: setup check-gen lint build test-unit test-e2e test-cluster
+test: setup check-gen lint build test-unit chart-check test-e2e test-cluster
+
+# The Helm chart: helm lint and template tests with the real helm (built from its Go module).
+chart-check: $(STAMP)/npm
+	HANGAR_HELM=$$(bash test/cluster/build-helm.sh) vitest run --project chart
 
 # The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
+
 cluster-up:
 	bash test/cluster/cluster-up.sh
 

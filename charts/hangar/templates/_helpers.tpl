@@ -1,0 +1,47 @@
+{{- define "hangar.name" -}}hangar{{- end }}
+
+{{- define "hangar.fullname" -}}
+{{- if contains "hangar" .Release.Name }}{{ .Release.Name | trunc 63 | trimSuffix "-" }}{{ else }}{{ printf "%s-hangar" .Release.Name | trunc 63 | trimSuffix "-" }}{{ end }}
+{{- end }}
+
+{{- define "hangar.sandboxNamespace" -}}{{ .Values.sandboxNamespace | default .Release.Namespace }}{{- end }}
+
+{{- define "hangar.selectorLabels" -}}
+app.kubernetes.io/name: hangar
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "hangar.labels" -}}
+{{ include "hangar.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end }}
+
+{{- /* values.config key -> Hangar setting: one-to-one (docs/configuration.md). */ -}}
+{{- define "hangar.configEnv" -}}
+logLevel: HANGAR_LOG_LEVEL
+shutdownGraceSeconds: HANGAR_SHUTDOWN_GRACE_SECONDS
+retentionSeconds: HANGAR_RETENTION_SECONDS
+defaultLifetimeSeconds: HANGAR_DEFAULT_LIFETIME_SECONDS
+maxLifetimeSeconds: HANGAR_MAX_LIFETIME_SECONDS
+maxSandboxes: HANGAR_MAX_SANDBOXES
+maxExecsPerSandbox: HANGAR_MAX_EXECS_PER_SANDBOX
+maxExecs: HANGAR_MAX_EXECS
+maxFileBytes: HANGAR_MAX_FILE_BYTES
+maxGraceSeconds: HANGAR_MAX_GRACE_SECONDS
+execDeadlineMarginMs: HANGAR_EXEC_DEADLINE_MARGIN_MS
+reapIntervalMs: HANGAR_REAP_INTERVAL_MS
+defaultDenyEgress: HANGAR_DEFAULT_DENY_EGRESS
+startupTimeoutSeconds: HANGAR_STARTUP_TIMEOUT_SECONDS
+kubeDeadlineMarginSeconds: HANGAR_KUBE_DEADLINE_MARGIN_SECONDS
+runtimeClassName: HANGAR_KUBE_RUNTIME_CLASS
+runners: HANGAR_KUBE_RUNNERS
+runnerCpuMillicores: HANGAR_RUNNER_CPU_MILLICORES
+runnerMemoryBytes: HANGAR_RUNNER_MEMORY_BYTES
+runnerId: HANGAR_RUNNER_ID
+runnerGroupId: HANGAR_RUNNER_GROUP_ID
+organizationId: HANGAR_ORGANIZATION_ID
+{{- end }}
+
+{{- define "hangar.keysSecret" -}}{{ .Values.auth.existingSecret | default (printf "%s-api-keys" (include "hangar.fullname" .)) }}{{- end }}

@@ -1,0 +1,157 @@
+/**
+ * The Helm chart, rendered by the real helm (HANGAR_HELM): every documented value reaches its
+ * place, the schema refuses bad values, Hangar runs under the restricted Pod Security profile,
+ * and the sandbox NetworkPolicies say what docs promise (the test cluster's bridge CNI does
+ * not enforce NetworkPolicy, so the rendered policies are what is tested).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse, parseAllDocuments } from "yaml";
+
+const HELM = process.env.HANGAR_HELM ?? "helm";
+const CHART = "charts/hangar";
+type Obj = { kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; spec?: any; stringData?: Record<string, string> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function render(args: string[]): Obj[] {
+  const out = execFileSync(HELM, ["template", "t", CHART, "-n", "hangar", "--kube-version", "1.33.0", ...args], { encoding: "utf8" });
+  return parseAllDocuments(out).map((d) => d.toJS() as Obj).filter(Boolean);
+}
+function refuse(args: string[]): string {
+  const r = spawnSync(HELM, ["template", "t", CHART, "-n", "hangar", "--kube-version", "1.33.0", ...args], { encoding: "utf8" });
+  expect(r.status).not.toBe(0);
+  return r.stderr;
+}
+const one = (objs: Obj[], kind: string, name?: string) => {
+  const hits = objs.filter((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
+  expect(hits, `${kind} ${name ?? ""}`).toHaveLength(1);
+  return hits[0] as Obj;
+};
+const env = (objs: Obj[]) => Object.fromEntries((one(objs, "Deployment").spec.template.spec.containers[0].env as { name: string; value: string }[]).map((e) => [e.name, e.value]));
+
+const all = render(["-f", `${CHART}/ci/all-values.yaml`]);
+const allValues = parse(readFileSync(`${CHART}/ci/all-values.yaml`, "utf8"));
+const defaults = parse(readFileSync(`${CHART}/values.yaml`, "utf8"));
+
+describe("helm chart", () => {
+  it("lints", () => {
+    execFileSync(HELM, ["lint", "--strict", CHART, "-f", `${CHART}/ci/all-values.yaml`, "--kube-version", "1.33.0"], { encoding: "utf8" });
+  });
+
+  it("ci/all-values.yaml sets every documented value, each away from its default", () => {
+    const paths = (o: unknown, pre = ""): string[] =>
+      o && typeof o === "object" && !Array.isArray(o) && Object.keys(o).length && !["keys", "podLabels", "labels", "nodeSelector", "podAnnotations", "resources", "affinity"].includes(pre.split(".").at(-1) ?? "")
+        ? Object.entries(o).flatMap(([k, v]) => paths(v, pre ? `${pre}.${k}` : k))
+        : [pre];
+    const get = (o: unknown, p: string) => p.split(".").reduce<unknown>((a, k) => (a as Record<string, unknown> | undefined)?.[k], o);
+    for (const p of paths(defaults)) {
+      expect(get(allValues, p), p).toBeDefined();
+      if (!["auth.existingSecret", "auth.open", "networkPolicy.enabled", "podDisruptionBudget.enabled"].includes(p)) expect(get(allValues, p), p).not.toEqual(get(defaults, p));
+    }
+  });
+
+  it("maps every config key one-to-one to its Hangar setting", () => {
+    const e = env(all);
+    const want: Record<string, string> = {
+      logLevel: "HANGAR_LOG_LEVEL", shutdownGraceSeconds: "HANGAR_SHUTDOWN_GRACE_SECONDS", retentionSeconds: "HANGAR_RETENTION_SECONDS",
+      defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
+      maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS",
+      execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
+      startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
+      runners: "HANGAR_KUBE_RUNNERS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
+    };
+    expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());
+    for (const [k, name] of Object.entries(want)) expect(e[name], k).toBe(String(allValues.config[k]));
+    expect(e).toMatchObject({ HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: "sandboxes", HANGAR_LISTEN: "0.0.0.0:50052", HANGAR_METRICS_LISTEN: "0.0.0.0:9465", HANGAR_API_KEYS_FILE: "/etc/hangar/api-keys/keys" });
+    // Every setting the chart writes is one Hangar knows (docs/configuration.md lists them all).
+    const documented = readFileSync("docs/configuration.md", "utf8");
+    for (const name of Object.keys(e)) expect(documented, name).toContain(`\`${name}\``);
+  });
+
+  it("places the other values: image, replicas, service, secret, scheduling, PDB, ServiceMonitor", () => {
+    const d = one(all, "Deployment");
+    const pod = d.spec.template.spec;
+    expect(d.spec.replicas).toBe(3);
+    expect(pod.containers[0].image).toBe("registry.example/hangar:9.9.9");
+    expect(pod.containers[0].imagePullPolicy).toBe("Always");
+    expect(pod.imagePullSecrets).toEqual([{ name: "regcred" }]);
+    expect(pod.containers[0].resources).toEqual(allValues.resources);
+    expect(pod.nodeSelector).toEqual({ pool: "control" });
+    expect(pod.tolerations).toEqual(allValues.tolerations);
+    expect(pod.affinity).toEqual(allValues.affinity);
+    expect(d.spec.template.metadata.labels.team).toBe("infra");
+    expect(d.spec.template.metadata.annotations["example.com/note"]).toBe("yes");
+    const svc = one(all, "Service");
+    expect(svc.spec.type).toBe("NodePort");
+    expect(svc.spec.ports.map((p: { port: number }) => p.port)).toEqual([50052, 9465]);
+    expect(one(all, "Secret").stringData?.keys.trim().split("\n")).toEqual(["alpha:alpha-key-0123456789abcdef", "beta:beta-key-0123456789abcdef"]);
+    expect(one(all, "PodDisruptionBudget").spec.minAvailable).toBe(2);
+    const sm = one(all, "ServiceMonitor");
+    expect(sm.metadata.labels?.release).toBe("prom");
+    expect(sm.spec.endpoints[0]).toMatchObject({ port: "metrics", interval: "15s" });
+  });
+
+  it("runs Hangar under the restricted Pod Security profile, probed on gRPC health", () => {
+    const pod = one(all, "Deployment").spec.template.spec;
+    const c = pod.containers[0];
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
+    expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+    for (const p of ["startupProbe", "readinessProbe", "livenessProbe"]) expect(c[p].grpc, p).toEqual({ port: 50052 });
+    expect(pod.volumes.every((v: object) => "emptyDir" in v || "secret" in v)).toBe(true);
+  });
+
+  it("grants only what Hangar uses, in the sandbox namespace", () => {
+    const role = one(all, "Role");
+    expect(role.metadata.namespace).toBe("sandboxes");
+    expect((role as unknown as { rules: unknown }).rules).toEqual([
+      { apiGroups: [""], resources: ["pods"], verbs: ["create", "get", "list", "watch", "delete", "patch"] },
+      { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
+      { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+    ]);
+    const rb = one(all, "RoleBinding") as unknown as { subjects: object[]; metadata: { namespace: string } };
+    expect(rb.metadata.namespace).toBe("sandboxes");
+    expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
+    expect(all.map((o) => o.kind)).not.toContain("ClusterRole");
+  });
+
+  it("isolates sandboxes with shared policies: no ingress, DNS only, egress on request minus metadata and cluster ranges", () => {
+    const iso = one(all, "NetworkPolicy", "t-hangar-sandbox-isolation").spec;
+    expect(iso.podSelector).toEqual({ matchLabels: { "app.kubernetes.io/managed-by": "hangar" } });
+    expect(iso.policyTypes).toEqual(["Ingress", "Egress"]);
+    expect(iso.ingress).toEqual([]);
+    expect(iso.egress).toEqual([{ to: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "dns-system" } }, podSelector: { matchLabels: { app: "coredns" } } }], ports: [{ protocol: "UDP", port: 53 }, { protocol: "TCP", port: 53 }] }]);
+    const eg = one(all, "NetworkPolicy", "t-hangar-sandbox-egress").spec;
+    expect(eg.podSelector.matchLabels).toEqual({ "app.kubernetes.io/managed-by": "hangar", "hangar.dev/egress": "allow" });
+    expect(eg.egress[0].to).toEqual([{ ipBlock: { cidr: "0.0.0.0/0", except: ["169.254.169.254/32", "10.96.0.0/12"] } }, { ipBlock: { cidr: "::/0", except: ["fd00::/8"] } }]);
+    const api = one(all, "NetworkPolicy", "t-hangar-api").spec;
+    expect(api.ingress[0].from).toContainEqual({ ipBlock: { cidr: "203.0.113.0/24" } });
+    expect(api.ingress[0].from[0].podSelector.matchExpressions).toEqual([{ key: "app.kubernetes.io/managed-by", operator: "NotIn", values: ["hangar"] }]);
+    // The defaults block the metadata address and every private range, so no sandbox reaches Hangar or the apiserver.
+    expect(one(render(["--set", "auth.open=true"]), "NetworkPolicy", "t-hangar-sandbox-isolation").spec.egress[0].to[0].podSelector).toEqual({ matchLabels: { "k8s-app": "kube-dns" } });
+    const def = one(render(["--set", "auth.open=true"]), "NetworkPolicy", "t-hangar-sandbox-egress").spec;
+    expect(def.egress[0].to[0].ipBlock.except).toEqual(expect.arrayContaining(["169.254.169.254/32", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]));
+    expect(render(["--set", "auth.open=true", "--set", "networkPolicy.enabled=false"]).map((o) => o.kind)).not.toContain("NetworkPolicy");
+  });
+
+  it("defaults: two replicas with a PDB, no ServiceMonitor, sandboxes in the release namespace", () => {
+    const objs = render(["--set", "auth.existingSecret=mine"]);
+    expect(one(objs, "Deployment").spec.replicas).toBe(2);
+    expect(one(objs, "PodDisruptionBudget").spec.minAvailable).toBe(1);
+    expect(objs.map((o) => o.kind)).not.toContain("ServiceMonitor");
+    expect(objs.map((o) => o.kind)).not.toContain("Secret");
+    expect(one(objs, "Deployment").spec.template.spec.volumes).toContainEqual({ name: "api-keys", secret: { secretName: "mine", defaultMode: 0o440 } });
+    expect(env(objs).HANGAR_NAMESPACE).toBe("hangar");
+    expect(render(["--set", "auth.open=true", "--set", "replicaCount=1"]).map((o) => o.kind)).not.toContain("PodDisruptionBudget");
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ["no authentication chosen", [], /auth\.keys or auth\.existingSecret/],
+    ["an unknown top-level value", ["--set", "auth.open=true", "--set", "replicas=2"], /additional properties|replicas/i],
+    ["an unknown config key", ["--set", "auth.open=true", "--set", "config.maxSandboxez=3"], /maxSandboxez/],
+    ["a config value of the wrong type", ["--set", "auth.open=true", "--set", "config.maxSandboxes=lots"], /maxSandboxes/],
+    ["a key shorter than 16 characters", ["--set", "auth.keys.alpha=short"], /alpha|minLength|16/i],
+    ["a bad CIDR", ["--set", "auth.open=true", "--set", "networkPolicy.blockedCIDRs[0]=nowhere"], /blockedCIDRs/],
+  ];
+  for (const [name, args, msg] of bad) it(`refuses ${name}`, () => expect(refuse(args)).toMatch(msg));
+});
