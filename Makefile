@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check image
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -71,6 +71,12 @@ test: setup check-gen lint build test-unit chart-check test-e2e test-cluster
 # The Helm chart: helm lint and template tests with the real helm (built from its Go module).
 chart-check: $(STAMP)/npm
 	HANGAR_HELM=$$(bash test/cluster/build-helm.sh) vitest run --project chart
+
+# Hangar's image without Docker (debootstrap base + Node 24 from npm): .build/hangar-image.tar,
+# tagged $(HANGAR_IMAGE). Users with Docker can `docker build -t ... .` (same layout).
+HANGAR_IMAGE ?= localhost/hangar:dev
+image: build
+	HANGAR_IMAGE=$(HANGAR_IMAGE) bash scripts/build-image.sh
 
 # The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
 

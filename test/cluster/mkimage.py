@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""mkimage.py ROOTDIR OUT.tar NAME:TAG [ENTRYPOINT...]: pack a directory as a single-layer
-docker-archive that `ctr images import` accepts (no Docker needed)."""
+"""mkimage.py [--user=UID:GID] [--workdir=DIR] [--env=K=V ...] ROOTDIR OUT.tar NAME:TAG [ENTRYPOINT...]:
+pack a directory as a single-layer docker-archive that `ctr images import` accepts (no Docker needed)."""
 import hashlib
 import io
 import json
@@ -9,7 +9,17 @@ import sys
 import tarfile
 import tempfile
 
-root, out, tag, entry = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+opts = {"user": None, "workdir": None, "env": []}
+args = sys.argv[1:]
+while args and args[0].startswith("--"):
+    k, _, v = args.pop(0)[2:].partition("=")
+    if k == "env":
+        opts["env"].append(v)
+    elif k in opts:
+        opts[k] = v
+    else:
+        sys.exit(f"mkimage.py: unknown option --{k}")
+root, out, tag, entry = args[0], args[1], args[2], args[3:]
 tmp = tempfile.NamedTemporaryFile(delete=False, suffix=".tar", dir=os.path.dirname(os.path.abspath(out)))
 with tarfile.open(tmp.name, "w", format=tarfile.PAX_FORMAT) as t:
     for name in sorted(os.listdir(root)):
@@ -22,7 +32,9 @@ cfg = {
     "architecture": "amd64",
     "os": "linux",
     "config": {
-        "Env": ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8"],
+        "Env": ["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8", *opts["env"]],
+        **({"User": opts["user"]} if opts["user"] else {}),
+        **({"WorkingDir": opts["workdir"]} if opts["workdir"] else {}),
         **({"Entrypoint": entry} if entry else {"Cmd": ["sleep", "infinity"]}),
     },
     "rootfs": {"type": "layers", "diff_ids": ["sha256:" + h.hexdigest()]},

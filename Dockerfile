@@ -1,0 +1,28 @@
+# Hangar's image for users with Docker/BuildKit (`docker build -t hangar:dev .`). The offline
+# path (`make image`, scripts/build-image.sh) produces the same runtime layout without Docker:
+#   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
+#   user 10001, entrypoint node /app/dist/cmd/main.js. Nothing is written outside /tmp, so a
+#   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY api api
+COPY cmd cmd
+COPY controller controller
+COPY core core
+COPY runtime runtime
+COPY proto proto
+RUN npx tsc -p tsconfig.build.json && npm ci --omit=dev --ignore-scripts
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /src/package.json ./
+COPY --from=build /src/node_modules node_modules
+COPY --from=build /src/dist dist
+COPY --from=build /src/proto proto
+USER 10001:10001
+EXPOSE 50051 9464
+ENTRYPOINT ["node", "/app/dist/cmd/main.js"]
