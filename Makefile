@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check image
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
 
@@ -78,6 +78,32 @@ HANGAR_IMAGE ?= localhost/hangar:dev
 image: build
 	HANGAR_IMAGE=$(HANGAR_IMAGE) bash scripts/build-image.sh
 
+# Install the chart into the cluster of $$KUBECONFIG (helm and kubectl from PATH; the image must be
+# where the nodes find it: make kind-load for kind). scripts/deploy.sh lists its knobs.
+deploy:
+	bash scripts/deploy.sh
+
+# kind, for users with internet and Docker (not available on the offline CI machine).
+KIND_CLUSTER ?= hangar
+kind-up:
+	kind create cluster --name $(KIND_CLUSTER)
+kind-load: image
+	kind load image-archive .build/hangar-image.tar --name $(KIND_CLUSTER)
+
+# On the offline test cluster: image -> containerd, chart installed with the cluster's own
+# helm/kubectl builds, then the real-SDK suite against the in-cluster Hangar (Service IP via
+# kube-proxy), including a replica killed mid-suite.
+TEST_KUBECTL = $$(bash test/cluster/lib.sh --print-bin)/kubectl
+deploy-test-cluster: image
+	bash test/cluster/import-image.sh
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_HELM=$$(bash test/cluster/build-helm.sh) \
+	  KUBECTL=$(TEST_KUBECTL) bash scripts/deploy.sh
+test-e2e-deployed:
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig}; export KUBECONFIG; \
+	  ip=$$($(TEST_KUBECTL) -n hangar-system get svc hangar -o jsonpath='{.spec.clusterIP}'); \
+	  HANGAR_E2E_TARGET=http://$$ip:50051 HANGAR_E2E_KEYS_FILE=$(CURDIR)/.build/deploy-keys HANGAR_E2E_RUNTIME=kubernetes \
+	  HANGAR_TEST_NAMESPACE=hangar-sandboxes $(VENV)/bin/python -m pytest -q test/e2e
+
 # The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
 
 cluster-up:
@@ -101,7 +127,7 @@ test-e2e-kubernetes: build
 
 # cluster-up, the integration tier and the SDK suite on Kubernetes, then cluster-down always (also on failure).
 test-cluster: $(STAMP)/npm
-	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes
+	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes deploy-test-cluster test-e2e-deployed
 
 # Hangar vs raw Kubernetes on the test cluster (make cluster-up first); writes docs/benchmarks.md.
 bench: build

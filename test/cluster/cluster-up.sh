@@ -140,9 +140,16 @@ start etcd etcd --name hangar-test --data-dir /dev/shm/hangar-test-etcd/data \
 wait_for 30 "etcd health" sh -c 'curl -sf http://127.0.0.1:2379/health | grep -q true'
 done_step
 
-step "starting kube-apiserver"
+step "starting kube-apiserver (reachable from loopback and the pod bridge only)"
+# Pods reach the apiserver through the kubernetes Service (10.96.0.1 -> $GATEWAY:6443, by
+# kube-proxy); everything else outside this machine is refused.
+iptables -N HANGAR-TEST-API 2>/dev/null || iptables -F HANGAR-TEST-API
+iptables -A HANGAR-TEST-API -i lo -j ACCEPT
+iptables -A HANGAR-TEST-API -i "$BRIDGE" -j ACCEPT
+iptables -A HANGAR-TEST-API -j DROP
+iptables -C INPUT -p tcp --dport 6443 -j HANGAR-TEST-API 2>/dev/null || iptables -I INPUT -p tcp --dport 6443 -j HANGAR-TEST-API
 start kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 \
-  --bind-address=127.0.0.1 --secure-port=6443 --endpoint-reconciler-type=none \
+  --bind-address=0.0.0.0 --advertise-address="$GATEWAY" --secure-port=6443 --endpoint-reconciler-type=none \
   --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" --client-ca-file="$PKI/ca.crt" \
   --service-account-issuer=https://kubernetes.default.svc.cluster.local \
   --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
@@ -168,6 +175,23 @@ mkdir -p "$STATE/kubelet"
 start kubelet "$BIN/kubelet" --config="$ETC/kubelet.yaml" --kubeconfig="$ETC/kubelet.kubeconfig" --root-dir="$STATE/kubelet" --v=1
 node_ready() { kapi "$API/api/v1/nodes/$NODE" | python3 -c 'import json,sys; n=json.load(sys.stdin); sys.exit(0 if any(c["type"]=="Ready" and c["status"]=="True" for c in n["status"]["conditions"]) and not any(t["key"].startswith("node.kubernetes.io/not-ready") for t in n["spec"].get("taints",[])) else 1)'; }
 wait_for 180 "node $NODE Ready" node_ready
+done_step
+
+step "starting kube-proxy (iptables mode) and pointing the kubernetes Service at the apiserver"
+start kube-proxy "$BIN/kube-proxy" --kubeconfig="$ETC/admin.kubeconfig" --proxy-mode=iptables --hostname-override="$NODE" \
+  --cluster-cidr="$POD_SUBNET" --healthz-bind-address=127.0.0.1:10256 --metrics-bind-address=127.0.0.1:10249 \
+  --conntrack-max-per-core=0 --v=1
+kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" --data-binary @- >/dev/null <<YAML
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: kubernetes-hangar-test
+  labels: { kubernetes.io/service-name: kubernetes, endpointslice.kubernetes.io/managed-by: hangar-test }
+addressType: IPv4
+endpoints: [{ addresses: ["$GATEWAY"], conditions: { ready: true } }]
+ports: [{ name: https, port: 6443, protocol: TCP }]
+YAML
+wait_for 30 "kube-proxy healthz" curl -sf http://127.0.0.1:10256/healthz
 done_step
 
 step "creating namespace $TEST_NS and a least-privilege ServiceAccount for Hangar"

@@ -17,12 +17,13 @@ OUT="$REPO/.cluster"
 NODE="$(hostname)"
 BRIDGE=hangar0
 POD_SUBNET=10.88.7.0/24
+GATEWAY=10.88.7.1
 TEST_NS=hangar-test
 PAUSE_IMAGE=localhost/hangar-test/pause:1
 PYTHON_IMAGE=docker.io/library/python:3.11
 NOSHELL_IMAGE=localhost/hangar-test/noshell:1
 API=https://127.0.0.1:6443
-DAEMONS=(kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
+DAEMONS=(kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
 
 _t0=0
 step() { _t0=$(date +%s.%N); printf '==> %s\n' "$*"; }
@@ -43,3 +44,6 @@ wait_for() { # wait_for SECONDS DESCRIPTION CMD...
 
 pidfile() { echo "$RUNDIR/$1.pid"; }
 running() { local p; p=$(cat "$(pidfile "$1")" 2>/dev/null) && kill -0 "$p" 2>/dev/null; }
+
+# Run directly (`bash test/cluster/lib.sh --print-bin`): print where the built binaries are.
+if [[ "${BASH_SOURCE[0]}" == "$0" && "${1:-}" == "--print-bin" ]]; then echo "$BIN"; fi

@@ -2,6 +2,9 @@
 
 `make test-e2e` builds Hangar first; these fixtures start `node dist/cmd/main.js` with an
 API keys file of two tenants and point the SDK at it through CWSANDBOX_BASE_URL.
+With HANGAR_E2E_TARGET=http://host:port (and HANGAR_E2E_KEYS_FILE) the suite runs against a
+Hangar deployed by the Helm chart instead (make test-e2e-deployed); tests that start their own
+Hangar process are marked own_hangar and left out there.
 """
 from __future__ import annotations
 
@@ -23,6 +26,8 @@ NODE = REPO / "node_modules/.bin/node"
 # cluster KUBECONFIG names (make test-cluster does this after cluster-up).
 RUNTIME = os.environ.get("HANGAR_E2E_RUNTIME", "local")
 NAMESPACE = os.environ.get("HANGAR_TEST_NAMESPACE", "hangar-test")
+DEPLOYED = os.environ.get("HANGAR_E2E_TARGET", "")
+DEPLOY_NAMESPACE = os.environ.get("HANGAR_E2E_DEPLOY_NAMESPACE", "hangar-system")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,15 +36,25 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [i for i in items if i.get_closest_marker("local_only") is None]
     if RUNTIME != "kubernetes":
         items[:] = [i for i in items if i.get_closest_marker("kubernetes_only") is None]
+    if DEPLOYED:
+        items[:] = [i for i in items if i.get_closest_marker("own_hangar") is None]
+    else:
+        items[:] = [i for i in items if i.get_closest_marker("deployed_only") is None]
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "local_only: checks behaviour specific to the embedded local runtime")
     config.addinivalue_line("markers", "kubernetes_only: checks behaviour specific to the Kubernetes runtime (records kept on pods)")
+    config.addinivalue_line("markers", "own_hangar: starts its own Hangar process (not run against a deployed Hangar)")
+    config.addinivalue_line("markers", "deployed_only: needs Hangar deployed by the chart (HANGAR_E2E_TARGET)")
 
 
 def _kube(method: str, path: str, body: bytes | None = None, content_type: str = "application/json"):
     """One request to the apiserver as the admin kubeconfig from cluster-up (KUBECONFIG)."""
+    return json.loads(_kube_text(path, method, body, content_type))
+
+
+def _kube_text(path: str, method: str = "GET", body: bytes | None = None, content_type: str = "application/json") -> str:
     import base64
     import re
     import ssl
@@ -57,7 +72,7 @@ def _kube(method: str, path: str, body: bytes | None = None, content_type: str =
     server = re.search(r'server: "([^"]+)"', text).group(1)
     req = urllib.request.Request(f"{server}{path}", data=body, method=method, headers={"Content-Type": content_type})
     with urllib.request.urlopen(req, context=ctx, timeout=10) as r:
-        return json.load(r)
+        return r.read().decode(errors="replace")
 
 
 def hangar_pod_objects() -> list[dict]:
@@ -91,11 +106,39 @@ class Hangar:
     url: str
     keys: dict[str, str]
     data_dir: str
-    proc: subprocess.Popen
+    proc: subprocess.Popen | None
     log_path: str
+    host: str = "127.0.0.1"
 
     def log(self) -> str:
+        if self.proc is None:
+            return deployed_logs()
         return Path(self.log_path).read_text(errors="replace")
+
+
+def hangar_replicas() -> list[dict]:
+    """The deployed Hangar's pods (chart labels)."""
+    sel = "app.kubernetes.io%2Fname%3Dhangar"
+    return _kube("GET", f"/api/v1/namespaces/{DEPLOY_NAMESPACE}/pods?labelSelector={sel}")["items"]
+
+
+def deployed_logs() -> str:
+    out = []
+    for p in hangar_replicas():
+        name = p["metadata"]["name"]
+        try:
+            out.append(_kube_text(f"/api/v1/namespaces/{DEPLOY_NAMESPACE}/pods/{name}/log?container=hangar"))
+        except Exception as e:  # a replica killed on purpose has no log left
+            out.append(f"[{name}: {e}]")
+    return "\n".join(out)
+
+
+def deployed_hangar() -> Hangar:
+    from urllib.parse import urlparse
+
+    u = urlparse(DEPLOYED)
+    keys = dict(line.split(":", 1) for line in Path(os.environ["HANGAR_E2E_KEYS_FILE"]).read_text().split() if ":" in line)
+    return Hangar(u.port or 80, 9464, DEPLOYED, keys, "/tmp/hangar", None, "", host=u.hostname or "127.0.0.1")
 
 
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> Hangar:
@@ -163,6 +206,18 @@ def stop_hangar(h: Hangar) -> int:
 
 @pytest.fixture(scope="session")
 def hangar():
+    if DEPLOYED:
+        h = deployed_hangar()
+        os.environ["CWSANDBOX_BASE_URL"] = h.url
+        os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
+        yield h
+        deadline = time.time() + 60
+        while still_running_pods() and time.time() < deadline:
+            time.sleep(0.5)
+        assert still_running_pods() == [], f"sandbox pods still running after the suite: {still_running_pods()}"
+        release_records()
+        assert "internal error" not in h.log(), "an RPC failed with INTERNAL; see the replicas' logs"
+        return
     h = start_hangar()
     os.environ["CWSANDBOX_BASE_URL"] = h.url
     os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]

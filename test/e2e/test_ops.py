@@ -15,13 +15,20 @@ def test_metrics_endpoint(hangar):
     sb.wait()
     sb.exec(["true"]).result()
     sb.stop().result()
-    text = urllib.request.urlopen(f"http://127.0.0.1:{hangar.metrics_port}/metrics", timeout=10).read().decode()
+    if hangar.proc is None:  # deployed: every replica counts what it served
+        from conftest import hangar_replicas
+
+        urls = [f"http://{p['status']['podIP']}:{hangar.metrics_port}/metrics" for p in hangar_replicas() if p["status"].get("podIP")]
+    else:
+        urls = [f"http://127.0.0.1:{hangar.metrics_port}/metrics"]
+    text = "".join(urllib.request.urlopen(u, timeout=10).read().decode() for u in urls)
     assert 'hangar_grpc_requests_total{method="CreateSandbox",code="OK"}' in text
     assert 'hangar_grpc_request_duration_seconds_bucket{le="0.005",method="GetSandbox"}' in text
     assert 'hangar_exec_duration_seconds_count{outcome="exited"}' in text
     assert 'hangar_sandboxes{state="COMPLETED"}' in text
 
 
+@pytest.mark.own_hangar
 def test_bad_configuration_names_the_setting():
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANGAR_")}
     for setting, value in [("HANGAR_LISTEN", "not-an-address"), ("HANGAR_RETENTION_SECONDS", "-5"), ("HANGAR_NOPE", "1")]:
@@ -30,6 +37,7 @@ def test_bad_configuration_names_the_setting():
         assert setting in r.stderr and "Error" not in r.stderr.split(":")[0], r.stderr
 
 
+@pytest.mark.own_hangar
 def test_bad_keys_file_names_the_line(tmp_path):
     keys = tmp_path / "keys"
     keys.write_text("# ok\nalpha:0123456789abcdef0123\nbroken line\n")
@@ -39,6 +47,7 @@ def test_bad_keys_file_names_the_line(tmp_path):
 
 
 @pytest.mark.local_only  # in Kubernetes, pods outlive a Hangar restart by design
+@pytest.mark.own_hangar
 def test_graceful_shutdown_stops_sandboxes(monkeypatch):
     h = start_hangar(keys=False)
     monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
@@ -50,6 +59,7 @@ def test_graceful_shutdown_stops_sandboxes(monkeypatch):
 
 
 @pytest.mark.kubernetes_only
+@pytest.mark.own_hangar
 def test_crashed_hangar_restarts_with_its_sandboxes_and_records(monkeypatch):
     """Hangar killed without warning: the restarted one serves the running sandbox and the finished one's record."""
     h = start_hangar()

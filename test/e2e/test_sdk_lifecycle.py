@@ -185,6 +185,7 @@ def test_tenant_isolation(hangar):
     mine.stop().result()
 
 
+@pytest.mark.own_hangar
 def test_terminal_records_expire_after_retention(monkeypatch):
     h = start_hangar({"HANGAR_RETENTION_SECONDS": "5"}, keys=False)
     monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)

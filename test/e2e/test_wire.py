@@ -16,7 +16,7 @@ NUL = "bad\x00path"
 
 @pytest.fixture(scope="module")
 def stubs(hangar):
-    ch = grpc.insecure_channel(f"127.0.0.1:{hangar.port}", options=[("grpc.max_send_message_length", 200 * 1024 * 1024), ("grpc.max_receive_message_length", 200 * 1024 * 1024)])
+    ch = grpc.insecure_channel(f"{hangar.host}:{hangar.port}", options=[("grpc.max_send_message_length", 200 * 1024 * 1024), ("grpc.max_receive_message_length", 200 * 1024 * 1024)])
     md = (("authorization", f"Bearer {hangar.keys['alpha']}"),)
     yield sandbox_pb2_grpc.SandboxServiceStub(ch), md, ch
     ch.close()
@@ -264,6 +264,7 @@ def test_stream_exec_timeout_has_reason(stubs):
     stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id), metadata=md)
 
 
+@pytest.mark.own_hangar
 def test_exec_limits_answer_resource_exhausted(hangar):
     from conftest import start_hangar, stop_hangar
 
