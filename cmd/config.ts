@@ -53,6 +53,38 @@ export function parseKubeRunners(text: string, defaultId: string, group: string)
   });
 }
 
+export interface Toleration {
+  key?: string;
+  operator?: "Exists" | "Equal";
+  value?: string;
+  effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+  tolerationSeconds?: number;
+}
+
+/** HANGAR_KUBE_TOLERATIONS: a JSON list of Kubernetes tolerations for every sandbox pod (e.g. tainted GPU nodes). */
+export function parseTolerations(text: string): Toleration[] {
+  if (!text.trim()) return [];
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`HANGAR_KUBE_TOLERATIONS: not JSON (${(e as Error).message}); expected e.g. [{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}]`);
+  }
+  if (!Array.isArray(v)) throw new ConfigError("HANGAR_KUBE_TOLERATIONS: expected a JSON list of tolerations");
+  return v.map((t: unknown, i) => {
+    const where = `HANGAR_KUBE_TOLERATIONS[${i}]`;
+    if (!t || typeof t !== "object" || Array.isArray(t)) throw new ConfigError(`${where}: expected an object`);
+    const o = t as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!["key", "operator", "value", "effect", "tolerationSeconds"].includes(k)) throw new ConfigError(`${where}: unknown field "${k}"`);
+    for (const k of ["key", "value"]) if (o[k] !== undefined && typeof o[k] !== "string") throw new ConfigError(`${where}.${k}: expected a string`);
+    if (o.operator !== undefined && o.operator !== "Exists" && o.operator !== "Equal") throw new ConfigError(`${where}.operator: Exists or Equal`);
+    if (o.operator === "Exists" && o.value) throw new ConfigError(`${where}: operator Exists takes no value`);
+    if (o.effect !== undefined && !["NoSchedule", "PreferNoSchedule", "NoExecute"].includes(o.effect as string)) throw new ConfigError(`${where}.effect: NoSchedule, PreferNoSchedule or NoExecute`);
+    if (o.tolerationSeconds !== undefined && !Number.isInteger(o.tolerationSeconds)) throw new ConfigError(`${where}.tolerationSeconds: expected an integer`);
+    return o as Toleration;
+  });
+}
+
 export function loadConfig(env: Source, argv: string[], installDir: string) {
   const src: Source = { ...env, ...fromArgv(argv) };
   const used = new Set<string>();
@@ -157,6 +189,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       runnersText: str("HANGAR_KUBE_RUNNERS", ""),
+      tolerations: parseTolerations(str("HANGAR_KUBE_TOLERATIONS", "")),
     },
     runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
     runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),

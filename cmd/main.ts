@@ -34,6 +34,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
       defaultDenyEgress: cfg.defaultDenyEgress,
       runtimeClassName: cfg.kube.runtimeClassName,
+      tolerations: cfg.kube.tolerations,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,

@@ -36,6 +36,8 @@ export interface KubeRuntimeOptions {
   defaultLifetimeSeconds: number;
   defaultDenyEgress: boolean;
   runtimeClassName?: string;
+  /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
+  tolerations?: k8s.V1Toleration[];
   /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
@@ -204,6 +206,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       namespace: o.namespace,
       activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
       runtimeClassName: o.runtimeClassName,
+      tolerations: o.tolerations,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
       record: record && text ? { tenant: record.tenant, text } : undefined,

@@ -1,5 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1Pod } from "@kubernetes/client-node";
+import type { V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
@@ -9,6 +9,7 @@ export interface PodOptions {
   /** Seconds until Kubernetes itself ends the pod (lifetime + a margin): holds even when Hangar is down. */
   activeDeadlineSeconds?: number;
   runtimeClassName?: string;
+  tolerations?: V1Toleration[];
   nodeSelector?: Record<string, string>;
   defaultDenyEgress: boolean;
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
@@ -52,6 +53,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       activeDeadlineSeconds: o.activeDeadlineSeconds,
       runtimeClassName: o.runtimeClassName,
       nodeSelector: o.nodeSelector,
+      tolerations: o.tolerations?.length ? o.tolerations : undefined,
       hostname: `sandbox-${id.slice(0, 8)}`,
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
       containers: [

@@ -58,11 +58,16 @@ describe("helm chart", () => {
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
-      runners: "HANGAR_KUBE_RUNNERS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
       runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
     };
     expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());
-    for (const [k, name] of Object.entries(want)) expect(e[name], k).toBe(String(allValues.config[k]));
+    for (const [k, name] of Object.entries(want)) {
+      const v = allValues.config[k];
+      if (Array.isArray(v)) expect(JSON.parse(e[name] ?? ""), k).toEqual(v);
+      else expect(e[name], k).toBe(String(v));
+    }
+    expect(env(render(["--set", "auth.open=true"])).HANGAR_KUBE_TOLERATIONS).toBeUndefined();
     expect(e).toMatchObject({ HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: "sandboxes", HANGAR_LISTEN: "0.0.0.0:50052", HANGAR_METRICS_LISTEN: "0.0.0.0:9465", HANGAR_API_KEYS_FILE: "/etc/hangar/api-keys/keys" });
     // Every setting the chart writes is one Hangar knows (docs/configuration.md lists them all).
     const documented = readFileSync("docs/configuration.md", "utf8");

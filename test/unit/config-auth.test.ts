@@ -4,7 +4,7 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../../api/auth.js";
-import { ConfigError, loadConfig, parseKubeRunners } from "../../cmd/config.js";
+import { ConfigError, loadConfig, parseKubeRunners, parseTolerations } from "../../cmd/config.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-cfg-"));
 const fakeTool = path.join(dir, "tool");
@@ -94,4 +94,23 @@ describe("HANGAR_KUBE_RUNNERS", () => {
     ]);
   });
   for (const bad of ["Bad_Id", "a:novalue", "a,a"]) it(`refuses ${bad}`, () => expect(() => parseKubeRunners(bad, "r0", "g")).toThrow(/HANGAR_KUBE_RUNNERS/));
+});
+
+describe("HANGAR_KUBE_TOLERATIONS", () => {
+  it("is empty by default", () => expect(parseTolerations("")).toEqual([]));
+  it("takes a JSON list of tolerations", () => {
+    const t = [{ key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" }, { key: "pool", operator: "Equal", value: "gpu", effect: "NoExecute", tolerationSeconds: 30 }];
+    expect(parseTolerations(JSON.stringify(t))).toEqual(t);
+  });
+  const bad: [string, RegExp][] = [
+    ["{", /not JSON/],
+    ['{"key":"a"}', /a JSON list/],
+    ["[1]", /\[0\]: expected an object/],
+    ['[{"kye":"a"}]', /unknown field "kye"/],
+    ['[{"operator":"Maybe"}]', /operator: Exists or Equal/],
+    ['[{"operator":"Exists","value":"x"}]', /takes no value/],
+    ['[{"effect":"NoRun"}]', /effect/],
+    ['[{"tolerationSeconds":1.5}]', /integer/],
+  ];
+  for (const [text, msg] of bad) it(`refuses ${text}`, () => expect(() => parseTolerations(text)).toThrow(msg));
 });

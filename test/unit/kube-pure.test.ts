@@ -56,6 +56,14 @@ describe("buildPod", () => {
   });
 });
 
+describe("pod tolerations", () => {
+  it("carries the configured tolerations, and none when none are configured", () => {
+    const t = [{ key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" }];
+    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true, tolerations: t }).spec?.tolerations).toEqual(t);
+    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true, tolerations: [] }).spec?.tolerations).toBeUndefined();
+  });
+});
+
 describe("observePod", () => {
   const at = (over: Partial<V1Pod["status"]>, created = 0): V1Pod => ({ metadata: { creationTimestamp: new Date(created) }, status: over });
   const main = (state: object, extra: object = {}) => ({ containerStatuses: [{ name: "main", image: "x", imageID: "", ready: false, restartCount: 0, state, ...extra }] });
