@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseWarmPools } from "../runtime/kubernetes/warm-pool.js";
 
 export class ConfigError extends Error {}
 
@@ -190,6 +191,13 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       runnersText: str("HANGAR_KUBE_RUNNERS", ""),
       tolerations: parseTolerations(str("HANGAR_KUBE_TOLERATIONS", "")),
+      warmPools: (() => {
+        try {
+          return parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));
+        } catch (e) {
+          throw new ConfigError(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
+        }
+      })(),
     },
     runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
     runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),

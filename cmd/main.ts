@@ -35,6 +35,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       defaultDenyEgress: cfg.defaultDenyEgress,
       runtimeClassName: cfg.kube.runtimeClassName,
       tolerations: cfg.kube.tolerations,
+      warmPools: cfg.kube.warmPools,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,

@@ -4,6 +4,7 @@
  * files and logs go through the apiserver (exec websocket v5, pod logs).
  */
 import * as k8s from "@kubernetes/client-node";
+import { randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
@@ -11,13 +12,11 @@ import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
-import { buildPod, podName } from "./pod-spec.js";
+import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
 import { observePod, type PodView } from "./pod-state.js";
 import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
-
-/** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
-export const EXEC_ANNOTATION = "hangar.dev/exec";
+import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
 /** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
 const ORPHAN_GRACE_MS = 15_000;
 
@@ -38,6 +37,8 @@ export interface KubeRuntimeOptions {
   runtimeClassName?: string;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
+  /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
+  warmPools?: WarmPoolConfig[];
   /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
@@ -48,6 +49,10 @@ export interface KubeRuntimeOptions {
 
 interface Tracked {
   id: string;
+  /** The pod's name: sbx-<id> when created cold, the pool pod's name when claimed warm. */
+  pod: string;
+  /** Env applied to every exec: the spec's env when the pod was claimed from a pool. */
+  baseEnv?: Record<string, string>;
   runnerId: string;
   spec: SandboxSpec;
   /** Own sandboxes report to their start() caller; adopted ones (another replica's, or from before a restart) to the records sink. */
@@ -73,7 +78,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const capacity = new Map<string, { cpu: number; memory: number }>();
   let closing = false;
   let sink: Sink | undefined;
-  const store = createRecordStore(core, o.namespace, o.log);
+  const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
+  const store = createRecordStore(core, o.namespace, nameOf, o.log);
+  let warm: ReturnType<typeof createWarmPools> | undefined;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -95,7 +102,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     // Without the finalizer the record was released (retention ended): do not bring it back.
     const rec = sink && p.metadata?.finalizers?.includes(RECORD_FINALIZER) ? decodeRecord(text) : undefined;
     if (!rec || !sink) return undefined;
-    const t: Tracked = { id, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
+    const claimed = p.metadata?.labels?.[CLAIMED_LABEL] === "true";
+    const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
     tracked.set(id, t);
     sink.onRecord(rec);
     t.recordText = text;
@@ -133,7 +141,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" });
       else if (Date.now() - new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() > o.startupTimeoutMs + ORPHAN_GRACE_MS) {
         finish(t, { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" });
-        void track(core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+        void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
       }
       return;
     }
@@ -173,6 +181,20 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function ready() {
     await informer.start();
+    if (o.warmPools?.length) {
+      warm = createWarmPools({
+        core, namespace: o.namespace, pools: o.warmPools, log: o.log,
+        pods: () => [...informer.list(o.namespace)],
+        probe: async (pod) => ((await probe(pod)) ? "sh" : "plain"),
+        idlePod: (image, labels) => {
+          const pod = buildPod(randomUUID(), { image, argv: [], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
+            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true,
+          });
+          return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
+        },
+      });
+      void warm.refillOnce();
+    }
     let nodes: k8s.V1Node[] | undefined;
     try {
       nodes = (await core.listNode()).items;
@@ -188,8 +210,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   }
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
-  async function run(id: string, argv: string[], input?: Buffer): Promise<number> {
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, shell: false });
+  async function run(pod: string, argv: string[], input?: Buffer): Promise<number> {
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false });
     if (input) await p.write(input);
     p.closeStdin();
     for await (const _ of p.output()) void _;
@@ -199,9 +221,21 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
-    const t: Tracked = { id, runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false, recordText: text };
+    const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false, recordText: text };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
+    const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], !!runner && Object.keys(runner.nodeSelector).length > 0) : undefined;
+    if (warm && pool && record && text) {
+      const egress = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
+      const claimedPod = await warm.claim(pool.image, (p) => claimPatch(p, { id, spec, tenant: record.tenant, recordText: text, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, Date.now()));
+      if (claimedPod) {
+        t.pod = claimedPod;
+        t.baseEnv = spec.env;
+        const pod = informer.get(claimedPod, o.namespace);
+        t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+        return placeFiles(t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
+      }
+    }
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
       activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
@@ -227,35 +261,44 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     const view = await settled;
     if (view.t === "start-failed") {
-      await core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+      await core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
       throw new Error(view.reason);
     }
     if (view.t === "exited") {
       t.started = true;
       // After the controller has seen start() resolve (RUNNING), the exit follows.
       setTimeout(() => finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy }), 0);
-      return { imageNote: `pod ${podName(id)}: exited at once`, startedAtMs: Date.now() };
+      return { imageNote: `pod ${t.pod}: exited at once`, startedAtMs: Date.now() };
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.
+    t.shell = await probe(t.pod);
+    return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
+  }
+
+  const probe = async (pod: string) => {
     try {
-      t.shell = (await run(id, ["/bin/sh", "-c", "exit 0"])) === 0;
+      return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
     } catch {
-      t.shell = false;
+      return false;
     }
-    for (const f of spec.files) {
+  };
+
+  /** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
+  async function placeFiles(t: Tracked, note: string): Promise<StartedSandbox> {
+    for (const f of t.spec.files) {
       if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
       const dir = f.path.replace(/\/[^/]*$/, "") || "/";
-      const code = await run(id, ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], f.content);
+      const code = await run(t.pod, ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], f.content);
       if (code !== 0) throw new Error(`could not place mounted file ${f.path}`);
     }
     t.started = true;
     if (t.lastPod) onPod(t.lastPod, false);
-    return { imageNote: `kubernetes: pod ${o.namespace}/${podName(id)} on node ${t.lastPod?.spec?.nodeName ?? "?"}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
+    return { imageNote: `${note}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
   }
 
   async function stop(id: string, graceMs: number): Promise<void> {
     await track(
-      core.deleteNamespacedPod({ name: podName(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) }).then(
+      core.deleteNamespacedPod({ name: nameOf(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) }).then(
         () => undefined,
         (e: { code?: number }) => {
           if (e.code !== 404) throw errors.unavailable("could not delete the pod", e);
@@ -267,14 +310,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
     const t = tracked.get(id);
     if (!t || t.exited) throw errors.notRunning(id, "exited");
-    if (opts.env && Object.keys(opts.env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    if (Object.keys({ ...t.baseEnv, ...opts.env }).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
-    const argv = opts.env && Object.keys(opts.env).length ? ["env", ...Object.entries(opts.env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: podName(id), argv, tty: opts.tty, shell: t.shell });
+    const env = { ...t.baseEnv, ...opts.env };
+    const argv = Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv, tty: opts.tty, shell: t.shell });
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
     const exited = p.exited.then(async (r) => {
       if (r.exitCode < 128) return r;
-      const gone = t.exited || (await core.readNamespacedPod({ name: podName(id), namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
+      const gone = t.exited || (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
       if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
       return r;
     });
@@ -286,7 +330,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const out = new PassThrough();
     const log = new k8s.Log(o.kubeConfig);
     const ctl = await log
-      .log(o.namespace, podName(id), "main", out, (err: unknown) => out.end(err ? undefined : undefined), {
+      .log(o.namespace, nameOf(id), "main", out, (err: unknown) => out.end(err ? undefined : undefined), {
         follow: opts.follow,
         tailLines: opts.tailLines > 0 ? opts.tailLines : undefined,
         timestamps: opts.timestamps,
@@ -309,8 +353,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   }
 
   async function remove(id: string): Promise<void> {
-    tracked.delete(id);
     await track(store.release(id));
+    tracked.delete(id);
   }
 
   const records: DurableRecords = {
@@ -352,6 +396,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function close(): Promise<void> {
     closing = true;
     clearInterval(ticker);
+    warm?.close();
     await Promise.race([Promise.allSettled([...pending, store.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await informer.stop();
   }

@@ -6,14 +6,13 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { RECORD_FINALIZER } from "./record-codec.js";
-import { podName } from "./pod-spec.js";
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 const codeOf = (e: unknown) => (e as { code?: number }).code;
 
-export function createRecordStore(core: k8s.CoreV1Api, namespace: string, log: { warn(o: object, m: string): void }) {
+export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podName: (id: string) => string, log: { warn(o: object, m: string): void }) {
   const chains = new Map<string, Promise<void>>();
 
   async function patch(id: string, body: object, what: string): Promise<void> {

@@ -1,0 +1,171 @@
+/**
+ * Warm pools: per image, a number of pre-started idle pods whose exec was already proven.
+ * CreateSandbox claims one by relabelling it (sandbox id, tenant, tags, record, finalizer) in a
+ * merge patch that carries the pod's resourceVersion, so the apiserver lets exactly one
+ * claimer win (409 for the others, who try the next pod). Every replica refills in the
+ * background; surplus idle pods (two replicas refilling at once) are trimmed. What is
+ * claimable is a pure function of the pods (`claimable`, table-tested).
+ */
+import * as k8s from "@kubernetes/client-node";
+import { createHash } from "node:crypto";
+import type { SandboxSpec } from "../../core/types.js";
+import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
+import { EGRESS_LABEL } from "./pod-spec.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
+
+export const POOL_LABEL = "hangar.dev/warm-pool";
+/** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
+export const EXEC_ANNOTATION = "hangar.dev/exec";
+/** Set on a pool pod claimed for a sandbox: the sandbox's env is applied to each exec (the pod was made without it). */
+export const CLAIMED_LABEL = "hangar.dev/claimed";
+
+export interface ClaimFor {
+  id: string;
+  spec: SandboxSpec;
+  tenant: string;
+  recordText: string;
+  egress: boolean;
+  /** The sandbox's lifetime plus the backstop margin. */
+  deadlineSeconds: number;
+}
+
+/**
+ * The merge patch that turns an idle pool pod into the sandbox's pod (pure, table-tested): the
+ * pod's resourceVersion as precondition, the sandbox's labels and record, the pool label gone,
+ * and activeDeadlineSeconds counted from the claim (the pod's age plus the lifetime).
+ */
+export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
+  const startedMs = new Date(pod.status?.startTime ?? pod.metadata?.creationTimestamp ?? nowMs).getTime();
+  const age = Number.isFinite(startedMs) ? Math.max(0, Math.ceil((nowMs - startedMs) / 1000)) : 0;
+  return {
+    metadata: {
+      resourceVersion: pod.metadata?.resourceVersion,
+      labels: { ...sandboxLabels(c.id, c.spec.tags, c.tenant), [EGRESS_LABEL]: c.egress ? "allow" : "deny", [POOL_LABEL]: null, [CLAIMED_LABEL]: "true" },
+      annotations: { ...c.spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags), [RECORD_ANNOTATION]: c.recordText },
+      finalizers: [RECORD_FINALIZER],
+    },
+    spec: { activeDeadlineSeconds: age + c.deadlineSeconds },
+  };
+}
+
+export interface WarmPoolConfig {
+  image: string;
+  size: number;
+}
+
+export const poolName = (image: string) => `p${createHash("sha256").update(image).digest("hex").slice(0, 12)}`;
+
+/** HANGAR_KUBE_WARM_POOLS: `image=size,image=size` (the last `=` splits: images contain `:`). */
+export function parseWarmPools(text: string): WarmPoolConfig[] {
+  if (!text.trim()) return [];
+  const seen = new Set<string>();
+  return text.split(",").map((entry) => {
+    const e = entry.trim();
+    const eq = e.lastIndexOf("=");
+    const image = e.slice(0, eq).trim();
+    const size = Number(e.slice(eq + 1));
+    if (eq <= 0 || !image) throw new Error(`"${e}": expected image=size, e.g. python:3.11=8`);
+    if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
+    if (seen.has(image)) throw new Error(`${image} appears twice`);
+    seen.add(image);
+    return { image, size };
+  });
+}
+
+/**
+ * Whether a sandbox can be served from a pool pod and be indistinguishable from a cold one:
+ * the default main process, no resources, volumes, working directory or runtime choices the
+ * idle pod was not made with. Env and mounted files are fine (applied per exec / written at claim).
+ */
+export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], runnerHasSelector: boolean): WarmPoolConfig | undefined {
+  if (runnerHasSelector || spec.argv.length || spec.workingDir || spec.volumes.length) return undefined;
+  const q = [spec.requests, spec.limits];
+  if (q.some((x) => x.cpu || x.memory || x.gpuCount)) return undefined;
+  return pools.find((p) => p.image === spec.image);
+}
+
+/** Idle pods of a pool, and which of them are ready to be claimed (running, exec proven, not being deleted). */
+export function claimable(pods: k8s.V1Pod[], pool: string): { idle: k8s.V1Pod[]; ready: k8s.V1Pod[] } {
+  const idle = pods.filter((p) => p.metadata?.labels?.[POOL_LABEL] === pool && !p.metadata?.labels?.[SANDBOX_ID] && !p.metadata?.deletionTimestamp && !["Succeeded", "Failed"].includes(p.status?.phase ?? ""));
+  const ready = idle.filter((p) => p.metadata?.annotations?.[EXEC_ANNOTATION] && p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running);
+  return { idle, ready };
+}
+
+export interface WarmPoolDeps {
+  core: k8s.CoreV1Api;
+  namespace: string;
+  pools: WarmPoolConfig[];
+  pods: () => k8s.V1Pod[];
+  /** An idle pod for the image (the runtime's locked-down pod spec, generateName set). */
+  idlePod: (image: string, labels: Record<string, string>) => k8s.V1Pod;
+  /** Proves exec works in the pod; resolves "sh" or "plain". */
+  probe: (podName: string) => Promise<"sh" | "plain">;
+  log: { warn(o: object, m: string): void };
+}
+
+export function createWarmPools(d: WarmPoolDeps) {
+  const inFlight = new Set<string>(); // pods being created or probed by this replica
+  let creating = 0;
+  const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
+
+  async function refillOnce(): Promise<void> {
+    const all = d.pods();
+    for (const p of d.pools) {
+      const name = poolName(p.image);
+      const { idle } = claimable(all, name);
+      for (const pod of idle) {
+        const n = pod.metadata?.name ?? "";
+        if (pod.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running && !pod.metadata?.annotations?.[EXEC_ANNOTATION] && !inFlight.has(n)) {
+          inFlight.add(n);
+          void d.probe(n)
+            .then((mode) => d.core.patchNamespacedPod({ name: n, namespace: d.namespace, body: { metadata: { annotations: { [EXEC_ANNOTATION]: mode } } } }, mergePatch))
+            .catch((e: unknown) => d.log.warn({ err: e, pod: n }, "warm pod probe failed"))
+            .finally(() => inFlight.delete(n));
+        }
+      }
+      const missing = p.size - idle.length - creating;
+      for (let i = 0; i < missing; i++) {
+        creating++;
+        void d.core
+          .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p.image, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
+          .catch((e: unknown) => d.log.warn({ err: e, image: p.image }, "could not create a warm pod"))
+          .finally(() => creating--);
+      }
+      // Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica).
+      const surplus = idle.length - p.size;
+      if (surplus > 0) {
+        const newest = [...idle].sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? "")).slice(-surplus);
+        // The precondition keeps a pod another replica claimed meanwhile (409) from being deleted.
+        for (const pod of newest) {
+          void d.core.deleteNamespacedPod({ name: pod.metadata?.name ?? "", namespace: d.namespace, gracePeriodSeconds: 0, body: { preconditions: { resourceVersion: pod.metadata?.resourceVersion } } }).catch(() => undefined);
+        }
+      }
+    }
+  }
+
+  /**
+   * Claims a ready pod of the pool for a sandbox: one merge patch with the pod's
+   * resourceVersion as precondition. Returns the claimed pod's name, or undefined when no pod
+   * could be claimed (empty pool, or every candidate taken by someone else first).
+   */
+  async function claim(image: string, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
+    const { ready } = claimable(d.pods(), poolName(image));
+    const order = ready.sort(() => Math.random() - 0.5); // replicas start at different pods
+    for (const pod of order.slice(0, 4)) {
+      const name = pod.metadata?.name ?? "";
+      try {
+        await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(pod) }, mergePatch);
+        void refillOnce();
+        return name;
+      } catch (e) {
+        const code = (e as { code?: number }).code;
+        if (code !== 409 && code !== 404) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
+      }
+    }
+    return undefined;
+  }
+
+  const timer = setInterval(() => void refillOnce().catch((e: unknown) => d.log.warn({ err: e }, "warm pool refill failed")), 1000);
+  timer.unref();
+  return { claim, refillOnce, close: () => clearInterval(timer) };
+}
