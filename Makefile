@@ -129,9 +129,14 @@ test-e2e-kubernetes: build
 test-cluster: $(STAMP)/npm
 	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes deploy-test-cluster test-e2e-deployed
 
-# Hangar vs raw Kubernetes on the test cluster (make cluster-up first); writes docs/benchmarks.md.
-bench: build
-	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs
+# Hangar vs raw Kubernetes on the test cluster (make cluster-up first): bench/results.json,
+# then the tables in docs/benchmarks.md and docs/bench.png (bench/report.py, matplotlib).
+$(STAMP)/bench-venv: bench/requirements.txt $(STAMP)/venv-$(SDK_VERSION)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
+	touch $@
+bench: build $(STAMP)/bench-venv
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
+	$(VENV)/bin/python bench/report.py
 
 clean:
 	rm -rf dist .build

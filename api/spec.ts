@@ -8,8 +8,9 @@ import { parseQuantity } from "../core/quantity.js";
 import type { Quantities, SandboxSpec } from "../core/types.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
+import { DEFAULT_MAIN_ARGV } from "../core/types.js";
 
-export const DEFAULT_ARGV = ["/bin/sh", "-c", 'trap "exit 0" TERM INT; sleep infinity & wait'];
+export const DEFAULT_ARGV = [...DEFAULT_MAIN_ARGV];
 export const LIMITS = {
   tags: 64,
   tagLength: 256,

@@ -1,114 +1,157 @@
-// make bench: Hangar vs raw Kubernetes, side by side in one run on the test cluster.
-//   exec round trip (`true`): Hangar StreamExec (gRPC) vs raw @kubernetes/client-node exec into the same pod
-//   create -> RUNNING: Hangar CreateSandbox + GetSandbox polling vs raw pod create + watch until Running
-// Writes bench/results.json and the table in docs/benchmarks.md. Needs KUBECONFIG and `make build`.
-import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
-import * as k8s from "@kubernetes/client-node";
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { Writable } from "node:stream";
+// make bench: Hangar vs raw Kubernetes, side by side in one run on the test cluster (docs/benchmarks.md).
+// Writes bench/results.json; bench/report.py turns it into the table and plot in docs/.
+// Knobs: BENCH_EXECS (200), BENCH_CREATES (15), BENCH_BURST (100), BENCH_RL (64), BENCH_SDK_EXECS (100).
+import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
 
-const NS = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
 const N_EXEC = Number(process.env.BENCH_EXECS ?? 200);
 const N_CREATE = Number(process.env.BENCH_CREATES ?? 15);
-const kc = new k8s.KubeConfig();
-kc.loadFromFile(process.env.KUBECONFIG);
-const core = kc.makeApiClient(k8s.CoreV1Api);
+const BURST = Number(process.env.BENCH_BURST ?? 100);
+const N_RL = Number(process.env.BENCH_RL ?? 64);
+const N_SDK = Number(process.env.BENCH_SDK_EXECS ?? 100);
+const log = (...a) => console.error("bench:", ...a);
+const coldSpec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM INT; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
+const warmSpec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["bench"] };
+const MIB = ["head", "-c", "1048576", "/dev/zero"];
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]; };
-const stats = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(2), p99: +pct(xs, 99).toFixed(2) });
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-
-async function startHangar() {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000" };
-  const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise((resolve, reject) => {
-    let buf = "";
-    p.stdout.on("data", (b) => { buf += b; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
-    p.once("exit", (c) => reject(new Error(`hangar exited ${c}`)));
-  });
-  const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
-  const v1 = grpc.loadPackageDefinition(def).coreweave.sandbox.v1;
-  return { proc: p, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
-}
-const unary = (c, m, req) => new Promise((res, rej) => c[m](req, (e, r) => (e ? rej(e) : res(r))));
-
-function hangarExec(client, id, argv) {
-  return new Promise((resolve, reject) => {
-    const call = client.StreamExec();
-    call.on("data", (m) => { if (m.exit) resolve(m.exit.exit_code); if (m.error) reject(new Error(m.error.message)); });
-    call.on("error", reject);
-    call.write({ init: { sandbox_id: id, command: argv } });
-    call.end();
-  });
-}
-function rawExec(pod, argv) {
-  const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  return new Promise((resolve, reject) => {
-    new k8s.Exec(kc).exec(NS, pod, "main", argv, sink, sink, null, false, (s) => resolve(s.status)).catch(reject);
-  });
-}
-async function waitRunning(id, client) {
-  for (;;) {
-    const s = await unary(client, "GetSandbox", { sandbox_id: id });
-    if (s.status.state === "STATE_RUNNING") return;
-    if (["STATE_FAILED", "STATE_COMPLETED"].includes(s.status.state)) throw new Error(s.status.state_reason);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-async function rawCreate(name) {
-  const body = { metadata: { name, labels: { "app.kubernetes.io/managed-by": "hangar-bench" } }, spec: { restartPolicy: "Never", terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, enableServiceLinks: false, containers: [{ name: "main", image: "python:3.11", imagePullPolicy: "IfNotPresent", command: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'] }] } };
+async function waitPool(n, ms = 300_000) {
   const t0 = now();
-  await core.createNamespacedPod({ namespace: NS, body });
-  for (;;) {
-    const p = await core.readNamespacedPod({ name, namespace: NS });
-    if (p.status?.containerStatuses?.[0]?.state?.running) return now() - t0;
-    await new Promise((r) => setTimeout(r, 5));
+  while ((await readyWarmPods()) < n) {
+    if (now() - t0 > ms) throw new Error(`warm pool did not reach ${n} ready pods in ${ms} ms`);
+    await sleep(500);
   }
+  return now() - t0;
 }
+const create = (client, spec, i) => unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `bench-${Date.now()}-${i}-${Math.random()}` });
+const del = (client, id) => unary(client, "DeleteSandbox", { sandbox_id: id, grace_period_seconds: 0 });
 
-const spec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM INT; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
-const { proc, client } = await startHangar();
-const results = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13 (make cluster-up)" };
+// Start from an empty pool, so the fill time is real.
+for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`, HANGAR_MAX_SANDBOXES: "1000" });
+const { client } = h;
+const r = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13 (make cluster-up)", sizes: { N_EXEC, N_CREATE, BURST, N_RL, N_SDK } };
 try {
-  // create -> RUNNING, alternating so both see the same node conditions
-  const hc = [], rc = [];
-  for (let i = 0; i < N_CREATE; i++) {
-    let t0 = now();
-    const sb = await unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `bench-${Date.now()}-${i}` });
-    await waitRunning(sb.sandbox_id, client);
-    hc.push(now() - t0);
-    await unary(client, "DeleteSandbox", { sandbox_id: sb.sandbox_id, grace_period_seconds: 0 });
-    rc.push(await rawCreate(`bench-raw-${Date.now()}-${i}`));
-  }
-  results.create_to_running_ms = { hangar: stats(hc), raw: stats(rc) };
-  // exec round trip into one pod, both paths
-  const sb = await unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `bench-exec-${Date.now()}` });
-  await waitRunning(sb.sandbox_id, client);
+  log(`filling the warm pool (${BURST} pods)`);
+  r.warm_pool_fill_ms = +(await waitPool(BURST)).toFixed(0);
+
+  // --- exec round trips into one sandbox: minimal gRPC client, the SDK, raw client-node ---
+  const sb = await create(client, coldSpec, "exec");
+  await waitRunning(client, sb.sandbox_id);
   const pod = `sbx-${sb.sandbox_id}`;
   for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
-  const he = [], re = [];
+  log("exec true / 1 MiB");
+  const he = [], re = [], hm = [], rm = [];
   for (let i = 0; i < N_EXEC; i++) {
     let t0 = now(); await hangarExec(client, sb.sandbox_id, ["true"]); he.push(now() - t0);
     t0 = now(); await rawExec(pod, ["true"]); re.push(now() - t0);
   }
-  results.exec_true_ms = { hangar: stats(he), raw: stats(re) };
-  await unary(client, "DeleteSandbox", { sandbox_id: sb.sandbox_id, grace_period_seconds: 0 });
+  for (let i = 0; i < Math.max(10, N_EXEC / 4); i++) {
+    let t0 = now(); const a = await hangarExec(client, sb.sandbox_id, MIB); hm.push(now() - t0);
+    t0 = now(); const b = await rawExec(pod, MIB); rm.push(now() - t0);
+    if (a.bytes !== 1 << 20 || b.bytes !== 1 << 20) throw new Error(`1 MiB exec returned ${a.bytes} / ${b.bytes} bytes`);
+  }
+  log("exec through the SDK");
+  const sdk = JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(N_SDK), "true"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}` }, encoding: "utf8" }));
+  r.exec_true_ms = { hangar: stats(he), hangar_sdk: stats(sdk), raw: stats(re) };
+  r.exec_1mib_ms = { hangar: stats(hm), raw: stats(rm) };
+
+  log("execs per second");
+  r.execs_per_s = [];
+  // This node's exec path (containerd + runc on 2 cores) stalls somewhere between 24 and 32
+  // concurrent execs, raw or not; stalled execs count as failed after 30 s, and the run pauses
+  // after the highest level so the node recovers before the next measure.
+  for (const c of [1, 16, 64]) {
+    log(`  concurrency ${c}`);
+    const hh = await throughput(c, 4000, () => hangarExec(client, sb.sandbox_id, ["true"]));
+    if (c > 16) await sleep(30_000);
+    const rr = await throughput(c, 4000, () => rawExec(pod, ["true"]));
+    if (c > 16) await sleep(30_000);
+    r.execs_per_s.push({ concurrency: c, hangar: hh, raw: rr });
+  }
+
+  log("Get/List from the cache");
+  r.get_list = {
+    get: await throughput(16, 3000, () => unary(client, "GetSandbox", { sandbox_id: sb.sandbox_id })),
+    list: await throughput(16, 3000, () => unary(client, "ListSandboxes", { tags: ["bench"], page_size: 200 })),
+  };
+  await del(client, sb.sandbox_id);
+
+  // --- create -> RUNNING: warm, cold, raw (alternating) ---
+  log("create -> RUNNING");
+  const cw = [], cc = [], cr = [];
+  for (let i = 0; i < N_CREATE; i++) {
+    let t0 = now(); const w = await create(client, warmSpec, `w${i}`); await waitRunning(client, w.sandbox_id); cw.push(now() - t0);
+    t0 = now(); const c = await create(client, coldSpec, `c${i}`); await waitRunning(client, c.sandbox_id); cc.push(now() - t0);
+    cr.push(await rawCreate(`bench-raw-${Date.now()}-${i}`));
+    await del(client, w.sandbox_id); await del(client, c.sandbox_id);
+  }
+  r.create_to_running_ms = { hangar_warm: stats(cw), hangar_cold: stats(cc), raw: stats(cr) };
+  await deleteRawPods();
+
+  // --- a burst of BURST concurrent creates from a full pool, vs raw pods ---
+  log(`burst of ${BURST}`);
+  await waitPool(BURST);
+  const before = procUsage(h.proc.pid);
+  let t0 = now();
+  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, warmSpec, `b${i}`).then((s) => waitRunning(client, s.sandbox_id)).then((s) => ({ id: s.sandbox_id, ms: now() - t0 }))));
+  const ok = made.filter((m) => m.status === "fulfilled").map((m) => m.value);
+  const hangarBurst = { requested: BURST, running: ok.length, success_rate: ok.length / BURST, all_running_ms: +(Math.max(...ok.map((x) => x.ms))).toFixed(0), ...stats(ok.map((x) => x.ms)) };
+  const during = procUsage(h.proc.pid);
+  r.hangar_process = { sandboxes: ok.length, rss_mib: during.rssMiB, cpu_seconds_for_burst: +(during.cpuSeconds - before.cpuSeconds).toFixed(2) };
+  const idle0 = procUsage(h.proc.pid); await sleep(5000); const idle1 = procUsage(h.proc.pid);
+  r.hangar_process.cpu_percent_idle_with_sandboxes = +(((idle1.cpuSeconds - idle0.cpuSeconds) / 5) * 100).toFixed(1);
+  await Promise.all(ok.map((x) => del(client, x.id)));
+  t0 = now();
+  const raw = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => core.createNamespacedPod({ namespace: NS, body: rawPod(`bench-burst-${Date.now()}-${i}`) })));
+  let rawRunning = 0;
+  while (now() - t0 < 300_000) {
+    const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
+    rawRunning = pods.items.filter((p) => p.status?.containerStatuses?.[0]?.state?.running).length;
+    if (rawRunning >= raw.filter((x) => x.status === "fulfilled").length) break;
+    await sleep(50);
+  }
+  r.burst = { hangar_warm: hangarBurst, raw: { requested: BURST, running: rawRunning, success_rate: rawRunning / BURST, all_running_ms: +(now() - t0).toFixed(0) } };
+  await deleteRawPods();
+
+  // --- the RL reward workload: create, write the solution, run it, collect, stop ---
+  log(`RL workload (${N_RL} completions)`);
+  await waitPool(Math.min(BURST, N_RL));
+  t0 = now();
+  const rewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
+    const s = await create(client, warmSpec, `rl${i}`);
+    await waitRunning(client, s.sandbox_id);
+    await unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) });
+    const out = await new Promise((resolve, reject) => {
+      let text = "";
+      const call = client.StreamExec();
+      call.on("data", (m) => { if (m.output?.data) text += Buffer.from(m.output.data).toString(); if (m.exit) resolve(text); if (m.error) reject(new Error(m.error.message)); });
+      call.on("error", reject);
+      call.write({ init: { sandbox_id: s.sandbox_id, command: ["python3", "/tmp/solution.py"] } });
+      call.end();
+    });
+    await del(client, s.sandbox_id);
+    return out.trim() === String(i * i) ? 1 : 0;
+  }));
+  const secs = (now() - t0) / 1000;
+  r.rl_workload = { completions: N_RL, correct: rewards.reduce((a, b) => a + b, 0), seconds: +secs.toFixed(2), completions_per_s: +(N_RL / secs).toFixed(2) };
 } finally {
-  const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
-  for (const p of pods.items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-  proc.kill("SIGTERM");
+  await deleteRawPods();
+  h.proc.kill("SIGTERM");
+  await new Promise((res) => h.proc.once("exit", res));
+  // The pool's idle pods are shared state of the namespace: the bench leaves none behind.
+  // Nor records: finished sandboxes' pods are released (finalizer off) as retention would.
+  const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
+  await Promise.all(left.items.map(async (p) => {
+    await core.patchNamespacedPod({ name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch)).catch(() => {});
+    await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+  }));
 }
-const ratio = (m) => ({ p50: +(m.hangar.p50 / m.raw.p50).toFixed(2), p99: +(m.hangar.p99 / m.raw.p99).toFixed(2), p50_delta_ms: +(m.hangar.p50 - m.raw.p50).toFixed(2) });
-results.exec_true_ms.ratio = ratio(results.exec_true_ms);
-results.create_to_running_ms.ratio = ratio(results.create_to_running_ms);
-writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
-const e = results.exec_true_ms, c = results.create_to_running_ms;
-const table = `| measure | Hangar p50 | Hangar p99 | raw p50 | raw p99 | ratio p50 | ratio p99 | target |
-|---|---|---|---|---|---|---|---|
-| exec \`true\` round trip (ms, n=${e.hangar.n}) | ${e.hangar.p50} | ${e.hangar.p99} | ${e.raw.p50} | ${e.raw.p99} | ${e.ratio.p50} (+${e.ratio.p50_delta_ms} ms) | ${e.ratio.p99} | p50 ≤ raw + 3 ms, p99 ≤ 1.3× raw |
-| create → RUNNING (ms, n=${c.hangar.n}) | ${c.hangar.p50} | ${c.hangar.p99} | ${c.raw.p50} | ${c.raw.p99} | ${c.ratio.p50} | ${c.ratio.p99} | ≤ 1.1× raw + 50 ms |`;
-const doc = readFileSync("docs/benchmarks.md", "utf8").replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, `<!-- bench:start -->\nMeasured ${results.when} on ${results.machine}, ${results.cluster}.\n\n${table}\n<!-- bench:end -->`);
-writeFileSync("docs/benchmarks.md", doc);
-console.log(table);
+r.exec_true_ms.ratio = ratio(r.exec_true_ms.hangar, r.exec_true_ms.raw);
+r.exec_true_ms.ratio_sdk = ratio(r.exec_true_ms.hangar_sdk, r.exec_true_ms.raw);
+r.exec_1mib_ms.ratio = ratio(r.exec_1mib_ms.hangar, r.exec_1mib_ms.raw);
+r.create_to_running_ms.ratio_cold = ratio(r.create_to_running_ms.hangar_cold, r.create_to_running_ms.raw);
+r.create_to_running_ms.ratio_warm = ratio(r.create_to_running_ms.hangar_warm, r.create_to_running_ms.raw);
+writeFileSync("bench/results.json", JSON.stringify(r, null, 2) + "\n");
+console.log(JSON.stringify(r, null, 2));

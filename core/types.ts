@@ -4,6 +4,9 @@ export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
 export type TerminalState = "COMPLETED" | "FAILED";
 export type State = LiveState | TerminalState;
 
+/** The main process of a sandbox that names none: stays up, exits 0 promptly on SIGTERM. */
+export const DEFAULT_MAIN_ARGV: readonly string[] = ["/bin/sh", "-c", 'trap "exit 0" TERM INT; sleep infinity & wait'];
+
 export const TERMINAL_STATES: readonly State[] = ["COMPLETED", "FAILED"];
 export const isTerminal = (s: State): s is TerminalState => s === "COMPLETED" || s === "FAILED";
 

@@ -5,14 +5,14 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
-import { PassThrough } from "node:stream";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
-import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
+import { DEFAULT_MAIN_ARGV, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
+import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
 import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
@@ -187,7 +187,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         pods: () => [...informer.list(o.namespace)],
         probe: async (pod) => ((await probe(pod)) ? "sh" : "plain"),
         idlePod: (image, labels) => {
-          const pod = buildPod(randomUUID(), { image, argv: [], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
+          const pod = buildPod(randomUUID(), { image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
             namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true,
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
@@ -326,31 +326,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return { ...p, exited };
   }
 
-  async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {
-    const out = new PassThrough();
-    const log = new k8s.Log(o.kubeConfig);
-    const ctl = await log
-      .log(o.namespace, nameOf(id), "main", out, (err: unknown) => out.end(err ? undefined : undefined), {
-        follow: opts.follow,
-        tailLines: opts.tailLines > 0 ? opts.tailLines : undefined,
-        timestamps: opts.timestamps,
-        sinceTime: opts.sinceMs !== undefined ? new Date(opts.sinceMs).toISOString() : undefined,
-      })
-      .catch((e: unknown) => {
-        throw errors.unavailable(`could not read the pod's log: ${(e as Error).message}`, e);
-      });
-    const abort = () => {
-      ctl.abort();
-      out.end();
-    };
-    opts.signal.addEventListener("abort", abort, { once: true });
-    try {
-      for await (const chunk of out) yield Buffer.from(chunk);
-    } finally {
-      opts.signal.removeEventListener("abort", abort);
-      ctl.abort();
-    }
-  }
+  const logs = (id: string, opts: LogOptions): AsyncIterable<Buffer> => podLogs(o.kubeConfig, o.namespace, nameOf(id), opts);
 
   async function remove(id: string): Promise<void> {
     await track(store.release(id));

@@ -8,7 +8,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
-import type { SandboxSpec } from "../../core/types.js";
+import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { EGRESS_LABEL } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
@@ -78,7 +78,8 @@ export function parseWarmPools(text: string): WarmPoolConfig[] {
  * idle pod was not made with. Env and mounted files are fine (applied per exec / written at claim).
  */
 export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], runnerHasSelector: boolean): WarmPoolConfig | undefined {
-  if (runnerHasSelector || spec.argv.length || spec.workingDir || spec.volumes.length) return undefined;
+  const defaultMain = spec.argv.length === 0 || (spec.argv.length === DEFAULT_MAIN_ARGV.length && spec.argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
+  if (runnerHasSelector || !defaultMain || spec.workingDir || spec.volumes.length) return undefined;
   const q = [spec.requests, spec.limits];
   if (q.some((x) => x.cpu || x.memory || x.gpuCount)) return undefined;
   return pools.find((p) => p.image === spec.image);

@@ -6,7 +6,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController } from "../../controller/controller.js";
-import type { SandboxSpec } from "../../core/types.js";
+import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import { poolName, POOL_LABEL } from "../../runtime/kubernetes/warm-pool.js";
 import { kubeConfig, NAMESPACE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
@@ -32,7 +32,7 @@ function replica() {
 const a = replica();
 const b = replica();
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
-  image: PYTHON_IMAGE, argv: [], env: {}, files: [], requests: {}, limits: {}, tags: ["warm"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
+  image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: ["warm"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
 });
 const until = (c: ReturnType<typeof createController>, id: string, want: string[], ms = 60_000) =>
   waitFor(`sandbox ${id} in ${want}`, ms, async () => (want.includes(c.get("t", id).state) ? c.get("t", id) : undefined));

@@ -2,6 +2,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { claimable, claimPatch, parseWarmPools, poolFor, poolName } from "../../runtime/kubernetes/warm-pool.js";
+import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 
 describe("HANGAR_KUBE_WARM_POOLS", () => {
@@ -19,6 +20,7 @@ describe("poolFor", () => {
   const sb = (over: Parameters<typeof spec>[0] = {}) => spec({ argv: [], ...over });
   const cases: [string, Parameters<typeof poolFor>[0], boolean, boolean][] = [
     ["the default sandbox of a pooled image", sb(), false, true],
+    ["the default main process as the API fills it in", sb({ argv: [...DEFAULT_MAIN_ARGV] }), false, true],
     ["env and files are fine (applied per exec / written at claim)", sb({ env: { A: "1" }, files: [{ path: "/a", content: Buffer.from("x") }] }), false, true],
     ["another image", sb({ image: "python:3.12" }), false, false],
     ["its own main process", sb({ argv: ["sleep", "1"] }), false, false],

@@ -1,0 +1,119 @@
+// Helpers for make bench: a Hangar process on loopback, a minimal gRPC client, raw client-node calls, stats.
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import * as k8s from "@kubernetes/client-node";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Writable } from "node:stream";
+
+export const NS = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
+export const kc = new k8s.KubeConfig();
+kc.loadFromFile(process.env.KUBECONFIG);
+export const core = kc.makeApiClient(k8s.CoreV1Api);
+
+const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]; };
+export const stats = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(2), p99: +pct(xs, 99).toFixed(2) });
+export const now = () => Number(process.hrtime.bigint()) / 1e6;
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const ratio = (h, r) => ({ p50: +(h.p50 / r.p50).toFixed(2), p99: +(h.p99 / r.p99).toFixed(2), p50_delta_ms: +(h.p50 - r.p50).toFixed(2) });
+
+export async function startHangar(extraEnv) {
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
+  const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise((resolve, reject) => {
+    let buf = "";
+    p.stdout.on("data", (b) => { buf += b; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    p.once("exit", (c) => reject(new Error(`hangar exited ${c}`)));
+  });
+  p.stdout.resume();
+  const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
+  const v1 = grpc.loadPackageDefinition(def).coreweave.sandbox.v1;
+  return { proc: p, port, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
+}
+
+export const unary = (c, m, req) => new Promise((res, rej) => c[m](req, (e, r) => (e ? rej(e) : res(r))));
+
+/** StreamExec to completion; resolves { code, bytes } once the exit arrived (output before it). */
+export function hangarExec(client, id, argv) {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    const call = client.StreamExec();
+    call.on("data", (m) => {
+      if (m.output?.data) bytes += m.output.data.length;
+      if (m.exit) resolve({ code: m.exit.exit_code, bytes });
+      if (m.error) reject(new Error(m.error.message));
+    });
+    call.on("error", reject);
+    call.write({ init: { sandbox_id: id, command: argv } });
+    call.end();
+  });
+}
+
+export function rawExec(pod, argv) {
+  let bytes = 0;
+  const sink = new Writable({ write: (c, _e, cb) => { bytes += c.length; cb(); } });
+  return new Promise((resolve, reject) => {
+    new k8s.Exec(kc).exec(NS, pod, "main", argv, sink, sink, null, false, (s) => resolve({ code: s.status, bytes })).catch(reject);
+  });
+}
+
+export async function waitRunning(client, id) {
+  for (;;) {
+    const s = await unary(client, "GetSandbox", { sandbox_id: id });
+    if (s.status.state === "STATE_RUNNING") return s;
+    if (["STATE_FAILED", "STATE_COMPLETED"].includes(s.status.state)) throw new Error(s.status.state_reason);
+    await sleep(5);
+  }
+}
+
+export const rawPod = (name) => ({ metadata: { name, labels: { "app.kubernetes.io/managed-by": "hangar-bench" } }, spec: { restartPolicy: "Never", terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, enableServiceLinks: false, containers: [{ name: "main", image: "python:3.11", imagePullPolicy: "IfNotPresent", command: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'] }] } });
+
+export async function rawCreate(name) {
+  const t0 = now();
+  await core.createNamespacedPod({ namespace: NS, body: rawPod(name) });
+  for (;;) {
+    const p = await core.readNamespacedPod({ name, namespace: NS });
+    if (p.status?.containerStatuses?.[0]?.state?.running) return now() - t0;
+    await sleep(5);
+  }
+}
+
+export async function deleteRawPods() {
+  const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
+  await Promise.all(pods.items.map((p) => core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {})));
+}
+
+/** Idle warm pods ready to claim (exec proven), as Hangar's pool sees them. */
+export async function readyWarmPods() {
+  const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" });
+  return pods.items.filter((p) => p.metadata.annotations?.["hangar.dev/exec"] && !p.metadata.labels?.["hangar.dev/sandbox-id"] && !p.metadata.deletionTimestamp && p.status?.phase === "Running").length;
+}
+
+/** RSS (MiB) and CPU seconds used so far by a process, from /proc. */
+export function procUsage(pid) {
+  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return { rssMiB: +rss.toFixed(1), cpuSeconds: (Number(f[11]) + Number(f[12])) / 100 };
+}
+
+/** Runs fn with `concurrency` workers for `ms`; returns ops/s, latency stats and failures (an op past 30 s counts as failed). */
+export async function throughput(concurrency, ms, fn) {
+  const lat = [];
+  let failed = 0;
+  let firstError;
+  const end = now() + ms;
+  const timeout = () => new Promise((_, rej) => setTimeout(() => rej(new Error("no answer in 30 s")), 30_000).unref());
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (now() < end) {
+      const t0 = now();
+      try {
+        await Promise.race([fn(), timeout()]);
+        lat.push(now() - t0);
+      } catch (e) {
+        failed++;
+        firstError ??= String(e?.message ?? e);
+      }
+    }
+  }));
+  return { concurrency, ops_per_s: +(lat.length / (ms / 1000)).toFixed(1), failed, ...(firstError ? { first_error: firstError } : {}), ...stats(lat.length ? lat : [0]) };
+}

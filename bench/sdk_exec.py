@@ -1,0 +1,20 @@
+"""make bench helper: exec round trips through the real cwsandbox SDK; prints JSON latencies (ms)."""
+import json
+import sys
+import time
+
+from cwsandbox import Sandbox
+
+n, argv = int(sys.argv[1]), sys.argv[2:]
+sb = Sandbox.run(max_lifetime_seconds=600)
+sb.wait()
+for _ in range(5):
+    sb.exec(argv).result()
+lat = []
+for _ in range(n):
+    t0 = time.perf_counter()
+    r = sb.exec(argv).result()
+    lat.append((time.perf_counter() - t0) * 1000)
+    assert r.returncode == 0
+sb.stop().result()
+print(json.dumps(lat))
