@@ -97,7 +97,7 @@ TEST_KUBECTL = $$(bash test/cluster/lib.sh --print-bin)/kubectl
 deploy-test-cluster: image
 	bash test/cluster/import-image.sh
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_HELM=$$(bash test/cluster/build-helm.sh) \
-	  KUBECTL=$(TEST_KUBECTL) bash scripts/deploy.sh
+	  KUBECTL=$(TEST_KUBECTL) HANGAR_DEPLOY_VALUES=test/cluster/deploy-values.yaml bash scripts/deploy.sh
 test-e2e-deployed:
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig}; export KUBECONFIG; \
 	  ip=$$($(TEST_KUBECTL) -n hangar-system get svc hangar -o jsonpath='{.spec.clusterIP}'); \

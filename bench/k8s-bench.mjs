@@ -12,7 +12,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 100);
 const N_RL = Number(process.env.BENCH_RL ?? 64);
 const N_SDK = Number(process.env.BENCH_SDK_EXECS ?? 100);
 const log = (...a) => console.error("bench:", ...a);
-const coldSpec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM INT; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
+// A main process of its own makes a create cold (the pool serves only the default one).
+const coldSpec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
 const warmSpec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["bench"] };
 const MIB = ["head", "-c", "1048576", "/dev/zero"];
 
@@ -39,7 +40,7 @@ try {
   // --- exec round trips into one sandbox: minimal gRPC client, the SDK, raw client-node ---
   const sb = await create(client, coldSpec, "exec");
   await waitRunning(client, sb.sandbox_id);
-  const pod = `sbx-${sb.sandbox_id}`;
+  const pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: `hangar.dev/sandbox-id=${sb.sandbox_id}` })).items[0].metadata.name;
   for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
   log("exec true / 1 MiB");
   const he = [], re = [], hm = [], rm = [];

@@ -85,8 +85,10 @@ def hangar_pods() -> list[str]:
 
 
 def still_running_pods() -> list[str]:
-    """Hangar pods that have not finished: after a suite, none may be left (finished ones are records)."""
-    return [f'{p["metadata"]["name"]} ({p["status"].get("phase")})' for p in hangar_pod_objects() if p["status"].get("phase") not in ("Succeeded", "Failed")]
+    """Sandbox pods that have not finished: after a suite, none may be left (finished ones are
+    records). Idle warm-pool pods are not sandboxes: the pool keeps them by configuration."""
+    return [f'{p["metadata"]["name"]} ({p["status"].get("phase")})' for p in hangar_pod_objects()
+            if p["status"].get("phase") not in ("Succeeded", "Failed") and not ("hangar.dev/warm-pool" in p["metadata"].get("labels", {}) and "hangar.dev/sandbox-id" not in p["metadata"].get("labels", {}))]
 
 
 def release_records() -> None:
