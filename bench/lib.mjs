@@ -25,7 +25,7 @@ export async function startHangar(extraEnv) {
     p.stdout.on("data", (b) => { buf += b; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
     p.once("exit", (c) => reject(new Error(`hangar exited ${c}`)));
   });
-  p.stdout.resume();
+  p.stdout.on("data", (b) => { if (process.env.BENCH_DEBUG) process.stderr.write(b); });
   const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
   const v1 = grpc.loadPackageDefinition(def).coreweave.sandbox.v1;
   return { proc: p, port, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };

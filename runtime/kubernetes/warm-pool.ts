@@ -106,6 +106,7 @@ export interface WarmPoolDeps {
 
 export function createWarmPools(d: WarmPoolDeps) {
   const inFlight = new Set<string>(); // pods being created or probed by this replica
+  const claiming = new Set<string>(); // pods this replica is claiming: concurrent creates pick different ones
   let creating = 0;
   const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 
@@ -151,14 +152,19 @@ export function createWarmPools(d: WarmPoolDeps) {
    */
   async function claim(image: string, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
     const { ready } = claimable(d.pods(), poolName(image));
-    const order = ready.sort(() => Math.random() - 0.5); // replicas start at different pods
+    const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "")).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
+      if (claiming.has(name)) continue;
+      claiming.add(name);
       try {
         await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(pod) }, mergePatch);
         void refillOnce();
+        // Keep it reserved until the watch shows it claimed, so no later create here tries it.
+        setTimeout(() => claiming.delete(name), 30_000).unref();
         return name;
       } catch (e) {
+        claiming.delete(name);
         const code = (e as { code?: number }).code;
         if (code !== 409 && code !== 404) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
       }
