@@ -10,7 +10,6 @@ import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resourc
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import { DEFAULT_MAIN_ARGV } from "../core/types.js";
 
-export const DEFAULT_ARGV = [...DEFAULT_MAIN_ARGV];
 export const LIMITS = {
   tags: 64,
   tagLength: 256,
@@ -77,7 +76,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   if (!image) v.push({ field: `${cf}.image`, description: "required" });
   else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${cf}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
   const args = c.args ?? [];
-  const argv = c.command ? [c.command, ...args] : args.length ? args : DEFAULT_ARGV;
+  const argv = c.command ? [c.command, ...args] : args.length ? args : [...DEFAULT_MAIN_ARGV];
   if (argv.length > LIMITS.args) v.push({ field: `${cf}.args`, description: `at most ${LIMITS.args} arguments` });
   if (argv.some(hasNul)) v.push({ field: `${cf}.args`, description: "must not contain NUL" });
   if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > LIMITS.argvBytes) v.push({ field: `${cf}.args`, description: `command and args must total at most ${LIMITS.argvBytes} bytes` });

@@ -310,9 +310,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
     const t = tracked.get(id);
     if (!t || t.exited) throw errors.notRunning(id, "exited");
-    if (Object.keys({ ...t.baseEnv, ...opts.env }).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
-    if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     const env = { ...t.baseEnv, ...opts.env };
+    if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     const argv = Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
     const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv, tty: opts.tty, shell: t.shell });
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.

@@ -10,6 +10,7 @@ import { createController, idForRequest } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
+import { hangarReplica } from "./replica.js";
 import { apiserverProxy, kubeConfig, kubeConfigVia, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
 
 const admin = kubeConfig();
@@ -48,27 +49,9 @@ afterAll(async () => {
 
 /** Another Hangar process on the same namespace: a second replica, or this one after a restart. */
 async function replica(over: { kubeConfig?: k8s.KubeConfig; retentionMs?: number } = {}) {
-  const rt = createKubernetesRuntime({
-    kubeConfig: over.kubeConfig ?? sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-    fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent, runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }],
-  });
-  const c = createController({
-    runtime: rt, policy: { retentionMs: over.retentionMs ?? 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
-    maxSandboxes: 50, maxExecsPerSandbox: 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 200, log: silent,
-  });
-  await rt.ready();
-  await c.start();
-  const until = (id: string, want: string[], ms = 60_000) => waitFor(`sandbox ${id} in ${want}`, ms, async () => (want.includes(c.get("t", id).state) ? c.get("t", id) : undefined));
-  return { c, until };
-}
-
-async function run(c: ReturnType<typeof createController>, id: string, argv: string[], env?: Record<string, string>) {
-  const h = await c.exec("t", id, { argv, env });
-  let out = "";
-  for await (const x of h.process.output()) out += x.data.toString();
-  const { exitCode } = await h.process.exited;
-  h.release();
-  return { out, exitCode };
+  const r = hangarReplica({ kubeConfig: over.kubeConfig ?? sa, retentionMs: over.retentionMs });
+  await r.start();
+  return r;
 }
 
 const podGone = (id: string) => waitFor(`pod of ${id} gone`, 30_000, async () =>
@@ -87,7 +70,7 @@ describe("durable records on the real cluster", () => {
     expect(b.c.get("t", live.id)).toMatchObject({ state: "RUNNING", createdAtMs: live.createdAtMs, echo: { image: "kept" }, spec: { tags: ["itest", "restart"] } });
     expect(b.c.get("t", done.id)).toMatchObject({ state: "COMPLETED", exitCode: 3, endedAtMs: done.endedAtMs });
     expect((await b.c.create("t", { spec: spec(), echo: {}, requestId: "restart-live" })).id).toBe(live.id);
-    expect(await run(b.c, live.id, ["/bin/sh", "-c", 'echo "$X"'], { X: "after restart" })).toEqual({ out: "after restart\n", exitCode: 0 });
+    expect(await b.run(live.id, ["/bin/sh", "-c", 'echo "$X"'], { X: "after restart" })).toEqual({ out: "after restart\n", exitCode: 0 });
     b.c.remove("t", live.id, { graceMs: 1000, allowMissing: false });
     expect(await b.until(live.id, ["COMPLETED"])).toMatchObject({ exitCode: 0, stateReason: expect.stringMatching(/delete/) });
     await b.c.close();
@@ -98,7 +81,7 @@ describe("durable records on the real cluster", () => {
     const r = await a.c.create("t", { spec: spec(), echo: {}, requestId: "" });
     await a.until(r.id, ["RUNNING"]);
     await b.until(r.id, ["RUNNING"], 10_000);
-    expect((await run(b.c, r.id, ["echo", "via b"])).out).toBe("via b\n");
+    expect((await b.run(r.id, ["echo", "via b"])).out).toBe("via b\n");
     b.c.remove("t", r.id, { graceMs: 0, allowMissing: false });
     const onA = await a.until(r.id, ["COMPLETED"]);
     expect(onA.stateReason).toMatch(/stopped by delete/);
@@ -137,7 +120,7 @@ describe("durable records on the real cluster", () => {
     await a.until(r.id, ["RUNNING"]);
     await proxy.cut();
     expect(a.c.get("t", r.id).state).toBe("RUNNING");
-    await expect(run(a.c, r.id, ["true"])).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    await expect(a.run(r.id, ["true"])).rejects.toMatchObject({ code: "UNAVAILABLE" });
     await core.deleteNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE, gracePeriodSeconds: 1 });
     await new Promise((res) => setTimeout(res, 3_000));
     expect(a.c.get("t", r.id).state).toBe("RUNNING");
