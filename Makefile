@@ -8,7 +8,7 @@ STAMP := .build/stamps
 
 .PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
-setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-agent
 
 $(STAMP)/npm: package.json package-lock.json
 	@mkdir -p $(STAMP)
@@ -34,6 +34,11 @@ $(STAMP)/apt:
 .build/hangar-pty: runtime/local/pty-helper.c
 	@mkdir -p .build
 	gcc -O2 -Wall -Wextra -static -o $@ $< -lutil
+
+# The in-sandbox agent of the persistent exec path (ADR 0008): static, no dependencies.
+.build/hangar-agent: agent/main.go agent/go.mod
+	@mkdir -p .build
+	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-agent .
 
 build: setup
 	tsc -p tsconfig.build.json

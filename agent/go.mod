@@ -1,0 +1,3 @@
+module hangar.dev/agent
+
+go 1.22

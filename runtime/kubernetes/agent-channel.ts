@@ -1,0 +1,241 @@
+/**
+ * The Hangar side of the persistent exec channel (ADR 0008): many commands multiplexed over
+ * one byte stream to hangar-agent (agent/main.go) running in the sandbox. Each command is an
+ * ExecProcess with the same semantics as plain exec: one output chunk per pipe read, stdin
+ * with EOF and backpressure (the agent acknowledges what it wrote), output flow control (a
+ * window per command, so one slow reader does not stall the others), kill of the whole
+ * process tree, exact exit codes. When the stream ends, every command on it fails with
+ * UNAVAILABLE and the channel reports itself closed (callers fall back to plain exec).
+ * Transport-agnostic: the Kubernetes exec websocket carries it in production, a local child
+ * process in unit tests.
+ */
+import { errors } from "../../core/errors.js";
+import type { ExecProcess, OutputChunk } from "../types.js";
+
+export const AGENT_VERSION = "hangar-agent/1";
+const HEADER = 9;
+const MAX_FRAME = 1 << 20;
+/** Unacknowledged stdin per command before write() waits (the agent's window is the same size for output). */
+const STDIN_WINDOW = 1 << 20;
+const STDIN_FRAME = 64 << 10;
+/** Acknowledge consumed output in batches of this much (or when the queue empties). */
+const ACK_BATCH = 64 << 10;
+
+export interface Transport {
+  send(frame: Buffer): void;
+  close(): void;
+}
+
+export function encodeFrame(kind: string, id: number, payload: Buffer = Buffer.alloc(0)): Buffer {
+  const b = Buffer.allocUnsafe(HEADER + payload.length);
+  b[0] = kind.charCodeAt(0);
+  b.writeUInt32BE(id, 1);
+  b.writeUInt32BE(payload.length, 5);
+  payload.copy(b, HEADER);
+  return b;
+}
+
+const u32 = (n: number) => {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(n >>> 0, 0);
+  return b;
+};
+
+/** Splits a byte stream into frames; throws on a frame no agent sends (the channel is then dropped). */
+export class FrameParser {
+  private buf: Buffer = Buffer.alloc(0);
+  push(data: Buffer): { kind: string; id: number; payload: Buffer }[] {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
+    const out: { kind: string; id: number; payload: Buffer }[] = [];
+    while (this.buf.length >= HEADER) {
+      const len = this.buf.readUInt32BE(5);
+      if (len > MAX_FRAME) throw new Error(`agent frame of ${len} bytes exceeds ${MAX_FRAME}`);
+      if (this.buf.length < HEADER + len) break;
+      out.push({ kind: String.fromCharCode(this.buf[0] ?? 0), id: this.buf.readUInt32BE(1), payload: this.buf.subarray(HEADER, HEADER + len) });
+      this.buf = this.buf.subarray(HEADER + len);
+    }
+    return out;
+  }
+}
+
+interface Running {
+  queue: OutputChunk[];
+  wake?: () => void;
+  ended: boolean;
+  unacked: number;
+  stdinOutstanding: number;
+  stdinWaiters: (() => void)[];
+  resolve(v: { exitCode: number }): void;
+  reject(e: unknown): void;
+  exitCode?: number;
+  onExit: (() => void)[];
+}
+
+export interface AgentChannel {
+  /** Resolves once the agent said hello; rejects if the stream ended first. */
+  readonly ready: Promise<void>;
+  readonly closed: boolean;
+  exec(argv: string[], env: Record<string, string>): ExecProcess;
+  /** Bytes from the transport. */
+  receive(data: Buffer): void;
+  /** The transport ended (or failed): fail what runs and refuse new commands. */
+  end(reason: string): void;
+  close(): void;
+  readonly running: number;
+}
+
+export function createAgentChannel(t: Transport): AgentChannel {
+  const parser = new FrameParser();
+  const procs = new Map<number, Running>();
+  let nextId = 1;
+  let closed = false;
+  let hello!: () => void;
+  let helloFailed!: (e: unknown) => void;
+  const ready = new Promise<void>((res, rej) => {
+    hello = res;
+    helloFailed = rej;
+  });
+  ready.catch(() => undefined);
+
+  const wake = (r: Running) => {
+    const w = r.wake;
+    r.wake = undefined;
+    w?.();
+  };
+
+  function receive(data: Buffer) {
+    if (closed) return;
+    let frames;
+    try {
+      frames = parser.push(data);
+    } catch (e) {
+      end((e as Error).message);
+      t.close();
+      return;
+    }
+    for (const f of frames) {
+      if (f.kind === "H") {
+        if (f.payload.toString() === AGENT_VERSION) hello();
+        else {
+          end(`agent version ${f.payload.toString().slice(0, 40)} is not ${AGENT_VERSION}`);
+          t.close();
+          return;
+        }
+        continue;
+      }
+      const r = procs.get(f.id);
+      if (!r) continue;
+      if (f.kind === "O" || f.kind === "E") {
+        if (f.payload.length === 0) continue;
+        r.queue.push({ stream: f.kind === "O" ? "stdout" : "stderr", data: Buffer.from(f.payload) });
+        wake(r);
+      } else if (f.kind === "W" && f.payload.length === 4) {
+        r.stdinOutstanding -= f.payload.readUInt32BE(0);
+        if (r.stdinOutstanding <= STDIN_WINDOW) for (const w of r.stdinWaiters.splice(0)) w();
+      } else if (f.kind === "X" && f.payload.length === 4) {
+        r.exitCode = f.payload.readInt32BE(0);
+        r.ended = true;
+        procs.delete(f.id);
+        if (r.queue.length === 0) r.resolve({ exitCode: r.exitCode });
+        for (const w of r.stdinWaiters.splice(0)) w();
+        for (const w of r.onExit.splice(0)) w();
+        wake(r);
+      }
+    }
+  }
+
+  function end(reason: string) {
+    if (closed) return;
+    closed = true;
+    helloFailed(errors.unavailable(`the exec channel did not open: ${reason}`));
+    for (const r of procs.values()) {
+      r.ended = true;
+      r.reject(errors.unavailable(`the exec channel to the sandbox closed while the command ran (${reason})`));
+      for (const w of r.stdinWaiters.splice(0)) w();
+      for (const w of r.onExit.splice(0)) w();
+      wake(r);
+    }
+    procs.clear();
+  }
+
+  function exec(argv: string[], env: Record<string, string>): ExecProcess {
+    if (closed) throw errors.unavailable("the exec channel is closed");
+    const id = nextId++;
+    let resolve!: Running["resolve"];
+    let reject!: Running["reject"];
+    const exited = new Promise<{ exitCode: number }>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    exited.catch(() => undefined);
+    const r: Running = { queue: [], ended: false, unacked: 0, stdinOutstanding: 0, stdinWaiters: [], resolve, reject, onExit: [] };
+    procs.set(id, r);
+    t.send(encodeFrame("S", id, Buffer.from(JSON.stringify({ argv, env }))));
+    let stdinClosed = false;
+    const ack = (force: boolean) => {
+      if (r.unacked > 0 && (force || r.unacked >= ACK_BATCH) && !r.ended && !closed) {
+        t.send(encodeFrame("A", id, u32(r.unacked)));
+        r.unacked = 0;
+      }
+    };
+    return {
+      async write(data) {
+        for (let off = 0; off < data.length && !stdinClosed && !r.ended; off += STDIN_FRAME) {
+          const part = data.subarray(off, off + STDIN_FRAME);
+          r.stdinOutstanding += part.length;
+          t.send(encodeFrame("I", id, part));
+          if (r.stdinOutstanding > STDIN_WINDOW) await new Promise<void>((w) => r.stdinWaiters.push(w));
+        }
+      },
+      closeStdin() {
+        if (stdinClosed) return;
+        stdinClosed = true;
+        if (!r.ended && !closed) t.send(encodeFrame("C", id));
+      },
+      resize() {
+        // Commands on the channel have no terminal (TTY commands use plain exec).
+      },
+      async *output() {
+        for (;;) {
+          const next = r.queue.shift();
+          if (next) {
+            r.unacked += next.data.length;
+            ack(r.queue.length === 0);
+            yield next;
+            continue;
+          }
+          if (r.ended) {
+            if (r.exitCode !== undefined) r.resolve({ exitCode: r.exitCode });
+            return;
+          }
+          ack(true);
+          await new Promise<void>((w) => (r.wake = w));
+        }
+      },
+      // Resolves at the exit frame when no output is queued, else once output() drained it.
+      exited,
+      async kill() {
+        if (r.ended || closed) return;
+        t.send(encodeFrame("K", id));
+        await Promise.race([new Promise<void>((w) => r.onExit.push(w)), new Promise((w) => setTimeout(w, 2000).unref())]);
+      },
+    };
+  }
+
+  return {
+    ready,
+    get closed() {
+      return closed;
+    },
+    get running() {
+      return procs.size;
+    },
+    exec,
+    receive,
+    end,
+    close() {
+      end("closed by Hangar");
+      t.close();
+    },
+  };
+}

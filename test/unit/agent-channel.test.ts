@@ -1,0 +1,180 @@
+/**
+ * The persistent exec channel against the real hangar-agent binary (make setup builds it),
+ * run here as a local child process instead of inside a pod: the transport differs, the
+ * protocol and the agent are the ones production uses.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgentChannel, encodeFrame, FrameParser, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import type { ExecProcess } from "../../runtime/types.js";
+
+const AGENT = ".build/hangar-agent";
+const children: ChildProcess[] = [];
+
+async function open(): Promise<{ ch: AgentChannel; child: ChildProcess }> {
+  if (!existsSync(AGENT)) throw new Error(`${AGENT} is missing: run make setup`);
+  const child = spawn(AGENT, [], { stdio: ["pipe", "pipe", "inherit"] });
+  children.push(child);
+  const ch = createAgentChannel({ send: (b) => child.stdin?.write(b), close: () => child.stdin?.end() });
+  child.stdout?.on("data", (b: Buffer) => ch.receive(b));
+  child.on("exit", () => ch.end("agent exited"));
+  await ch.ready;
+  return { ch, child };
+}
+
+async function collect(p: ExecProcess) {
+  const out = { stdout: "", stderr: "", chunks: 0 };
+  for await (const c of p.output()) {
+    out[c.stream] += c.data.toString();
+    out.chunks++;
+  }
+  return { ...out, exitCode: (await p.exited).exitCode };
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill("SIGKILL");
+});
+
+describe("agent frames", () => {
+  it("parses frames split at any byte and joined together", () => {
+    const a = encodeFrame("O", 7, Buffer.from("hello"));
+    const b = encodeFrame("X", 7, Buffer.from([0, 0, 0, 3]));
+    const all = Buffer.concat([a, b]);
+    for (let cut = 0; cut <= all.length; cut++) {
+      const p = new FrameParser();
+      const got = [...p.push(all.subarray(0, cut)), ...p.push(all.subarray(cut))];
+      expect(got.map((f) => [f.kind, f.id, f.payload.toString("hex")])).toEqual([["O", 7, Buffer.from("hello").toString("hex")], ["X", 7, "00000003"]]);
+    }
+  });
+  it("refuses a frame larger than 1 MiB", () => {
+    const hdr = Buffer.alloc(9);
+    hdr.writeUInt32BE((1 << 20) + 1, 5);
+    expect(() => new FrameParser().push(hdr)).toThrow(/exceeds/);
+  });
+  it("a channel that receives garbage closes and refuses commands", () => {
+    let closedByChannel = false;
+    const ch = createAgentChannel({ send: () => undefined, close: () => (closedByChannel = true) });
+    ch.receive(Buffer.from("HTTP/1.1 400 Bad Request\r\n\r\n"));
+    expect(ch.closed).toBe(true);
+    expect(closedByChannel).toBe(true);
+    expect(() => ch.exec(["true"], {})).toThrow(/closed/);
+  });
+});
+
+describe("commands over the agent", () => {
+  it("exact exit codes, signals as 128+n, a missing program as 127", async () => {
+    const { ch } = await open();
+    expect((await collect(ch.exec(["true"], {}))).exitCode).toBe(0);
+    expect((await collect(ch.exec(["sh", "-c", "exit 7"], {}))).exitCode).toBe(7);
+    expect((await collect(ch.exec(["sh", "-c", "kill -TERM $$"], {}))).exitCode).toBe(143);
+    const missing = await collect(ch.exec(["no-such-program-hangar"], {}));
+    expect(missing).toMatchObject({ exitCode: 127, stdout: "" });
+    expect(missing.stderr).toContain("no-such-program-hangar: not found");
+  });
+
+  it("stdout and stderr apart, env merged over the agent's, PATH from the request", async () => {
+    const { ch } = await open();
+    const r = await collect(ch.exec(["sh", "-c", 'echo "out $FOO"; echo err >&2'], { FOO: "bar baz" }));
+    expect(r).toMatchObject({ stdout: "out bar baz\n", stderr: "err\n", exitCode: 0 });
+    const home = await collect(ch.exec(["sh", "-c", 'test -n "$PATH" && echo ok'], {}));
+    expect(home.stdout).toBe("ok\n");
+    expect((await collect(ch.exec(["true"], { PATH: "/nonexistent" }))).exitCode).toBe(127);
+  });
+
+  it("one output chunk per read: a slow writer's lines arrive as separate chunks, before the exit", async () => {
+    const { ch } = await open();
+    const p = ch.exec(["sh", "-c", "echo a; sleep 0.2; echo b; sleep 0.2; echo c"], {});
+    const seen: string[] = [];
+    for await (const c of p.output()) seen.push(c.data.toString());
+    expect(seen).toEqual(["a\n", "b\n", "c\n"]);
+    expect((await p.exited).exitCode).toBe(0);
+  });
+
+  it("stdin with EOF, and 8 MiB through cat with backpressure both ways", async () => {
+    const { ch } = await open();
+    const p = ch.exec(["cat"], {});
+    await p.write(Buffer.from("line\n"));
+    p.closeStdin();
+    expect(await collect(p)).toMatchObject({ stdout: "line\n", exitCode: 0 });
+    const big = Buffer.alloc(8 << 20, 0x61);
+    const q = ch.exec(["cat"], {});
+    const reading = (async () => {
+      let n = 0;
+      for await (const c of q.output()) n += c.data.length;
+      return n;
+    })();
+    await q.write(big);
+    q.closeStdin();
+    expect(await reading).toBe(big.length);
+    expect((await q.exited).exitCode).toBe(0);
+  });
+
+  it("a consumer that does not read stalls only its own command", async () => {
+    const { ch } = await open();
+    const flood = ch.exec(["sh", "-c", "head -c 50000000 /dev/zero"], {});
+    const it = flood.output()[Symbol.asyncIterator]();
+    await it.next(); // read one chunk, then stop reading
+    const t0 = Date.now();
+    expect((await collect(ch.exec(["echo", "still here"], {}))).stdout).toBe("still here\n");
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await flood.kill();
+  });
+
+  it("kill takes down the whole tree, including a child in its own process group", async () => {
+    const { ch } = await open();
+    const p = ch.exec(["sh", "-c", "setsid sleep 1000 & echo $!; sleep 1000"], {});
+    const it = p.output()[Symbol.asyncIterator]();
+    const first = await it.next();
+    const bgPid = Number(String(first.value?.data).trim());
+    expect(bgPid).toBeGreaterThan(1);
+    await p.kill();
+    for (;;) if ((await it.next()).done) break;
+    expect((await p.exited).exitCode).toBe(137);
+    const alive = () => {
+      try {
+        return !/\) [ZX] /.test(readFileSync(`/proc/${bgPid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(alive()).toBe(false);
+  });
+
+  it("many commands at once keep their own output and exit codes", async () => {
+    const { ch } = await open();
+    const rs = await Promise.all(Array.from({ length: 64 }, (_, i) => collect(ch.exec(["sh", "-c", `echo ${i}; exit ${i % 7}`], {}))));
+    rs.forEach((r, i) => expect(r).toMatchObject({ stdout: `${i}\n`, exitCode: i % 7 }));
+    expect(ch.running).toBe(0);
+  });
+
+  it("the agent going away fails running commands with UNAVAILABLE and closes the channel", async () => {
+    const { ch, child } = await open();
+    const p = ch.exec(["sleep", "1000"], {});
+    child.kill("SIGKILL");
+    await expect(p.exited).rejects.toThrow(/exec channel .* closed/);
+    expect(ch.closed).toBe(true);
+    expect(() => ch.exec(["true"], {})).toThrow(/closed/);
+  });
+
+  it("closing the agent's stdin kills the commands it started", async () => {
+    const { ch, child } = await open();
+    const p = ch.exec(["sh", "-c", "echo $$; sleep 1000"], {});
+    const it = p.output()[Symbol.asyncIterator]();
+    const pid = Number(String((await it.next()).value?.data).trim());
+    const exited = new Promise((r) => child.once("exit", r));
+    ch.close();
+    await exited;
+    let gone = false;
+    for (let i = 0; i < 50 && !gone; i++) {
+      try {
+        gone = /\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        gone = true;
+      }
+      if (!gone) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(gone).toBe(true);
+  });
+});
