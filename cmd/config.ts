@@ -159,6 +159,9 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     throw new ConfigError(`HANGAR_LOCAL_BWRAP=${bwrap}: bubblewrap is not installed, and the local runtime isolates every sandbox with it. Install it (apt-get install bubblewrap), or set HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true to run sandboxes as plain processes of this user with no isolation at all`);
   }
   const ptyHelper = tool("HANGAR_LOCAL_PTY_HELPER", path.join(installDir, ".build/hangar-pty"));
+  const execAgent = bool("HANGAR_KUBE_EXEC_AGENT", false);
+  const agentBinary = str("HANGAR_KUBE_AGENT_BINARY", path.join(installDir, ".build/hangar-agent"));
+  if (runtime === "kubernetes" && execAgent && !executable(agentBinary)) throw new ConfigError(`HANGAR_KUBE_AGENT_BINARY=${agentBinary}: not found; build it with 'make setup' (HANGAR_KUBE_EXEC_AGENT=true needs it)`);
   if (runtime === "local" && !executable(ptyHelper)) throw new ConfigError(`HANGAR_LOCAL_PTY_HELPER=${ptyHelper}: not found; build it with 'make setup'`);
 
   const cfg = {
@@ -191,6 +194,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       runnersText: str("HANGAR_KUBE_RUNNERS", ""),
       tolerations: parseTolerations(str("HANGAR_KUBE_TOLERATIONS", "")),
+      execAgentBinary: execAgent ? agentBinary : undefined,
       warmPools: (() => {
         try {
           return parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));

@@ -10,6 +10,7 @@ import { createGrpcServer } from "../api/server.js";
 import { createController } from "../controller/controller.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import type { Runtime } from "../runtime/types.js";
+import { agentBinary } from "../runtime/kubernetes/agent-link.js";
 import { createKubernetesRuntime } from "../runtime/kubernetes/kube-runtime.js";
 import * as k8s from "@kubernetes/client-node";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
@@ -36,6 +37,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       runtimeClassName: cfg.kube.runtimeClassName,
       tolerations: cfg.kube.tolerations,
       warmPools: cfg.kube.warmPools,
+      execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,

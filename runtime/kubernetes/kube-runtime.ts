@@ -9,6 +9,7 @@ import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
@@ -39,6 +40,8 @@ export interface KubeRuntimeOptions {
   tolerations?: k8s.V1Toleration[];
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
   warmPools?: WarmPoolConfig[];
+  /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
+  execAgent?: AgentBinary;
   /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
@@ -81,6 +84,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
   const store = createRecordStore(core, o.namespace, nameOf, o.log);
   let warm: ReturnType<typeof createWarmPools> | undefined;
+  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run: (pod, argv, input) => run(pod, argv, input), log: o.log }) : undefined;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -152,6 +156,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const finish = (t: Tracked, e: Omit<ExitInfo, "endedAtMs">) => {
     if (t.exited) return;
     t.exited = true;
+    agents?.drop(t.pod);
     const exit: ExitInfo = { ...e, endedAtMs: Date.now() };
     if (t.events) t.events.onExit(t.id, exit);
     else sink?.onExit(t.id, exit);
@@ -160,6 +165,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   informer.on("update", (p) => onPod(p, false));
   informer.on("delete", (p) => {
     onPod(p, true);
+    if (p.metadata?.name) agents?.drop(p.metadata.name);
     const id = idOf(p);
     const t = id ? tracked.get(id) : undefined;
     if (t?.settle) {
@@ -185,7 +191,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       warm = createWarmPools({
         core, namespace: o.namespace, pools: o.warmPools, log: o.log,
         pods: () => [...informer.list(o.namespace)],
-        probe: async (pod) => ((await probe(pod)) ? "sh" : "plain"),
+        probe: async (pod) => {
+          const sh = await probe(pod);
+          // A pool pod gets its agent (and this replica's channel to it) before it counts as idle.
+          if (sh) await agents?.open(pod);
+          return sh ? "sh" : "plain";
+        },
         idlePod: (image, labels) => {
           const pod = buildPod(randomUUID(), { image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
             namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true,
@@ -233,6 +244,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         t.baseEnv = spec.env;
         const pod = informer.get(claimedPod, o.namespace);
         t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+        if (t.shell) agents?.channelFor(t.pod);
         return placeFiles(t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
       }
     }
@@ -272,6 +284,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.
     t.shell = await probe(t.pod);
+    if (t.shell) void agents?.open(t.pod);
     return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
   }
 
@@ -313,8 +326,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const env = { ...t.baseEnv, ...opts.env };
     if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
-    const argv = Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...opts.argv] : opts.argv;
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv, tty: opts.tty, shell: t.shell });
+    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell }));
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
     const exited = p.exited.then(async (r) => {
       if (r.exitCode < 128) return r;
@@ -326,10 +338,22 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return { ...p, exited };
   }
 
+  /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */
+  function viaAgent(pod: string, argv: string[], env: Record<string, string>): ExecProcess | undefined {
+    const ch = agents?.channelFor(pod);
+    try {
+      return ch?.exec(argv, env);
+    } catch {
+      return undefined;
+    }
+  }
+  const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);
+
   const logs = (id: string, opts: LogOptions): AsyncIterable<Buffer> => podLogs(o.kubeConfig, o.namespace, nameOf(id), opts);
 
   async function remove(id: string): Promise<void> {
     await track(store.release(id));
+    agents?.drop(nameOf(id));
     tracked.delete(id);
   }
 
@@ -373,6 +397,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     closing = true;
     clearInterval(ticker);
     warm?.close();
+    agents?.close();
     await Promise.race([Promise.allSettled([...pending, store.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await informer.stop();
   }

@@ -1,0 +1,152 @@
+/**
+ * Puts hangar-agent into a sandbox pod and keeps one exec websocket per pod open to it
+ * (ADR 0008). The binary is copied once per pod through exec stdin to
+ * /tmp/.hangar-agent-<hash> (the hash of the binary, so two Hangar versions never share a
+ * file); each Hangar process then opens its own channel with a single exec. Which pods have
+ * a channel, and when a closed one may be reopened, is kept here; callers ask `channelFor`
+ * and use plain exec whenever it answers nothing.
+ */
+import * as k8s from "@kubernetes/client-node";
+import { createHash } from "node:crypto";
+import { PassThrough, Writable } from "node:stream";
+import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
+
+const NOT_INSTALLED = 120;
+const HELLO_TIMEOUT_MS = 10_000;
+/** A channel that closed is reopened no sooner than this after the last attempt (it may be the pod ending). */
+const REOPEN_AFTER_MS = 2_000;
+
+export interface AgentBinary {
+  bytes: Buffer;
+  /** Where it lives in the pod. */
+  path: string;
+}
+
+export function agentBinary(bytes: Buffer): AgentBinary {
+  return { bytes, path: `/tmp/.hangar-agent-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}` };
+}
+
+/** Argv that starts the agent, or exits NOT_INSTALLED when this pod does not have it yet. */
+export const startArgv = (path: string) => ["/bin/sh", "-c", `[ -x "$0" ] || exit ${NOT_INSTALLED}; exec "$0"`, path];
+/** Argv that installs the agent from stdin (atomically: a half-written file is never run). */
+export const installArgv = (path: string) => ["/bin/sh", "-c", 'umask 077; t="$0.$$"; cat > "$t" && chmod 700 "$t" && mv -f "$t" "$0"', path];
+
+class AgentMissing extends Error {}
+
+/** One exec running the agent; resolves with an open channel, or rejects (AgentMissing when not installed). */
+async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: AgentBinary): Promise<AgentChannel> {
+  const stdin = new PassThrough();
+  const link: { ws?: { close(): void } } = {};
+  const ch = createAgentChannel({ send: (b) => stdin.write(b), close: () => link.ws?.close() });
+  let status: k8s.V1Status | undefined;
+  const stdout = new Writable({ write: (c: Buffer, _e, cb) => { ch.receive(c); cb(); } });
+  let stderr = "";
+  const errSink = new Writable({ write: (c: Buffer, _e, cb) => { if (stderr.length < 2000) stderr += c.toString(); cb(); } });
+  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", startArgv(bin.path), stdout, errSink, stdin, false, (s) => (status = s));
+  link.ws = ws as unknown as { close(): void };
+  ws.on("error", () => undefined);
+  ws.on("close", () => {
+    const code = status?.details?.causes?.find((c) => c.reason === "ExitCode")?.message;
+    ch.end(code === String(NOT_INSTALLED) ? "not installed" : `the agent's exec ended (${status?.message ?? status?.status ?? "websocket closed"}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ""})`);
+  });
+  const timer = setTimeout(() => ch.close(), HELLO_TIMEOUT_MS);
+  try {
+    await ch.ready;
+  } catch (e) {
+    if (/not installed/.test((e as Error).message)) throw new AgentMissing();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  return ch;
+}
+
+export interface AgentLinks {
+  /** The open channel to this pod's agent, if there is one; starts (re)opening it in the background when there is not. */
+  channelFor(pod: string): AgentChannel | undefined;
+  /** Installs the agent if needed and opens a channel; resolves false when this pod cannot run it. */
+  open(pod: string): Promise<boolean>;
+  /** Closes this pod's channel (the sandbox ended). */
+  drop(pod: string): void;
+  close(): void;
+}
+
+interface Entry {
+  ch?: AgentChannel;
+  opening?: Promise<boolean>;
+  lastTryMs: number;
+  /** The pod cannot run the agent (no writable /tmp, noexec, no sh): plain exec only. */
+  unusable?: string;
+}
+
+export function createAgentLinks(o: {
+  kc: k8s.KubeConfig;
+  namespace: string;
+  binary: AgentBinary;
+  /** Runs a command to completion with `input` on stdin; resolves its exit code. */
+  run(pod: string, argv: string[], input?: Buffer): Promise<number>;
+  log: { warn(o: object, m: string): void };
+}): AgentLinks {
+  const entries = new Map<string, Entry>();
+  let closing = false;
+
+  async function attempt(pod: string, e: Entry): Promise<boolean> {
+    e.lastTryMs = Date.now();
+    try {
+      let ch: AgentChannel;
+      try {
+        ch = await connect(o.kc, o.namespace, pod, o.binary);
+      } catch (err) {
+        if (!(err instanceof AgentMissing)) throw err;
+        const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
+        if (code !== 0) {
+          e.unusable = `installing the exec agent exited ${code}`;
+          o.log.warn({ pod, code }, "the exec agent cannot be installed in this pod; its commands use plain exec");
+          return false;
+        }
+        ch = await connect(o.kc, o.namespace, pod, o.binary);
+      }
+      if (closing || entries.get(pod) !== e) {
+        ch.close();
+        return false;
+      }
+      e.ch = ch;
+      return true;
+    } catch (err) {
+      if (err instanceof AgentMissing) e.unusable = "the installed exec agent cannot be started";
+      else o.log.warn({ pod, err: (err as Error).message }, "could not open the exec agent channel; plain exec until it reopens");
+      return false;
+    } finally {
+      e.opening = undefined;
+    }
+  }
+
+  function open(pod: string): Promise<boolean> {
+    let e = entries.get(pod);
+    if (!e) entries.set(pod, (e = { lastTryMs: 0 }));
+    if (e.unusable) return Promise.resolve(false);
+    if (e.ch && !e.ch.closed) return Promise.resolve(true);
+    e.opening ??= attempt(pod, e);
+    return e.opening;
+  }
+
+  return {
+    channelFor(pod) {
+      const e = entries.get(pod);
+      if (e?.ch && !e.ch.closed) return e.ch;
+      if (closing || e?.unusable || e?.opening) return undefined;
+      if (!e || Date.now() - e.lastTryMs >= REOPEN_AFTER_MS) void open(pod);
+      return undefined;
+    },
+    open,
+    drop(pod) {
+      entries.get(pod)?.ch?.close();
+      entries.delete(pod);
+    },
+    close() {
+      closing = true;
+      for (const e of entries.values()) e.ch?.close();
+      entries.clear();
+    },
+  };
+}
