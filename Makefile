@@ -121,7 +121,7 @@ cluster-status:
 	bash test/cluster/cluster-status.sh
 
 # Integration tier against the cluster KUBECONFIG names (default: the one cluster-up wrote).
-test-integration: $(STAMP)/npm
+test-integration: $(STAMP)/npm .build/hangar-agent
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project integration
 
 # The real-SDK suite against the Kubernetes runtime, Hangar running as the least-privilege

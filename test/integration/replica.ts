@@ -1,21 +1,24 @@
 /** One Hangar process's runtime + controller on the test namespace, as the integration tier builds them. */
 import type * as k8s from "@kubernetes/client-node";
 import { createController } from "../../controller/controller.js";
+import { readFileSync } from "node:fs";
+import { agentBinary } from "../../runtime/kubernetes/agent-link.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import type { WarmPoolConfig } from "../../runtime/kubernetes/warm-pool.js";
 import { NAMESPACE, waitFor } from "./kube.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 
-export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[] }) {
+export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; maxExecsPerSandbox?: number }) {
   const runtime = createKubernetesRuntime({
     kubeConfig: o.kubeConfig, namespace: NAMESPACE, startupTimeoutMs: o.startupTimeoutMs ?? 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
     runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }], warmPools: o.warmPools,
+    execAgent: o.execAgent ? agentBinary(readFileSync(".build/hangar-agent")) : undefined,
   });
   const c = createController({
     runtime, policy: { retentionMs: o.retentionMs ?? 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
-    maxSandboxes: 50, maxExecsPerSandbox: 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 200, log: silent,
+    maxSandboxes: 50, maxExecsPerSandbox: o.maxExecsPerSandbox ?? 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 200, log: silent,
   });
   return {
     runtime,
@@ -27,8 +30,10 @@ export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: num
     },
     until: (id: string, want: string[], ms = 60_000) => waitFor(`sandbox ${id} in ${want}`, ms, async () => (want.includes(c.get("t", id).state) ? c.get("t", id) : undefined)),
     /** Runs a command in tenant t's sandbox to completion: its stdout+stderr and exit code. */
-    async run(id: string, argv: string[], env?: Record<string, string>) {
+    async run(id: string, argv: string[], env?: Record<string, string>, stdin?: Buffer) {
       const h = await c.exec("t", id, { argv, env });
+      if (stdin) await h.process.write(stdin);
+      h.process.closeStdin();
       let out = "";
       for await (const x of h.process.output()) out += x.data.toString();
       const { exitCode } = await h.process.exited;
