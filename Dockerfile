@@ -1,8 +1,14 @@
 # Hangar's image for users with Docker/BuildKit (`docker build -t hangar:dev .`). The offline
 # path (`make image`, scripts/build-image.sh) produces the same runtime layout without Docker:
 #   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
+#   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
 #   user 10001, entrypoint node /app/dist/cmd/main.js. Nothing is written outside /tmp, so a
 #   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
+FROM golang:1.26-bookworm AS agent
+WORKDIR /src/agent
+COPY agent ./
+RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-agent .
+
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -23,6 +29,7 @@ COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules node_modules
 COPY --from=build /src/dist dist
 COPY --from=build /src/proto proto
+COPY --from=agent /hangar-agent .build/hangar-agent
 USER 10001:10001
 EXPOSE 50051 9464
 ENTRYPOINT ["node", "/app/dist/cmd/main.js"]

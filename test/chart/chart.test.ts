@@ -58,7 +58,7 @@ describe("helm chart", () => {
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
-      runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", execAgent: "HANGAR_KUBE_EXEC_AGENT", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
       runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
     };
     expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());

@@ -35,6 +35,7 @@ describe("loadConfig", () => {
     ["missing keys file", { HANGAR_API_KEYS_FILE: "/nonexistent/keys" }, /HANGAR_API_KEYS_FILE/],
     ["no bubblewrap", { HANGAR_LOCAL_BWRAP: "/nonexistent/bwrap" }, /bubblewrap is not installed.*HANGAR_LOCAL_UNSAFE_NO_ISOLATION/],
     ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
+    ["the exec agent without its binary", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: "/nonexistent/agent" }, /HANGAR_KUBE_AGENT_BINARY=.*make setup/],
   ];
   for (const [name, env, msg] of bad) {
     it(`refuses ${name}, naming the setting`, () => {
@@ -44,6 +45,11 @@ describe("loadConfig", () => {
   }
   it("allows open mode off loopback only when told to", () => {
     expect(loadConfig({ ...base, HANGAR_LISTEN: "0.0.0.0:1", HANGAR_ALLOW_OPEN_NON_LOOPBACK: "true" }, [], dir).listen.host).toBe("0.0.0.0");
+  });
+  it("the exec agent is off unless asked for, and then names its binary", () => {
+    const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool };
+    expect(loadConfig(k, [], dir).kube.execAgentBinary).toBeUndefined();
+    expect(loadConfig({ ...k, HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: fakeTool }, [], dir).kube.execAgentBinary).toBe(fakeTool);
   });
   it("runs without bubblewrap only with the explicit unsafe flag", () => {
     expect(loadConfig({ ...base, HANGAR_LOCAL_BWRAP: "/nonexistent", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, [], dir).local.unsafe).toBe(true);
