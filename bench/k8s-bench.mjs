@@ -30,8 +30,15 @@ const del = (client, id) => unary(client, "DeleteSandbox", { sandbox_id: id, gra
 
 // Start from an empty pool, so the fill time is real.
 for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`, HANGAR_MAX_SANDBOXES: "1000" });
+// Two Hangar processes on one namespace, as two replicas: `h` with the warm pool and the
+// persistent exec path (ADR 0008), `hp` with plain exec (one websocket per command). Both serve
+// every sandbox, so the same pod is measured three ways: agent, plain, raw.
+const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`, HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true" });
+const hp = await startHangar({ HANGAR_MAX_SANDBOXES: "1000" });
 const { client } = h;
+const plain = hp.client;
+/** The program that ran a command: the agent on the channel, the sh kill wrapper on plain exec. */
+const parentOf = async (c, id) => (await hangarExec(c, id, ["/bin/sh", "-c", 'tr "\\0" " " < /proc/$PPID/cmdline'])).text;
 const r = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13 (make cluster-up)", sizes: { N_EXEC, N_CREATE, BURST, N_RL, N_SDK } };
 try {
   log(`filling the warm pool (${BURST} pods)`);
@@ -41,35 +48,43 @@ try {
   const sb = await create(client, coldSpec, "exec");
   await waitRunning(client, sb.sandbox_id);
   const pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: `hangar.dev/sandbox-id=${sb.sandbox_id}` })).items[0].metadata.name;
-  for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
+  await waitRunning(plain, sb.sandbox_id);
+  for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await hangarExec(plain, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
+  // The numbers are only meaningful if each path is the one it claims to be.
+  for (let i = 0; !/\.hangar-agent-/.test(await parentOf(client, sb.sandbox_id)); i++) { if (i > 100) throw new Error("the agent channel did not open"); await sleep(100); }
+  if (/\.hangar-agent-/.test(await parentOf(plain, sb.sandbox_id))) throw new Error("the plain replica ran a command on the agent");
   log("exec true / 1 MiB");
-  const he = [], re = [], hm = [], rm = [];
+  const he = [], hpe = [], re = [], hm = [], hpm = [], rm = [];
   for (let i = 0; i < N_EXEC; i++) {
     let t0 = now(); await hangarExec(client, sb.sandbox_id, ["true"]); he.push(now() - t0);
+    t0 = now(); await hangarExec(plain, sb.sandbox_id, ["true"]); hpe.push(now() - t0);
     t0 = now(); await rawExec(pod, ["true"]); re.push(now() - t0);
   }
   for (let i = 0; i < Math.max(10, N_EXEC / 4); i++) {
     let t0 = now(); const a = await hangarExec(client, sb.sandbox_id, MIB); hm.push(now() - t0);
+    t0 = now(); const ap = await hangarExec(plain, sb.sandbox_id, MIB); hpm.push(now() - t0);
     t0 = now(); const b = await rawExec(pod, MIB); rm.push(now() - t0);
-    if (a.bytes !== 1 << 20 || b.bytes !== 1 << 20) throw new Error(`1 MiB exec returned ${a.bytes} / ${b.bytes} bytes`);
+    if (a.bytes !== 1 << 20 || ap.bytes !== 1 << 20 || b.bytes !== 1 << 20) throw new Error(`1 MiB exec returned ${a.bytes} / ${ap.bytes} / ${b.bytes} bytes`);
   }
   log("exec through the SDK");
-  const sdk = JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(N_SDK), "true"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}` }, encoding: "utf8" }));
-  r.exec_true_ms = { hangar: stats(he), hangar_sdk: stats(sdk), raw: stats(re) };
-  r.exec_1mib_ms = { hangar: stats(hm), raw: stats(rm) };
+  const sdkVia = (port) => JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(N_SDK), "true"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}` }, encoding: "utf8" }));
+  r.exec_true_ms = { hangar: stats(he), hangar_plain: stats(hpe), hangar_sdk: stats(sdkVia(h.port)), hangar_sdk_plain: stats(sdkVia(hp.port)), raw: stats(re) };
+  r.exec_1mib_ms = { hangar: stats(hm), hangar_plain: stats(hpm), raw: stats(rm) };
 
   log("execs per second");
   r.execs_per_s = [];
-  // This node's exec path (containerd + runc on 2 cores) stalls somewhere between 24 and 32
-  // concurrent execs, raw or not; stalled execs count as failed after 30 s, and the run pauses
-  // after the highest level so the node recovers before the next measure.
+  // This node's exec path stalls above ~24 concurrent execs (one websocket each), raw or not
+  // (docs/benchmarks.md); stalled execs count as failed after 30 s, and the run pauses after
+  // the highest level so the node recovers before the next measure. The agent path opens no
+  // websocket per command and goes first.
   for (const c of [1, 16, 64]) {
     log(`  concurrency ${c}`);
     const hh = await throughput(c, 4000, () => hangarExec(client, sb.sandbox_id, ["true"]));
+    const hpp = await throughput(c, 4000, () => hangarExec(plain, sb.sandbox_id, ["true"]));
     if (c > 16) await sleep(30_000);
     const rr = await throughput(c, 4000, () => rawExec(pod, ["true"]));
     if (c > 16) await sleep(30_000);
-    r.execs_per_s.push({ concurrency: c, hangar: hh, raw: rr });
+    r.execs_per_s.push({ concurrency: c, hangar: hh, hangar_plain: hpp, raw: rr });
   }
 
   log("Get/List from the cache");
@@ -137,10 +152,29 @@ try {
   }));
   const secs = (now() - t0) / 1000;
   r.rl_workload = { completions: N_RL, correct: rewards.reduce((a, b) => a + b, 0), seconds: +secs.toFixed(2), completions_per_s: +(N_RL / secs).toFixed(2) };
+  // The same workload on raw Kubernetes: pod create, wait Running, exec with the file on stdin, exec, delete.
+  log(`RL workload on raw pods (${N_RL} completions)`);
+  await sleep(30_000);
+  t0 = now();
+  const rawRewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
+    const name = `bench-rl-${Date.now()}-${i}`;
+    try {
+      await rawCreate(name);
+      await rawExec(name, ["/bin/sh", "-c", "cat > /tmp/solution.py"], `print(${i} * ${i})\n`);
+      const out = await rawExec(name, ["python3", "/tmp/solution.py"]);
+      return out.text.trim() === String(i * i) ? 1 : 0;
+    } finally {
+      await core.deleteNamespacedPod({ name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+    }
+  }));
+  const rawSecs = (now() - t0) / 1000;
+  r.rl_workload.raw = { correct: rawRewards.reduce((a, b) => a + b, 0), seconds: +rawSecs.toFixed(2), completions_per_s: +(N_RL / rawSecs).toFixed(2) };
 } finally {
   await deleteRawPods();
-  h.proc.kill("SIGTERM");
-  await new Promise((res) => h.proc.once("exit", res));
+  for (const x of [h, hp]) {
+    x.proc.kill("SIGTERM");
+    await new Promise((res) => x.proc.once("exit", res));
+  }
   // The pool's idle pods are shared state of the namespace: the bench leaves none behind.
   // Nor records: finished sandboxes' pods are released (finalizer off) as retention would.
   const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
@@ -151,6 +185,9 @@ try {
 }
 r.exec_true_ms.ratio = ratio(r.exec_true_ms.hangar, r.exec_true_ms.raw);
 r.exec_true_ms.ratio_sdk = ratio(r.exec_true_ms.hangar_sdk, r.exec_true_ms.raw);
+r.exec_true_ms.ratio_plain = ratio(r.exec_true_ms.hangar_plain, r.exec_true_ms.raw);
+r.exec_true_ms.ratio_sdk_plain = ratio(r.exec_true_ms.hangar_sdk_plain, r.exec_true_ms.raw);
+r.exec_1mib_ms.ratio_plain = ratio(r.exec_1mib_ms.hangar_plain, r.exec_1mib_ms.raw);
 r.exec_1mib_ms.ratio = ratio(r.exec_1mib_ms.hangar, r.exec_1mib_ms.raw);
 r.create_to_running_ms.ratio_cold = ratio(r.create_to_running_ms.hangar_cold, r.create_to_running_ms.raw);
 r.create_to_running_ms.ratio_warm = ratio(r.create_to_running_ms.hangar_warm, r.create_to_running_ms.raw);

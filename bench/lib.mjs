@@ -4,7 +4,7 @@ import * as protoLoader from "@grpc/proto-loader";
 import * as k8s from "@kubernetes/client-node";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { Writable } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 
 export const NS = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
 export const kc = new k8s.KubeConfig();
@@ -33,14 +33,18 @@ export async function startHangar(extraEnv) {
 
 export const unary = (c, m, req) => new Promise((res, rej) => c[m](req, (e, r) => (e ? rej(e) : res(r))));
 
-/** StreamExec to completion; resolves { code, bytes } once the exit arrived (output before it). */
+/** StreamExec to completion; resolves { code, bytes, text (the first 4 KiB) } once the exit arrived (output before it). */
 export function hangarExec(client, id, argv) {
   return new Promise((resolve, reject) => {
     let bytes = 0;
+    let text = "";
     const call = client.StreamExec();
     call.on("data", (m) => {
-      if (m.output?.data) bytes += m.output.data.length;
-      if (m.exit) resolve({ code: m.exit.exit_code, bytes });
+      if (m.output?.data) {
+        bytes += m.output.data.length;
+        if (text.length < 4096) text += Buffer.from(m.output.data).toString();
+      }
+      if (m.exit) resolve({ code: m.exit.exit_code, bytes, text });
       if (m.error) reject(new Error(m.error.message));
     });
     call.on("error", reject);
@@ -49,11 +53,17 @@ export function hangarExec(client, id, argv) {
   });
 }
 
-export function rawExec(pod, argv) {
+export function rawExec(pod, argv, input) {
   let bytes = 0;
-  const sink = new Writable({ write: (c, _e, cb) => { bytes += c.length; cb(); } });
+  let text = "";
+  const sink = new Writable({ write: (c, _e, cb) => { bytes += c.length; if (text.length < 4096) text += c.toString(); cb(); } });
+  let stdin = null;
+  if (input !== undefined) {
+    stdin = new PassThrough();
+    stdin.end(input);
+  }
   return new Promise((resolve, reject) => {
-    new k8s.Exec(kc).exec(NS, pod, "main", argv, sink, sink, null, false, (s) => resolve({ code: s.status, bytes })).catch(reject);
+    new k8s.Exec(kc).exec(NS, pod, "main", argv, sink, sink, stdin, false, (s) => resolve({ code: s.status, bytes, text })).catch(reject);
   });
 }
 
