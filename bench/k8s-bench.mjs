@@ -111,7 +111,7 @@ try {
   await waitPool(BURST);
   const before = procUsage(h.proc.pid);
   let t0 = now();
-  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, warmSpec, `b${i}`).then((s) => waitRunning(client, s.sandbox_id)).then((s) => ({ id: s.sandbox_id, ms: now() - t0 }))));
+  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, warmSpec, `b${i}`).then((s) => waitRunning(client, s.sandbox_id, 20)).then((s) => ({ id: s.sandbox_id, ms: now() - t0 }))));
   const ok = made.filter((m) => m.status === "fulfilled").map((m) => m.value);
   const hangarBurst = { requested: BURST, running: ok.length, success_rate: ok.length / BURST, all_running_ms: +(Math.max(...ok.map((x) => x.ms))).toFixed(0), ...stats(ok.map((x) => x.ms)) };
   const during = procUsage(h.proc.pid);
@@ -137,7 +137,7 @@ try {
   t0 = now();
   const rewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
     const s = await create(client, warmSpec, `rl${i}`);
-    await waitRunning(client, s.sandbox_id);
+    await waitRunning(client, s.sandbox_id, 20);
     await unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) });
     const out = await new Promise((resolve, reject) => {
       let text = "";

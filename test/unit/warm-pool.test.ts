@@ -1,7 +1,7 @@
 /** Warm pools: configuration, which sandboxes a pool can serve, which pods are claimable, and the claim patch. */
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { claimable, claimPatch, parseWarmPools, poolFor, poolName } from "../../runtime/kubernetes/warm-pool.js";
+import { claimable, claimPatch, parseWarmPools, poolFor, poolName, refillCount } from "../../runtime/kubernetes/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 
@@ -60,4 +60,17 @@ describe("claimPatch", () => {
     expect(p.metadata.finalizers).toEqual(["hangar.dev/record"]);
     expect(p.spec.activeDeadlineSeconds).toBe(31 + 660);
   });
+});
+
+describe("refillCount", () => {
+  const cases: [string, [number, number, number, number], number][] = [
+    ["a full pool creates nothing", [4, 4, 0, 10], 0],
+    ["a small gap is filled at once", [4, 1, 0, 10], 3],
+    ["creates in flight count as filled", [4, 1, 2, 10], 1],
+    ["an emptied big pool refills at most perTick at a time", [100, 0, 0, 10], 10],
+    ["and not more while those are in flight", [100, 0, 10, 10], 0],
+    ["some in flight leave room for the rest of the tick", [100, 0, 4, 10], 6],
+    ["a surplus creates nothing", [4, 6, 0, 10], 0],
+  ];
+  for (const [name, [size, idle, creating, perTick], want] of cases) it(name, () => expect(refillCount(size, idle, creating, perTick)).toBe(want));
 });
