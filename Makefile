@@ -38,6 +38,7 @@ $(STAMP)/apt:
 # The in-sandbox agent of the persistent exec path (ADR 0008): static, no dependencies.
 .build/hangar-agent: agent/main.go agent/go.mod
 	@mkdir -p .build
+	@command -v go >/dev/null || { echo "building .build/hangar-agent needs Go >= 1.20 (https://go.dev/dl)"; exit 1; }
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-agent .
 
 build: setup

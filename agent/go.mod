@@ -1,3 +1,3 @@
 module hangar.dev/agent
 
-go 1.22
+go 1.20
