@@ -13,7 +13,7 @@ r = json.loads(Path("bench/results.json").read_text())
 
 def row(name, h, raw, target=""):
     ratio50 = h["p50"] / raw["p50"]
-    return f"| {name} | {h['p50']} | {h['p99']} | {raw['p50']} | {raw['p99']} | {ratio50:.2f} (+{h['p50'] - raw['p50']:.1f} ms) | {h['p99'] / raw['p99']:.2f} | {target} |"
+    return f"| {name} | {h['p50']} | {h['p99']} | {raw['p50']} | {raw['p99']} | {ratio50:.2f} ({h['p50'] - raw['p50']:+.1f} ms) | {h['p99'] / raw['p99']:.2f} | {target} |"
 
 
 e, m, c = r["exec_true_ms"], r["exec_1mib_ms"], r["create_to_running_ms"]
