@@ -1,6 +1,7 @@
 // make bench: Hangar vs raw Kubernetes, side by side in one run on the test cluster (docs/benchmarks.md).
 // Writes bench/results.json; bench/report.py turns it into the table and plot in docs/.
-// Knobs: BENCH_EXECS (200), BENCH_CREATES (15), BENCH_BURST (100), BENCH_RL (64), BENCH_SDK_EXECS (100).
+// Knobs: BENCH_EXECS (200), BENCH_CREATES (15), BENCH_BURST (100), BENCH_RL (64), BENCH_SDK_EXECS (100),
+// BENCH_FULL (200: sandboxes for the "node full" measure; the test node's kubelet holds 250 pods).
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ const N_CREATE = Number(process.env.BENCH_CREATES ?? 15);
 const BURST = Number(process.env.BENCH_BURST ?? 100);
 const N_RL = Number(process.env.BENCH_RL ?? 64);
 const N_SDK = Number(process.env.BENCH_SDK_EXECS ?? 100);
+const N_FULL = Number(process.env.BENCH_FULL ?? 200);
 const log = (...a) => console.error("bench:", ...a);
 // A main process of its own makes a create cold (the pool serves only the default one).
 const coldSpec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
@@ -33,6 +35,12 @@ for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "h
 // Two Hangar processes on one namespace, as two replicas: `h` with the warm pool and the
 // persistent exec path (ADR 0008), `hp` with plain exec (one websocket per command). Both serve
 // every sandbox, so the same pod is measured three ways: agent, plain, raw.
+let hfull;
+const stopHangar = async (x) => {
+  if (!x || x.proc.exitCode !== null || x.proc.signalCode !== null) return;
+  x.proc.kill("SIGTERM");
+  await new Promise((res) => x.proc.once("exit", res));
+};
 const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`, HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true" });
 const hp = await startHangar({ HANGAR_MAX_SANDBOXES: "1000" });
 const { client } = h;
@@ -110,15 +118,25 @@ try {
   log(`burst of ${BURST}`);
   await waitPool(BURST);
   const before = procUsage(h.proc.pid);
+  // One observer lists the burst's sandboxes every 20 ms (as one observer lists the raw pods
+  // below): 100 clients each polling their own sandbox would be load of their own on 2 cores.
+  const burstTag = `burst-${Date.now()}`;
   let t0 = now();
-  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, warmSpec, `b${i}`).then((s) => waitRunning(client, s.sandbox_id, 20)).then((s) => ({ id: s.sandbox_id, ms: now() - t0 }))));
-  const ok = made.filter((m) => m.status === "fulfilled").map((m) => m.value);
+  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, { ...warmSpec, tags: ["bench", burstTag] }, `b${i}`)));
+  const createdIds = made.filter((m) => m.status === "fulfilled").map((m) => m.value.sandbox_id);
+  const runningAt = new Map();
+  while (runningAt.size < createdIds.length && now() - t0 < 120_000) {
+    const l = await unary(client, "ListSandboxes", { tags: [burstTag], page_size: 1000 });
+    for (const sbx of l.sandboxes ?? []) if (sbx.status?.state === "STATE_RUNNING" && !runningAt.has(sbx.sandbox_id)) runningAt.set(sbx.sandbox_id, now() - t0);
+    await sleep(20);
+  }
+  const ok = [...runningAt].map(([id, ms]) => ({ id, ms }));
   const hangarBurst = { requested: BURST, running: ok.length, success_rate: ok.length / BURST, all_running_ms: +(Math.max(...ok.map((x) => x.ms))).toFixed(0), ...stats(ok.map((x) => x.ms)) };
   const during = procUsage(h.proc.pid);
   r.hangar_process = { sandboxes: ok.length, rss_mib: during.rssMiB, cpu_seconds_for_burst: +(during.cpuSeconds - before.cpuSeconds).toFixed(2) };
   const idle0 = procUsage(h.proc.pid); await sleep(5000); const idle1 = procUsage(h.proc.pid);
   r.hangar_process.cpu_percent_idle_with_sandboxes = +(((idle1.cpuSeconds - idle0.cpuSeconds) / 5) * 100).toFixed(1);
-  await Promise.all(ok.map((x) => del(client, x.id)));
+  await Promise.all(createdIds.map((id) => del(client, id)));
   t0 = now();
   const raw = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => core.createNamespacedPod({ namespace: NS, body: rawPod(`bench-burst-${Date.now()}-${i}`) })));
   let rawRunning = 0;
@@ -126,7 +144,7 @@ try {
     const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
     rawRunning = pods.items.filter((p) => p.status?.containerStatuses?.[0]?.state?.running).length;
     if (rawRunning >= raw.filter((x) => x.status === "fulfilled").length) break;
-    await sleep(50);
+    await sleep(20);
   }
   r.burst = { hangar_warm: hangarBurst, raw: { requested: BURST, running: rawRunning, success_rate: rawRunning / BURST, all_running_ms: +(now() - t0).toFixed(0) } };
   await deleteRawPods();
@@ -169,12 +187,47 @@ try {
   }));
   const rawSecs = (now() - t0) / 1000;
   r.rl_workload.raw = { correct: rawRewards.reduce((a, b) => a + b, 0), seconds: +rawSecs.toFixed(2), completions_per_s: +(N_RL / rawSecs).toFixed(2) };
+
+  // --- the node full: as many sandboxes as it holds, Hangar's RSS/CPU, and one exec in each ---
+  // The pool goes (its idle pods would take the node's room): the first Hangar stops, its pool
+  // pods are deleted, and a third one with the agent and no pool creates sandboxes in waves.
+  log(`node full (${N_FULL} sandboxes)`);
+  await stopHangar(h);
+  await stopHangar(hp);
+  for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+  await sleep(10_000);
+  hfull = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_MAX_EXECS: "100000" });
+  const fullTag = `full-${Date.now()}`;
+  const fullIds = [];
+  let running = 0;
+  t0 = now();
+  const usage0 = procUsage(hfull.proc.pid);
+  for (let wave = 0; fullIds.length < N_FULL; wave++) {
+    const n = Math.min(20, N_FULL - fullIds.length);
+    const got = await Promise.allSettled(Array.from({ length: n }, (_, i) => create(hfull.client, { ...coldSpec, tags: ["bench", fullTag] }, `f${wave}-${i}`)));
+    fullIds.push(...got.filter((g) => g.status === "fulfilled").map((g) => g.value.sandbox_id));
+    const waveStart = now();
+    for (;;) {
+      const l = await unary(hfull.client, "ListSandboxes", { tags: [fullTag], page_size: 1000 });
+      running = (l.sandboxes ?? []).filter((x) => x.status?.state === "STATE_RUNNING").length;
+      if (running >= fullIds.length || now() - waveStart > 180_000) break;
+      await sleep(200);
+    }
+    if (running < fullIds.length || got.some((g) => g.status === "rejected")) break; // the node holds no more
+  }
+  const fullAt = procUsage(hfull.proc.pid);
+  await sleep(5_000); // the agent channels open in the background after RUNNING
+  const q0 = procUsage(hfull.proc.pid); await sleep(5000); const q1 = procUsage(hfull.proc.pid);
+  const fullExec = await throughput(16, 5000, (() => { let k = 0; return () => hangarExec(hfull.client, fullIds[k++ % fullIds.length], ["true"]); })());
+  r.node_full = {
+    requested: N_FULL, running, seconds_to_fill: +((now() - t0) / 1000).toFixed(1),
+    rss_mib: q1.rssMiB, cpu_seconds_to_fill: +(fullAt.cpuSeconds - usage0.cpuSeconds).toFixed(1), cpu_percent_idle: +(((q1.cpuSeconds - q0.cpuSeconds) / 5) * 100).toFixed(1),
+    exec_round_robin_16: fullExec,
+  };
+  await Promise.all(fullIds.map((id) => del(hfull.client, id).catch(() => {})));
 } finally {
   await deleteRawPods();
-  for (const x of [h, hp]) {
-    x.proc.kill("SIGTERM");
-    await new Promise((res) => x.proc.once("exit", res));
-  }
+  for (const x of [h, hp, hfull]) await stopHangar(x);
   // The pool's idle pods are shared state of the namespace: the bench leaves none behind.
   // Nor records: finished sandboxes' pods are released (finalizer off) as retention would.
   const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
