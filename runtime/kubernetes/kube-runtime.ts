@@ -20,6 +20,12 @@ import { createRecordStore } from "./record-store.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
 /** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
 const ORPHAN_GRACE_MS = 15_000;
+/**
+ * How long a replica that did not start a sandbox waits, after seeing its pod exit while the
+ * record still says CREATING, before it reports the exit itself: the starting replica is
+ * normally about to store RUNNING (the main process ran) and its report is the right one.
+ */
+const ADOPTED_EXIT_GRACE_MS = 5_000;
 
 export interface KubeRunner {
   runnerId: string;
@@ -69,6 +75,8 @@ interface Tracked {
   recordText?: string;
   /** Settles when the pod was created (writes of the record wait for it). */
   created?: Promise<unknown>;
+  /** When this replica first saw the pod of an adopted, not yet started sandbox exited. */
+  exitSeenMs?: number;
 }
 
 type Sink = Parameters<DurableRecords["open"]>[0];
@@ -140,7 +148,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (!t.started) {
       if (t.events) return; // our own start() is still deciding
       // Adopted while starting, and the replica that started it is gone (or the start failed there).
-      if (view.t === "exited") finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
+      if (view.t === "exited") {
+        t.exitSeenMs ??= Date.now();
+        if (Date.now() - t.exitSeenMs >= ADOPTED_EXIT_GRACE_MS || deleted) finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
+      }
       else if (view.t === "start-failed") finish(t, { exitCode: 137, reason: view.reason, startFailure: view.reason });
       else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" });
       else if (Date.now() - new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() > o.startupTimeoutMs + ORPHAN_GRACE_MS) {

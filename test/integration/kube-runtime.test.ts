@@ -89,6 +89,19 @@ describe("durable records on the real cluster", () => {
     await Promise.all([a.c.close(), b.c.close()]);
   }, 90_000);
 
+  it("a main process that exits at once is COMPLETED on both replicas (the other one waits for the starter's report)", async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await a.c.create("t", { spec: spec({ argv: ["true"] }), echo: {}, requestId: "" })).id);
+    for (const id of ids) {
+      const onA = await a.until(id, ["COMPLETED", "FAILED"]);
+      const onB = await b.until(id, ["COMPLETED", "FAILED"], 30_000);
+      expect([onA.state, onA.exitCode, onA.stateReason]).toEqual(["COMPLETED", 0, "main process exited with code 0"]);
+      expect([onB.state, onB.exitCode]).toEqual(["COMPLETED", 0]);
+    }
+    await Promise.all([a.c.close(), b.c.close()]);
+  }, 90_000);
+
   it("a restarted Hangar expires a sandbox from its stored lifetime (not Kubernetes' backstop)", async () => {
     const a = await replica();
     const r = await a.c.create("t", { spec: spec({ maxLifetimeSeconds: 3 }), echo: {}, requestId: "" });
