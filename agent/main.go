@@ -54,8 +54,7 @@ type proc struct {
 
 func main() {
 	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}}
-	done := make(chan struct{})
-	go a.writer(done)
+	go a.writer()
 	a.send('H', 0, []byte(version))
 	a.reader(bufio.NewReaderSize(os.Stdin, 64<<10))
 	// The channel is gone: nothing can hear these commands any more.
@@ -71,7 +70,7 @@ func (a *agent) send(kind byte, id uint32, payload []byte) {
 	a.out <- frame{kind, id, payload}
 }
 
-func (a *agent) writer(done chan struct{}) {
+func (a *agent) writer() {
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	hdr := make([]byte, 9)
 	for f := range a.out {
@@ -87,7 +86,6 @@ func (a *agent) writer(done chan struct{}) {
 			}
 		}
 	}
-	close(done)
 }
 
 func (a *agent) reader(r *bufio.Reader) {

@@ -92,7 +92,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
   const store = createRecordStore(core, o.namespace, nameOf, o.log);
   let warm: ReturnType<typeof createWarmPools> | undefined;
-  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run: (pod, argv, input) => run(pod, argv, input), log: o.log }) : undefined;
+  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log }) : undefined;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -364,7 +364,6 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function remove(id: string): Promise<void> {
     await track(store.release(id));
-    agents?.drop(nameOf(id));
     tracked.delete(id);
   }
 
