@@ -22,7 +22,14 @@ export interface SandboxServiceOptions {
   specLimits: SpecLimits;
   exec: ExecPolicy;
   maxGraceSeconds: number;
+  /** How long a GetSandbox of a sandbox in a transitional state may wait for it to change (ADR 0009). */
+  getHoldMs: number;
 }
+
+/** States a held GetSandbox waits out; every other state is answered at once. */
+const TRANSITIONAL = new Set<State>(["PENDING", "CREATING", "TERMINATING"]);
+/** A held GetSandbox answers this long before the caller's deadline. */
+const HOLD_MARGIN_MS = 200;
 
 const STATES: Record<string, State | "TERMINATED" | undefined> = {
   STATE_UNSPECIFIED: undefined,
@@ -98,7 +105,13 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", (req) => {
       throw errors.invalidField("template_id", `no sandbox templates are configured on this Hangar (asked for "${String(req.template_id ?? "").slice(0, 128)}")`);
     }),
-    GetSandbox: wrap.unary("GetSandbox", (req, ctx) => toProtoSandbox(controller.get(ctx.tenant, sandboxId(req.sandbox_id)))),
+    GetSandbox: wrap.unary("GetSandbox", async (req, ctx) => {
+      const id = sandboxId(req.sandbox_id);
+      const r = controller.get(ctx.tenant, id);
+      if (!TRANSITIONAL.has(r.state)) return toProtoSandbox(r);
+      const holdMs = Math.min(o.getHoldMs, (ctx.deadlineMs ?? Infinity) - Date.now() - HOLD_MARGIN_MS);
+      return toProtoSandbox(await controller.getChanged(ctx.tenant, id, r.state, holdMs, ctx.signal));
+    }),
     ListSandboxes: wrap.unary("ListSandboxes", (req: ListSandboxesRequest__Output, ctx) => {
       const v: FieldViolation[] = [];
       if ((req.page_size ?? 0) < 0) v.push({ field: "page_size", description: "must not be negative" });
@@ -154,7 +167,10 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const { id, path } = fileTarget(req);
       return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal) };
     }),
-    CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", fss),
+    CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", (req, ctx) => {
+      controller.present(ctx.tenant, sandboxId(req.sandbox_id)); // an unknown sandbox is NOT_FOUND, as everywhere
+      return fss();
+    }),
     GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", fss),
     ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", fss),
     DeleteFileSystemSnapshot: wrap.unary("DeleteFileSystemSnapshot", fss),

@@ -180,6 +180,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     maxExecs: int("HANGAR_MAX_EXECS", 1024, 1, 100_000),
     maxFileBytes: int("HANGAR_MAX_FILE_BYTES", 32 * 1024 * 1024, 1024, 99 * 1024 * 1024),
     maxGraceSeconds: int("HANGAR_MAX_GRACE_SECONDS", 3600, 0, 86400),
+    getHoldMs: int("HANGAR_GET_HOLD_MS", 2000, 0, 30_000),
     execDeadlineMarginMs: int("HANGAR_EXEC_DEADLINE_MARGIN_MS", 5000, 0, 60_000),
     shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),

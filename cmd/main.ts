@@ -106,6 +106,7 @@ async function main() {
       specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, gpus: false },
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
+      getHoldMs: cfg.getHoldMs,
     },
   });
   let port: number;

@@ -55,10 +55,19 @@ export function createController(o: ControllerOptions) {
   const records = new Map<string, SandboxRecord>();
   const byRequest = new Map<string, string>();
   const execCounts = new Map<string, number>();
+  /** Callers waiting for a sandbox's state to change (a held GetSandbox), by sandbox id. */
+  const waiters = new Map<string, Set<() => void>>();
   let execTotal = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const requestKey = (tenant: string, requestId: string) => `${tenant}\u0000${requestId}`;
+
+  const changed = (id: string) => {
+    const w = waiters.get(id);
+    if (!w) return;
+    waiters.delete(id);
+    for (const wake of w) wake();
+  };
 
   /** Stores the record where it outlives this process, when the runtime can (Kubernetes: on the pod). */
   const save = (r: SandboxRecord) => {
@@ -72,6 +81,7 @@ export function createController(o: ControllerOptions) {
     r.stateReason = reason;
     if (isTerminal(to)) r.endedAtMs ??= now();
     o.onStateChange?.(from, to);
+    changed(r.id);
     if (to !== "CREATING") save(r); // CREATING is stored with the pod itself
     return true;
   };
@@ -89,7 +99,10 @@ export function createController(o: ControllerOptions) {
     if (!m) return;
     const from = r.state;
     Object.assign(r, m);
-    if (m.state) o.onStateChange?.(from, m.state);
+    if (m.state) {
+      o.onStateChange?.(from, m.state);
+      changed(r.id);
+    }
   };
 
   const owned = (tenant: string, id: string): SandboxRecord => {
@@ -98,8 +111,15 @@ export function createController(o: ControllerOptions) {
     return r;
   };
 
-  const running = (tenant: string, id: string): SandboxRecord => {
+  /** A sandbox of this tenant that was not deleted: what every RPC but Get and List acts on. */
+  const present = (tenant: string, id: string): SandboxRecord => {
     const r = owned(tenant, id);
+    if (r.deletedAtMs !== undefined) throw errors.sandboxNotFound(id);
+    return r;
+  };
+
+  const running = (tenant: string, id: string): SandboxRecord => {
+    const r = present(tenant, id);
     if (r.state !== "RUNNING") throw errors.notRunning(id, r.state);
     return r;
   };
@@ -169,6 +189,31 @@ export function createController(o: ControllerOptions) {
     return owned(tenant, id);
   }
 
+  /**
+   * The record once its state differs from `from`, or as it is after `maxMs` or when the
+   * signal fires: a GetSandbox of a sandbox in a transitional state answers the moment it
+   * moves on instead of leaving the caller to poll (ADR 0009).
+   */
+  async function getChanged(tenant: string, id: string, from: State, maxMs: number, signal: AbortSignal): Promise<SandboxRecord> {
+    const r = owned(tenant, id);
+    if (r.state !== from || maxMs <= 0 || signal.aborted) return r;
+    await new Promise<void>((resolve) => {
+      const set = waiters.get(id) ?? new Set<() => void>();
+      waiters.set(id, set);
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        set.delete(done);
+        if (set.size === 0 && waiters.get(id) === set) waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      signal.addEventListener("abort", done, { once: true });
+      set.add(done);
+    });
+    return owned(tenant, id);
+  }
+
   function list(tenant: string, q: ListQuery) {
     return page([...records.values()].filter((r) => r.tenant === tenant), q);
   }
@@ -181,16 +226,22 @@ export function createController(o: ControllerOptions) {
     if (wasStarted) void o.runtime.stop(r.id, graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
   }
 
-  /** Returns the record, or undefined when it was missing/already gone and allowMissing was set. */
+  /**
+   * Accepts a delete: the sandbox stops and is gone for every later RPC but Get and List. A
+   * second delete finds nothing (NOT_FOUND). Returns the record, or undefined when it was
+   * missing, deleted or already ended and allowMissing was set (the SDK's missing_ok stop).
+   */
   function remove(tenant: string, id: string, opts: { graceMs: number; allowMissing: boolean }): SandboxRecord | undefined {
     const r = records.get(id);
-    if (!r || r.tenant !== tenant) {
+    if (!r || r.tenant !== tenant || r.deletedAtMs !== undefined) {
       if (opts.allowMissing) return undefined;
       throw errors.sandboxNotFound(id);
     }
-    if (opts.allowMissing && (isTerminal(r.state) || r.stop)) return undefined;
-    stop(r, opts.graceMs, "deleted");
-    return r;
+    r.deletedAtMs = now();
+    const ended = isTerminal(r.state) || r.stop !== undefined;
+    if (ended) save(r);
+    else stop(r, opts.graceMs, "deleted");
+    return opts.allowMissing && ended ? undefined : r;
   }
 
   function purge(tenant: string, q: { tags: string[]; dryRun: boolean; purgeAll: boolean }) {
@@ -247,7 +298,7 @@ export function createController(o: ControllerOptions) {
   };
 
   function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<Buffer> {
-    const r = owned(tenant, id);
+    const r = present(tenant, id);
     if (r.state === "PENDING" || r.state === "CREATING") throw errors.notRunning(id, r.state);
     return o.runtime.logs(id, opts);
   }
@@ -290,5 +341,5 @@ export function createController(o: ControllerOptions) {
     return c;
   };
 
-  return { create, get, list, remove, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { create, get, present, getChanged, list, remove, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

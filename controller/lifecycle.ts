@@ -63,11 +63,12 @@ export function canMove(from: State, to: State): boolean {
 
 /**
  * What a stored record (written by another replica, or before a restart) changes in this
- * process's copy: a stop it did not know of, and states that move forward. Undefined = nothing.
+ * process's copy: a stop or a delete it did not know of, and states that move forward. Undefined = nothing.
  */
 export function mergeStored(local: SandboxRecord, stored: SandboxRecord): Partial<SandboxRecord> | undefined {
   const out: Partial<SandboxRecord> = {};
   if (stored.stop && !local.stop && !isTerminal(local.state)) out.stop = stored.stop;
+  if (stored.deletedAtMs !== undefined && local.deletedAtMs === undefined) out.deletedAtMs = stored.deletedAtMs;
   if (stored.state !== local.state && canMove(local.state, stored.state)) {
     out.state = stored.state;
     out.stateReason = stored.stateReason;

@@ -66,7 +66,7 @@ export const errors = {
     }),
   invalidField: (field: string, description: string) => errors.invalid([{ field, description }]),
   sandboxNotFound: (id: string) =>
-    new HangarError({ code: "NOT_FOUND", message: `sandbox ${id} not found`, reason: "CWSANDBOX_SANDBOX_NOT_FOUND" }),
+    new HangarError({ code: "NOT_FOUND", message: `sandbox ${id.replace(/[\u0000-\u001f\u007f]/g, "?")} not found`, reason: "CWSANDBOX_SANDBOX_NOT_FOUND" }),
   notRunning: (id: string, state: string) =>
     new HangarError({ code: "FAILED_PRECONDITION", message: `sandbox ${id} is not running (state ${state})` }),
   fileNotFound: (path: string, operation: string) =>

@@ -63,6 +63,12 @@ export interface SandboxRecord {
   /** How the runtime realised the image (e.g. "host root filesystem, read-only lower layer"). */
   imageNote: string;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };
+  /**
+   * When a DeleteSandbox was accepted. From then on the sandbox is gone for every RPC except
+   * Get and List, which keep showing its terminal record (the SDK's stop() polls Get after the
+   * delete) until retention ends. Stored, so every replica and a restart agree.
+   */
+  deletedAtMs?: number;
 }
 
 export interface RunnerInfo {

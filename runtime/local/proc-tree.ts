@@ -1,4 +1,5 @@
 /** Process-tree helpers over /proc: find every descendant of a pid and kill them all. */
+import { readFileSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 
 async function childrenOf(pid: number): Promise<number[]> {
@@ -36,13 +37,21 @@ export async function descendants(pid: number): Promise<number[]> {
   return seen;
 }
 
-const alive = (pid: number): boolean => {
+/**
+ * Whether pid still runs. A zombie (state Z: exited, waiting to be reaped by whichever process
+ * inherited it) is dead: it holds no memory, no files and cannot be signalled, and waiting
+ * for its reaper made every stop last the full 1 s below.
+ */
+export const alive = (pid: number): boolean => {
+  let stat: string;
   try {
-    process.kill(pid, 0);
-    return true;
+    stat = readFileSync(`/proc/${pid}/stat`, "latin1");
   } catch {
     return false;
   }
+  // "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ")".
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state !== "Z" && state !== "X" && state !== "";
 };
 
 /**

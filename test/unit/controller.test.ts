@@ -56,10 +56,48 @@ describe("controller", () => {
     await tick();
     expect(c.get("alpha", r.id).state).toBe("COMPLETED");
     expect(c.remove("alpha", r.id, { graceMs: 0, allowMissing: true })).toBeUndefined();
-    expect(c.remove("alpha", r.id, { graceMs: 0, allowMissing: false })?.state).toBe("COMPLETED");
+    expect(() => c.remove("alpha", r.id, { graceMs: 0, allowMissing: false })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     advance(10_001);
     await c.reapOnce();
     expect(() => c.get("alpha", r.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+  });
+
+  it("a deleted sandbox is gone for every call but Get and List; a sandbox that ended on its own is deleted once", async () => {
+    const { c, rt } = setup();
+    const live = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    const ended = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    rt.exit(ended.id, 3);
+    expect(c.remove("alpha", ended.id, { graceMs: 0, allowMissing: false })).toMatchObject({ state: "COMPLETED", exitCode: 3 });
+    expect(() => c.remove("alpha", ended.id, { graceMs: 0, allowMissing: false })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    expect(c.remove("alpha", live.id, { graceMs: 0, allowMissing: false })?.deletedAtMs).toBe(1_000);
+    for (const id of [live.id, ended.id]) {
+      expect(c.get("alpha", id).deletedAtMs).toBe(1_000);
+      await expect(c.exec("alpha", id, { argv: ["true"] })).rejects.toMatchObject({ code: "NOT_FOUND" });
+      expect(() => c.logs("alpha", id, { follow: false, tailLines: 0, timestamps: false, signal: new AbortController().signal })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+      expect(c.remove("alpha", id, { graceMs: 0, allowMissing: true })).toBeUndefined();
+    }
+    expect(c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((r) => r.id).sort()).toEqual([live.id, ended.id].sort());
+  });
+
+  it("getChanged answers when the state moves on, after the hold, or when the call ends", async () => {
+    const { c, rt } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    const signal = new AbortController().signal;
+    await tick();
+    // Already moved on: answered at once, whatever the hold.
+    await expect(c.getChanged("alpha", r.id, "CREATING", 60_000, signal)).resolves.toMatchObject({ state: "RUNNING" });
+    const t0 = Date.now();
+    await expect(c.getChanged("alpha", r.id, "RUNNING", 30, signal)).resolves.toMatchObject({ state: "RUNNING" });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(25);
+    const ac = new AbortController();
+    const cancelled = c.getChanged("alpha", r.id, "RUNNING", 60_000, ac.signal);
+    ac.abort();
+    await expect(cancelled).resolves.toMatchObject({ state: "RUNNING" });
+    const stopping = c.getChanged("alpha", r.id, "RUNNING", 60_000, signal);
+    rt.exit(r.id, 0);
+    await expect(stopping).resolves.toMatchObject({ state: "COMPLETED" });
+    await expect(c.getChanged("beta", r.id, "RUNNING", 10, signal)).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("the reaper stops sandboxes past their lifetime", async () => {
