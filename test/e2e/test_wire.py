@@ -10,7 +10,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from cwsandbox._proto import discovery_pb2, discovery_pb2_grpc, sandbox_pb2 as pb, sandbox_pb2_grpc, settings_pb2, settings_pb2_grpc
 
-BAD_ID = "not-a-uuid"
+BAD_ID = "x" * 257  # over the 256-character id limit (any shorter id is just NOT_FOUND)
 NUL = "bad\x00path"
 
 
@@ -308,7 +308,7 @@ def test_logs_resume_session_not_found(stubs):
     [
         (pb.ExecStreamRequest(stdin=b"no init first"), "init"),
         (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=[])), "init.command"),
-        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id="bad id", command=["true"])), "init.sandbox_id"),
+        (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=BAD_ID, command=["true"])), "init.sandbox_id"),
         (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=["a\x00b"])), "init.command"),
         (pb.ExecStreamRequest(init=pb.ExecStreamInit(sandbox_id=str(uuid.uuid4()), command=["true"], tty=True, tty_width=100000)), "init.tty_width"),
     ],
