@@ -2,7 +2,7 @@
 # path (`make image`, scripts/build-image.sh) produces the same runtime layout without Docker:
 #   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
 #   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
-#   user 10001, entrypoint node /app/dist/cmd/main.js. Nothing is written outside /tmp, so a
+#   user 10001, entrypoint tini -- node /app/dist/cmd/main.js (tini as pid 1 reaps orphans). Nothing is written outside /tmp, so a
 #   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
 FROM golang:1.26-bookworm AS agent
 WORKDIR /src/agent
@@ -23,6 +23,8 @@ COPY proto proto
 RUN npx tsc -p tsconfig.build.json && npm ci --omit=dev --ignore-scripts
 
 FROM node:24-bookworm-slim
+# tini is pid 1 and reaps the orphans Hangar's children leave (node reaps only its own children).
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /src/package.json ./
@@ -32,4 +34,4 @@ COPY --from=build /src/proto proto
 COPY --from=agent /hangar-agent .build/hangar-agent
 USER 10001:10001
 EXPOSE 50051 9464
-ENTRYPOINT ["node", "/app/dist/cmd/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cmd/main.js"]

@@ -23,12 +23,13 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r test/e2e/requirements.txt
 	@touch $@
 
-# Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper).
+# Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper),
+# tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does).
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
-	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null || ! dpkg -s libc6-dev >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux gcc libc6-dev; \
-	  else echo "install bubblewrap, util-linux and gcc (apt-get install bubblewrap util-linux gcc)"; exit 1; fi; fi
+	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null || ! dpkg -s libc6-dev >/dev/null 2>&1 || ! command -v tini >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux gcc libc6-dev tini; \
+	  else echo "install bubblewrap, util-linux, gcc and tini (apt-get install bubblewrap util-linux gcc tini)"; exit 1; fi; fi
 	@touch $@
 
 .build/hangar-pty: runtime/local/pty-helper.c

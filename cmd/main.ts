@@ -78,6 +78,9 @@ async function main() {
   }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
+  if (process.pid === 1 && cfg.runtime === "local") {
+    log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
+  }
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
   const runtime = await buildRuntime(cfg, log);
   const holder: { controller?: ReturnType<typeof createController> } = {};

@@ -36,6 +36,9 @@ trap 'rm -rf "$STAGE"' EXIT
 cp -a "$BASE/rootfs" "$STAGE/root"
 R="$STAGE/root"
 install -m 0755 "$NODE_BIN" "$R/usr/local/bin/node"
+# tini as pid 1 reaps the orphans Hangar's children leave (node reaps only its own children).
+command -v tini-static >/dev/null || apt-get install -y -q tini >&2
+install -m 0755 "$(command -v tini-static)" "$R/usr/bin/tini"
 mkdir -p "$R/app"
 cp "$REPO/package.json" "$REPO/package-lock.json" "$R/app/"
 cp -a "$REPO/dist" "$REPO/proto" "$R/app/"
@@ -44,6 +47,6 @@ install -D -m 0755 "$REPO/.build/hangar-agent" "$R/app/.build/hangar-agent"
 echo "hangar:x:10001:10001:Hangar:/app:/usr/sbin/nologin" >> "$R/etc/passwd"
 echo "hangar:x:10001:" >> "$R/etc/group"
 mkdir -p "$REPO/.build"
-python3 "$REPO/test/cluster/mkimage.py" --user=10001:10001 --workdir=/app --env=NODE_ENV=production "$R" "$OUT" "$IMAGE" /usr/local/bin/node /app/dist/cmd/main.js
+python3 "$REPO/test/cluster/mkimage.py" --user=10001:10001 --workdir=/app --env=NODE_ENV=production "$R" "$OUT" "$IMAGE" /usr/bin/tini -- /usr/local/bin/node /app/dist/cmd/main.js
 done_step
 echo "$OUT"

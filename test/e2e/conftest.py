@@ -143,7 +143,8 @@ def deployed_hangar() -> Hangar:
     return Hangar(u.port or 80, 9464, DEPLOYED, keys, "/tmp/hangar", None, "", host=u.hostname or "127.0.0.1")
 
 
-def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> Hangar:
+def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:
+    """Starts dist/cmd/main.js (after `prefix`, e.g. a pid namespace and an init) with its own data dir and keys."""
     tmp = tempfile.mkdtemp(prefix="hangar-e2e-")
     key_map = {"alpha": "alpha-" + secrets.token_hex(16), "beta": "beta-" + secrets.token_hex(16)}
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANGAR_")}
@@ -167,7 +168,7 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True) -> 
     env.update(extra_env or {})
     log_path = os.path.join(tmp, "hangar.log")
     log = open(log_path, "w")
-    proc = subprocess.Popen([str(NODE), str(REPO / "dist/cmd/main.js")], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+    proc = subprocess.Popen([*(prefix or []), str(NODE), str(REPO / "dist/cmd/main.js")], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
     deadline = time.time() + 20
     while time.time() < deadline:
         for line in Path(log_path).read_text().splitlines():
