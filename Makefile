@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-agent
 
@@ -144,6 +144,14 @@ $(STAMP)/bench-venv: bench/requirements.txt $(STAMP)/venv-$(SDK_VERSION)
 bench: build $(STAMP)/bench-venv
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/report.py
+	$(MAKE) --no-print-directory bench-sdk
+
+# The RL reward loop through the real SDK on the local runtime, the Kubernetes runtime (when the
+# cluster of KUBECONFIG is up) and raw pods, in one run: bench/sdk-results.json -> docs/benchmarks.md.
+# BENCH_SDK_LABEL=before BENCH_HANGAR_DIR=<a built checkout of an older commit> measures that build.
+bench-sdk: build
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/sdk-bench.mjs > /dev/null
+	$(VENV)/bin/python bench/sdk_report.py
 
 clean:
 	rm -rf dist .build

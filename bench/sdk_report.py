@@ -1,0 +1,37 @@
+"""bench/sdk-results.json -> the SDK-driven RL loop table in docs/benchmarks.md (between the sdk-bench markers)."""
+import json
+import re
+from pathlib import Path
+
+r = json.loads(Path("bench/sdk-results.json").read_text())
+
+
+def p(x, k="p50"):
+    return "–" if not x or x.get(k) is None else f"{x[k]:.0f}"
+
+
+lines = [
+    "| run | where | completions/s | SDK run→RUNNING p50 / p99 | Hangar create→RUNNING p50 | exec p50 | stop p50 / p99 | reward p50 | session close p50 |",
+    "|---|---|---|---|---|---|---|---|---|",
+]
+for label, run in r.items():
+    what = f"{label} ({run['hangar']}, {run['when'][:16]}Z)"
+    for where in ("local", "kubernetes"):
+        x = run.get(where)
+        if not x:
+            continue
+        parts, loop = x["parts"], x["loop"]
+        lines.append(
+            f"| {what} | {where} | {loop['completions_per_s']} | {p(parts['run_to_running_ms'])} / {p(parts['run_to_running_ms'], 'p99')} | "
+            f"{p(parts['hangar_create_to_running_ms'])} | {p(parts['exec_ms'])} | {p(parts['stop_ms'])} / {p(parts['stop_ms'], 'p99')} | {p(loop['reward_ms'])} | {p(loop['session_close_ms'])} |"
+        )
+    raw = run.get("raw")
+    if raw:
+        lines.append(
+            f"| {what} | raw pods | {raw['completions_per_s']} | {p(raw['run_to_running_ms'])} / {p(raw['run_to_running_ms'], 'p99')} | – | {p(raw['exec_ms'])} | "
+            f"{p(raw['stop_ms'])} / {p(raw['stop_ms'], 'p99')} | {p(raw['reward_ms'])} | – |"
+        )
+doc = Path("docs/benchmarks.md").read_text()
+doc = re.sub(r"<!-- sdk-bench:start -->[\s\S]*<!-- sdk-bench:end -->", "<!-- sdk-bench:start -->\n" + "\n".join(lines) + "\n<!-- sdk-bench:end -->", doc)
+Path("docs/benchmarks.md").write_text(doc)
+print("\n".join(lines))
