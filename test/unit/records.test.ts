@@ -56,7 +56,9 @@ describe("mergeStored", () => {
     ["never backward", { state: "RUNNING" }, { state: "CREATING" }, undefined],
     ["a stop made elsewhere", { state: "RUNNING" }, { state: "TERMINATING", stateReason: "stopping", stop }, { state: "TERMINATING", stateReason: "stopping", startedAtMs: 2000, stop }],
     ["an exit recorded elsewhere", { state: "TERMINATING", stop }, { state: "COMPLETED", stateReason: "done", exitCode: 0, endedAtMs: 9, stop }, { state: "COMPLETED", stateReason: "done", startedAtMs: 2000, exitCode: 0, endedAtMs: 9 }],
-    ["a terminal record never changes", { state: "FAILED", stateReason: "x" }, { state: "COMPLETED", stateReason: "y", stop }, undefined],
+    ["a terminal record's state never changes", { state: "FAILED", stateReason: "x" }, { state: "COMPLETED", stateReason: "y", stop }, undefined],
+    ["a delete accepted elsewhere, also of a terminal record", { state: "COMPLETED" }, { state: "COMPLETED", deletedAtMs: 11 }, { deletedAtMs: 11 }],
+    ["a delete this replica knows stays as it is", { state: "COMPLETED", deletedAtMs: 3 }, { state: "COMPLETED", deletedAtMs: 11 }, undefined],
   ];
   for (const [name, local, stored, want] of table) {
     it(name, () => expect(mergeStored(record(local), record(stored))).toEqual(want));
