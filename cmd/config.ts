@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseWarmPools } from "../runtime/kubernetes/warm-pool.js";
+import { parseWarmPools } from "../runtime/kubernetes/warm-pool-config.js";
 
 export class ConfigError extends Error {}
 
@@ -215,7 +215,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 1000, 1, 65534),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
-      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), ptyHelper },
+      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), ptyHelper },
     },
   };
   parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);

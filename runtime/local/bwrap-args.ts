@@ -60,6 +60,16 @@ export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid
   ];
 }
 
+/**
+ * Runs argv in a mount namespace of its own after mounting the sandbox's overlay root there: the
+ * mount lives exactly as long as the sandbox (no umount, none left behind by a crash), and Hangar
+ * starts one process per sandbox instead of two.
+ */
+export function withOverlay(unshare: string, layers: { lower: string; upper: string; work: string; target: string }, argv: string[]): string[] {
+  const opts = `lowerdir=${layers.lower},upperdir=${layers.upper},workdir=${layers.work}`;
+  return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", 'mount -t overlay overlay -o "$1" "$2" || exit 125; shift 2; exec "$@"', "hangar-overlay", opts, layers.target, ...argv];
+}
+
 /** Runs argv after moving itself into the given cgroup.procs files (so children start capped). */
 export function inCgroups(procsFiles: string[], argv: string[]): string[] {
   if (procsFiles.length === 0) return argv;

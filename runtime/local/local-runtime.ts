@@ -14,7 +14,7 @@ import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
-import { bwrapArgs, inCgroups, nsenterArgv, PTY_HELPER_PATH, sandboxEnv, type SandboxPaths } from "./bwrap-args.js";
+import { bwrapArgs, inCgroups, nsenterArgv, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { LogStore } from "./log-store.js";
@@ -24,7 +24,7 @@ export interface LocalRuntimeOptions {
   dataDir: string;
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
-  tools: { bwrap: string; nsenter: string; setpriv: string; ptyHelper: string };
+  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; ptyHelper: string };
   /** image name -> rootfs directory; "*" is the fallback; unmapped images use `defaultRootfs`. */
   images: Record<string, string>;
   defaultRootfs: string;
@@ -43,7 +43,6 @@ interface LocalSandbox {
   spec: SandboxSpec;
   main: ChildProcess;
   initPid?: number;
-  overlay?: string;
   cgroups: CgroupSet;
   logs: LogStore;
   env: Record<string, string>;
@@ -73,13 +72,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
     await writeFile(paths.empty, "", { mode: 0o444 });
-    let overlay: string | undefined;
+    let overlay: { lower: string; upper: string; work: string; target: string } | undefined;
     const notes = [rootfs.note];
     if (o.isolation === "bubblewrap") {
       if (isRoot) {
-        overlay = path.join(dir, "root");
-        await run("mount", ["-t", "overlay", "overlay", "-o", `lowerdir=${rootfs.dir},upperdir=${dir}/upper,workdir=${dir}/work`, overlay]);
-        paths.root = overlay;
+        overlay = { lower: rootfs.dir, upper: path.join(dir, "upper"), work: path.join(dir, "work"), target: path.join(dir, "root") };
+        paths.root = overlay.target;
         paths.rootWritable = true;
         notes.push("private writable overlay");
       } else {
@@ -112,6 +110,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (o.isolation === "bubblewrap") {
       const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
       argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env, ptyHelper: o.tools.ptyHelper })];
+      if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
       notes.push(network ? "network: host (egress allowed)" : "network: none (egress denied)");
     } else {
       argv = spec.argv;
@@ -131,7 +130,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     let settle: () => void = () => undefined;
     const startSettled = new Promise<void>((r) => (settle = r));
     const sb: LocalSandbox = {
-      id, dir, spec, main, overlay, cgroups, logs, env, cpuMillicores: cpu, memoryBytes,
+      id, dir, spec, main, cgroups, logs, env, cpuMillicores: cpu, memoryBytes,
       exited: new Promise<void>((resolve) => {
         main.once("close", (code, signal) => {
           logs.end();
@@ -176,8 +175,6 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   async function teardown(sb: LocalSandbox): Promise<void> {
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
-    if (sb.overlay) await run("umount", ["-l", sb.overlay]).catch((e) => o.log.warn({ err: e, id: sb.id }, "umount failed"));
-    sb.overlay = undefined;
     await sb.cgroups.remove();
     // Nothing can run in the sandbox any more: free its disk now; the logs stay until remove().
     await rm(sb.dir, { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id: sb.id }, "could not remove sandbox files"));
@@ -292,13 +289,3 @@ function tail(logs: LogStore): string {
 }
 
 const isUnder = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, { stdio: ["ignore", "ignore", "pipe"] });
-    let err = "";
-    p.stderr?.on("data", (b: Buffer) => (err += b.toString()));
-    p.once("error", reject);
-    p.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")}: exit ${code}: ${err.trim()}`))));
-  });
-}
