@@ -10,9 +10,6 @@ import { createGrpcServer } from "../api/server.js";
 import { createController } from "../controller/controller.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import type { Runtime } from "../runtime/types.js";
-import { agentBinary } from "../runtime/kubernetes/agent-link.js";
-import { createKubernetesRuntime } from "../runtime/kubernetes/kube-runtime.js";
-import * as k8s from "@kubernetes/client-node";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -24,6 +21,11 @@ function fail(message: string): never {
 
 async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
   if (cfg.runtime === "kubernetes") {
+    // Loaded only here: the Kubernetes client doubles Hangar's memory, and every process the
+    // local runtime starts pays for the parent's size in fork().
+    const k8s = await import("@kubernetes/client-node");
+    const { agentBinary } = await import("../runtime/kubernetes/agent-link.js");
+    const { createKubernetesRuntime } = await import("../runtime/kubernetes/kube-runtime.js");
     const kc = new k8s.KubeConfig();
     if (cfg.kube.kubeconfig) kc.loadFromFile(cfg.kube.kubeconfig);
     else kc.loadFromCluster();

@@ -12,6 +12,9 @@ import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { EGRESS_LABEL } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
+import type { WarmPoolConfig } from "./warm-pool-config.js";
+
+export { parseWarmPools, type WarmPoolConfig } from "./warm-pool-config.js";
 
 export const POOL_LABEL = "hangar.dev/warm-pool";
 /** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
@@ -48,29 +51,9 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
   };
 }
 
-export interface WarmPoolConfig {
-  image: string;
-  size: number;
-}
 
 export const poolName = (image: string) => `p${createHash("sha256").update(image).digest("hex").slice(0, 12)}`;
 
-/** HANGAR_KUBE_WARM_POOLS: `image=size,image=size` (the last `=` splits: images contain `:`). */
-export function parseWarmPools(text: string): WarmPoolConfig[] {
-  if (!text.trim()) return [];
-  const seen = new Set<string>();
-  return text.split(",").map((entry) => {
-    const e = entry.trim();
-    const eq = e.lastIndexOf("=");
-    const image = e.slice(0, eq).trim();
-    const size = Number(e.slice(eq + 1));
-    if (eq <= 0 || !image) throw new Error(`"${e}": expected image=size, e.g. python:3.11=8`);
-    if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
-    if (seen.has(image)) throw new Error(`${image} appears twice`);
-    seen.add(image);
-    return { image, size };
-  });
-}
 
 /**
  * Whether a sandbox can be served from a pool pod and be indistinguishable from a cold one:
