@@ -43,8 +43,8 @@ async function stopHangar(h) {
   await gone;
 }
 
-const sdkLoop = (port) =>
-  JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_rl.py"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}`, BENCH_SDK_ROUNDS: String(ROUNDS), BENCH_SDK_BATCH: String(BATCH), BENCH_SDK_STOPS: String(STOPS) }, encoding: "utf8", maxBuffer: 1 << 24 }));
+const sdkLoop = (h) =>
+  JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_rl.py"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}`, BENCH_HANGAR_PID: String(h.proc.pid), BENCH_SDK_ROUNDS: String(ROUNDS), BENCH_SDK_BATCH: String(BATCH), BENCH_SDK_STOPS: String(STOPS) }, encoding: "utf8", maxBuffer: 1 << 24 }));
 
 const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, "utf8")) : {};
 const run = { when: new Date().toISOString(), hangar: execFileSync("git", ["-C", DIR, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(), rounds: ROUNDS, batch: BATCH };
@@ -52,7 +52,7 @@ const run = { when: new Date().toISOString(), hangar: execFileSync("git", ["-C",
 log(`local runtime (${DIR})`);
 const local = await startHangar({ HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
 try {
-  run.local = sdkLoop(local.port);
+  run.local = sdkLoop(local);
 } finally {
   await stopHangar(local);
 }
@@ -69,7 +69,7 @@ if (KUBE) {
       if (now() - t0 > 300_000) throw new Error(`warm pool did not reach ${pool} ready pods`);
       await sleep(500);
     }
-    run.kubernetes = sdkLoop(kube.port);
+    run.kubernetes = sdkLoop(kube);
   } finally {
     await stopHangar(kube);
     // Leave nothing behind: idle pool pods go, finished sandboxes' records are released as retention would.

@@ -44,8 +44,22 @@ def defaults() -> SandboxDefaults:
     return SandboxDefaults(container_image=IMAGE, max_lifetime_seconds=300, tags=("bench-sdk",))
 
 
+def cpu_seconds() -> dict:
+    """CPU used so far: the whole machine (busy jiffies), this SDK process, and Hangar (BENCH_HANGAR_PID)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    f = open("/proc/stat").readline().split()[1:]
+    busy = sum(int(x) for x in f) - int(f[3]) - int(f[4])
+    out = {"machine": busy / tick, "sdk": sum(os.times()[:2])}
+    pid = os.environ.get("BENCH_HANGAR_PID")
+    if pid:
+        st = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        out["hangar"] = (int(st[11]) + int(st[12])) / tick
+    return out
+
+
 def reward_loop() -> dict:
-    """The loop exactly as the guide writes it; times each round and each reward."""
+    """The loop exactly as the guide writes it; times each round and each reward, and where the CPU went."""
+    cpu0 = cpu_seconds()
     rewards: list[float] = []
     closes: list[float] = []
     t_all = time.perf_counter()
@@ -68,7 +82,10 @@ def reward_loop() -> dict:
             t_close = time.perf_counter()
         closes.append(ms(t_close))
     seconds = time.perf_counter() - t_all
-    return {"completions": done_total, "seconds": round(seconds, 2), "completions_per_s": round(done_total / seconds, 2), "reward_ms": summary(rewards), "session_close_ms": summary(closes)}
+    cpu1 = cpu_seconds()
+    per = {k: round((cpu1[k] - cpu0[k]) * 1000 / max(done_total, 1), 1) for k in cpu1}
+    per["sandboxes_and_kernel"] = round(per["machine"] - per["sdk"] - per.get("hangar", 0), 1)
+    return {"cpu_ms_per_completion": per, "cpus": os.cpu_count(),"completions": done_total, "seconds": round(seconds, 2), "completions_per_s": round(done_total / seconds, 2), "reward_ms": summary(rewards), "session_close_ms": summary(closes)}
 
 
 def breakdown() -> dict:
