@@ -31,6 +31,16 @@ for label, run in r.items():
             f"| {what} | raw pods | {raw['completions_per_s']} | {p(raw['run_to_running_ms'])} / {p(raw['run_to_running_ms'], 'p99')} | – | {p(raw['exec_ms'])} | "
             f"{p(raw['stop_ms'])} / {p(raw['stop_ms'], 'p99')} | {p(raw['reward_ms'])} | – |"
         )
+lines += [
+    "",
+    "| run | where | CPU per completion in the loop: machine | SDK client | Hangar | sandboxes, kernel, cluster |",
+    "|---|---|---|---|---|---|",
+]
+for label, run in r.items():
+    for where in ("local", "kubernetes"):
+        c = (run.get(where) or {}).get("loop", {}).get("cpu_ms_per_completion")
+        if c:
+            lines.append(f"| {label} | {where} | {c['machine']:.0f} ms | {c['sdk']:.0f} ms | {c.get('hangar', 0):.0f} ms | {c['sandboxes_and_kernel']:.0f} ms |")
 doc = Path("docs/benchmarks.md").read_text()
 doc = re.sub(r"<!-- sdk-bench:start -->[\s\S]*<!-- sdk-bench:end -->", "<!-- sdk-bench:start -->\n" + "\n".join(lines) + "\n<!-- sdk-bench:end -->", doc)
 Path("docs/benchmarks.md").write_text(doc)
