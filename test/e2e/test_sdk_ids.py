@@ -27,6 +27,7 @@ def test_an_id_that_names_no_sandbox_is_not_found_whatever_its_shape(hangar, san
         Sandbox.from_id(sandbox_id).result()
 
 
+@pytest.mark.one_replica
 def test_deleting_twice_is_not_found(hangar):
     sb = Sandbox.run(tags=["e2e"])
     sb.wait()
@@ -42,6 +43,7 @@ def test_deleting_twice_is_not_found(hangar):
         Sandbox.delete(done.sandbox_id).result()
 
 
+@pytest.mark.one_replica
 def test_a_deleted_sandbox_refuses_exec_and_files_but_keeps_its_terminal_record(hangar):
     sb = Sandbox.run(tags=["e2e"])
     sb.wait()
@@ -60,6 +62,7 @@ def test_a_deleted_sandbox_refuses_exec_and_files_but_keeps_its_terminal_record(
     assert again.status == "completed"
 
 
+@pytest.mark.one_replica
 def test_stop_then_poll_sees_the_end(hangar):
     """stop() is a DeleteSandbox and a Get poll until terminal: it must not trip over the delete."""
     sb = Sandbox.run(tags=["e2e"])
