@@ -6,8 +6,8 @@
  * namespaces with nsenter. See docs/local-runtime.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { errors } from "../../core/errors.js";
@@ -57,6 +57,13 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const isRoot = process.getuid?.() === 0;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const connectedAtMs = Date.now();
+  const bwrapExe = (() => {
+    try {
+      return realpathSync(o.tools.bwrap);
+    } catch {
+      return o.tools.bwrap;
+    }
+  })();
 
   const rootfsFor = (image: string): { dir: string; note: string } => {
     const mapped = o.images[image] ?? o.images["*"];
@@ -166,7 +173,13 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       });
       exitedEarly.catch(() => undefined);
       spawnError.catch(() => undefined);
-      return await Promise.race([info, spawnError, exitedEarly]);
+      const pid = await Promise.race([info, spawnError, exitedEarly]);
+      // Once bwrap names its init, it has yet to write the user namespace's maps and to exec the
+      // command: RUNNING before that let a prompt exec fail (nsenter: setgid) and a prompt stop
+      // reach the command before it could set its signal handlers. A command that already ended
+      // has started too.
+      await Promise.race([commandStarted(pid, bwrapExe), mainClosed]);
+      return pid;
     }
     spawnError.catch(() => undefined);
     await Promise.race([new Promise((r) => main.once("spawn", r)), spawnError]);
@@ -267,6 +280,22 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   }
 
   return { name: "local", runners: () => [runner()], start, stop, exec, logs, remove, close };
+}
+
+/** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */
+async function commandStarted(init: number, bwrap: string): Promise<void> {
+  const until = Date.now() + 5000;
+  const read = (p: string) => readFile(p, "utf8").catch(() => "");
+  while (Date.now() < until) {
+    if ((await read(`/proc/${init}/uid_map`)).trim() && (await read(`/proc/${init}/gid_map`)).trim()) {
+      const kids = (await read(`/proc/${init}/task/${init}/children`)).split(" ").filter(Boolean);
+      for (const k of kids) {
+        const exe = await readlink(`/proc/${k}/exe`).catch(() => "");
+        if (exe && exe !== bwrap) return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }
 
 function readInfo(main: ChildProcess): Promise<number> {

@@ -41,8 +41,11 @@ def test_stop_keeps_a_terminal_record(hangar):
 
 
 def test_stop_with_zero_grace_kills_at_once(hangar):
-    sb = Sandbox.run("/bin/sh", "-c", "trap '' TERM; sleep 300", tags=["e2e"])
+    sb = Sandbox.run("/bin/sh", "-c", "trap '' TERM; touch /tmp/ready; sleep 300", tags=["e2e"])
     sb.wait()
+    # RUNNING means the command runs, not that it has reached its trap yet: wait until it has.
+    while sb.exec(["test", "-e", "/tmp/ready"]).result().returncode != 0:
+        time.sleep(0.05)
     t = time.monotonic()
     sb.stop(graceful_shutdown_seconds=0).result()
     assert time.monotonic() - t < 5
@@ -50,8 +53,11 @@ def test_stop_with_zero_grace_kills_at_once(hangar):
 
 
 def test_grace_then_kill(hangar):
-    sb = Sandbox.run("/bin/sh", "-c", "trap '' TERM; sleep 300", tags=["e2e"])
+    sb = Sandbox.run("/bin/sh", "-c", "trap '' TERM; touch /tmp/ready; sleep 300", tags=["e2e"])
     sb.wait()
+    # RUNNING means the command runs, not that it has reached its trap yet: wait until it has.
+    while sb.exec(["test", "-e", "/tmp/ready"]).result().returncode != 0:
+        time.sleep(0.05)
     t = time.monotonic()
     sb.stop(graceful_shutdown_seconds=1).result()
     took = time.monotonic() - t

@@ -1,0 +1,60 @@
+/**
+ * The local runtime's start resolves (the sandbox becomes RUNNING) only once the sandbox can take
+ * a command and its main process runs: before, an exec at once failed with "nsenter: setgid
+ * failed" (the user namespace's maps were not written yet) and a stop at once could reach the
+ * command before it had set its signal handlers (bubblewrap had not even exec'd it). Real bubblewrap; needs root, as `make test` has.
+ */
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createLocalRuntime } from "../../runtime/local/local-runtime.js";
+import { spec } from "./fixtures.js";
+
+const silent = { info() {}, warn() {} };
+const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+const pidsWhoseCmdlineHas = (text: string) =>
+  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, "latin1").includes(text);
+    } catch {
+      return false;
+    }
+  });
+
+describe("local runtime start", () => {
+  it("an exec right after start works, and the main process already runs", async () => {
+    expect(process.getuid?.(), "this test drives real bubblewrap sandboxes as root").toBe(0);
+    const rt = createLocalRuntime({
+      dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-start-")), isolation: "bubblewrap",
+      tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", ptyHelper: path.resolve(".build/hangar-pty") },
+      images: {}, defaultRootfs: "/", maskPaths: [], sandboxUid: 1000, pidsMax: 256, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
+      runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" }, log: silent,
+    });
+    const failures: string[] = [];
+    try {
+      await Promise.all(Array.from({ length: 24 }, async (_, i) => {
+        const id = `start-${i}-${process.pid}`;
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined });
+        const p = await rt.exec(id, { argv: ["/bin/sh", "-c", "id -u"] });
+        p.closeStdin();
+        let out = "";
+        for await (const c of p.output()) out += c.data.toString();
+        const { exitCode } = await p.exited;
+        if (exitCode !== 0 || out.trim() !== "1000") failures.push(`${id}: exit ${exitCode}: ${out.trim()}`);
+      }));
+      // Right after start the main process runs: bubblewrap's init has a child that is no longer bubblewrap.
+      await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+        const id = `main-${i}-${process.pid}`;
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined });
+        const outer = pidsWhoseCmdlineHas(`/sandboxes/${id}/`).find((p) => readlinkSync(`/proc/${p}/exe`) === realpathSync("/usr/bin/bwrap"));
+        const init = outer ? childrenOf(outer)[0] : undefined;
+        const mains = init ? childrenOf(init).map((c) => readlinkSync(`/proc/${c}/exe`)) : [];
+        if (!mains.length || mains.includes(realpathSync("/usr/bin/bwrap"))) failures.push(`${id}: main process not started yet when start resolved (${mains.join(", ") || "none"})`);
+      }));
+    } finally {
+      await rt.close();
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
