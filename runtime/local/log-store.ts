@@ -1,25 +1,36 @@
 /**
- * The main process's output, kept per sandbox as timestamped lines in memory (bounded:
- * the oldest lines are dropped past `maxBytes`), so StreamLogs can serve tail, since,
- * timestamps and follow. Local sandboxes do not outlive the Hangar process, so neither
- * do their logs.
+ * The main process's output, kept per sandbox in memory so StreamLogs can serve tail, since,
+ * timestamps and follow. Stored as the chunks the pipe delivered (whole lines; a line longer
+ * than 64 KiB is cut), not one object per line: a sandbox printing millions of empty lines
+ * costs its bytes plus a fixed overhead per read, never an object per line. Bounded by
+ * `maxBytes` (each chunk counts `CHUNK_OVERHEAD` more than its data): the oldest chunks are
+ * dropped and readers are told how much with a marker line. Local sandboxes do not outlive the
+ * Hangar process, so neither do their logs.
  */
 import { EventEmitter } from "node:events";
 import type { LogOptions } from "../types.js";
 
-export interface LogLine {
+interface Chunk {
   seq: number;
   atMs: number;
-  data: Buffer; // includes the trailing "\n" when the line had one
+  data: Buffer; // whole lines, each with its trailing "\n" (the last may lack it at the end or past 64 KiB)
 }
+
+/** What one stored chunk costs beyond its bytes (the object, the Buffer view), counted against the limit. */
+export const CHUNK_OVERHEAD = 128;
+const MAX_PARTIAL = 64 * 1024;
 
 /** RFC 3339 with nanoseconds, as Kubernetes writes log timestamps. */
 export const rfc3339Nano = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000000Z");
 
+export const droppedMarker = (bytes: number, limit: number) => Buffer.from(`[hangar: ${bytes} bytes of older output were dropped: this sandbox's log keeps the last ${limit} bytes]\n`);
+
 export class LogStore {
-  private readonly lines: LogLine[] = [];
+  private chunks: Chunk[] = [];
   private bytes = 0;
   private seq = 0;
+  /** Bytes of output dropped from the front so far. */
+  private dropped = 0;
   private readonly partial = new Map<string, Buffer>();
   private readonly events = new EventEmitter();
   private ended = false;
@@ -30,16 +41,18 @@ export class LogStore {
 
   /** Feed raw bytes read from the main process's stdout or stderr. */
   push(stream: string, chunk: Buffer, now = Date.now()): void {
-    let buf = Buffer.concat([this.partial.get(stream) ?? Buffer.alloc(0), chunk]);
-    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10)) {
+    const prev = this.partial.get(stream);
+    let buf = prev?.length ? Buffer.concat([prev, chunk]) : chunk;
+    const nl = buf.lastIndexOf(10);
+    if (nl !== -1) {
       this.record(now, buf.subarray(0, nl + 1));
       buf = buf.subarray(nl + 1);
     }
-    if (buf.length > 64 * 1024) {
+    if (buf.length > MAX_PARTIAL) {
       this.record(now, buf);
       buf = Buffer.alloc(0);
     }
-    this.partial.set(stream, buf);
+    this.partial.set(stream, Buffer.from(buf)); // a copy: never pin the whole read behind a short remainder
   }
 
   /** The main process is gone: flush partial lines and end every follower. */
@@ -52,33 +65,50 @@ export class LogStore {
   }
 
   private record(atMs: number, data: Buffer): void {
-    const line = { seq: ++this.seq, atMs, data: Buffer.from(data) };
-    this.lines.push(line);
-    this.bytes += data.length;
-    while (this.bytes > this.maxBytes && this.lines.length > 1) this.bytes -= (this.lines.shift() as LogLine).data.length;
+    // A view of the read's own buffer when it is most of it (no copy: the pipe's reads are not
+    // shared); a copy when it is a small part, so a short tail does not pin a large buffer.
+    const own = data.byteOffset === 0 && data.buffer.byteLength - data.length <= 4096;
+    this.chunks.push({ seq: ++this.seq, atMs, data: own ? data : Buffer.from(data) });
+    this.bytes += data.length + CHUNK_OVERHEAD;
+    let drop = 0;
+    while (this.bytes > this.maxBytes && this.chunks.length - drop > 1) {
+      const c = this.chunks[drop++] as Chunk;
+      this.bytes -= c.data.length + CHUNK_OVERHEAD;
+      this.dropped += c.data.length;
+    }
+    if (drop) this.chunks = this.chunks.slice(drop);
     this.events.emit("wake");
   }
 
   lastLine(): string | undefined {
-    const l = this.lines.at(-1);
-    return l?.data.toString("utf8").trim().slice(0, 500);
+    const d = this.chunks.at(-1)?.data;
+    if (!d) return undefined;
+    const end = d.at(-1) === 10 ? d.length - 1 : d.length;
+    return d.subarray(d.lastIndexOf(10, end - 1) + 1, end).toString("utf8").trim().slice(0, 500);
   }
 
   async *read(opts: LogOptions): AsyncIterable<Buffer> {
-    const format = (l: LogLine) => (opts.timestamps ? Buffer.concat([Buffer.from(`${rfc3339Nano(l.atMs)} `), l.data]) : l.data);
-    let initial = this.lines.filter((l) => opts.sinceMs === undefined || l.atMs >= opts.sinceMs);
-    if (opts.tailLines > 0) initial = initial.slice(-opts.tailLines);
+    const format = (c: Chunk, data = c.data) => (opts.timestamps ? stamp(data, rfc3339Nano(c.atMs)) : data);
+    let start = this.chunks.filter((c) => opts.sinceMs === undefined || c.atMs >= opts.sinceMs);
+    let first: Buffer | undefined;
+    if (opts.tailLines > 0) {
+      const t = tail(start, opts.tailLines);
+      start = t.chunks;
+      first = t.first;
+    } else if (this.dropped > 0 && start.length === this.chunks.length) yield droppedMarker(this.dropped, this.maxBytes);
     let lastSeq = this.seq;
-    for (const l of initial) yield format(l);
+    for (const [i, c] of start.entries()) yield format(c, i === 0 && first ? first : c.data);
     if (!opts.follow) return;
     for (;;) {
-      const fresh = this.lines.filter((l) => l.seq > lastSeq);
-      for (const l of fresh) {
-        lastSeq = l.seq;
-        yield format(l);
+      const head = this.chunks[0];
+      if (head && head.seq > lastSeq + 1) yield Buffer.from(`[hangar: this reader fell behind; output between was dropped]\n`);
+      for (const c of this.chunks) {
+        if (c.seq <= lastSeq) continue;
+        lastSeq = c.seq;
+        yield format(c);
       }
       if (this.ended || opts.signal.aborted) return;
-      if (this.lines.some((l) => l.seq > lastSeq)) continue;
+      if ((this.chunks.at(-1)?.seq ?? 0) > lastSeq) continue;
       await new Promise<void>((resolve) => {
         const done = () => {
           this.events.off("wake", done);
@@ -90,4 +120,37 @@ export class LogStore {
       });
     }
   }
+}
+
+/** The chunks holding the last n lines; `first` is the first of them cut to where those lines start. */
+function tail(chunks: Chunk[], n: number): { chunks: Chunk[]; first?: Buffer } {
+  let lines = 0;
+  for (let i = chunks.length - 1; i >= 0; i--) {
+    const d = (chunks[i] as Chunk).data;
+    // Line starts in d, from the end: after each "\n" but the last byte, and at 0.
+    let pos = d.length;
+    for (;;) {
+      const nl = pos >= 2 ? d.lastIndexOf(10, pos - 2) : -1; // (a negative offset would count from the end)
+      const startOfLine = nl + 1;
+      lines++;
+      if (lines === n) return { chunks: chunks.slice(i), first: d.subarray(startOfLine) };
+      if (nl < 0) break;
+      pos = startOfLine;
+    }
+  }
+  return { chunks };
+}
+
+/** Each line of data prefixed with the timestamp (all lines of one chunk share it). */
+function stamp(data: Buffer, ts: string): Buffer {
+  const prefix = Buffer.from(`${ts} `);
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const nl = data.indexOf(10, at);
+    const end = nl === -1 ? data.length : nl + 1;
+    parts.push(prefix, data.subarray(at, end));
+    at = end;
+  }
+  return Buffer.concat(parts);
 }
