@@ -184,6 +184,12 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
     raise RuntimeError("hangar did not start listening within 20 s:\n" + Path(log_path).read_text())
 
 
+def point_sdk_at(monkeypatch, h: Hangar, tenant: str = "alpha") -> None:
+    """The SDK's calls in this test go to Hangar h as the given tenant."""
+    monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
+    monkeypatch.setenv("CWSANDBOX_API_KEY", h.keys[tenant])
+
+
 def sandbox_processes(data_dir: str) -> list[str]:
     """Host processes that belong to sandboxes of this Hangar (bwrap with its data dir)."""
     out = []

@@ -7,7 +7,7 @@ import pytest
 
 from cwsandbox import Sandbox
 
-from conftest import NODE, REPO, start_hangar, stop_hangar
+from conftest import NODE, REPO, point_sdk_at, start_hangar, stop_hangar
 
 
 def test_metrics_endpoint(hangar):
@@ -63,8 +63,7 @@ def test_graceful_shutdown_stops_sandboxes(monkeypatch):
 def test_crashed_hangar_restarts_with_its_sandboxes_and_records(monkeypatch):
     """Hangar killed without warning: the restarted one serves the running sandbox and the finished one's record."""
     h = start_hangar()
-    monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
-    monkeypatch.setenv("CWSANDBOX_API_KEY", h.keys["alpha"])
+    point_sdk_at(monkeypatch, h)
     live = Sandbox.run(tags=["restart"], max_lifetime_seconds=300)
     live.wait()
     done = Sandbox.run("/bin/sh", "-c", "exit 5", tags=["restart"])
@@ -74,8 +73,7 @@ def test_crashed_hangar_restarts_with_its_sandboxes_and_records(monkeypatch):
 
     h2 = start_hangar()
     try:
-        monkeypatch.setenv("CWSANDBOX_BASE_URL", h2.url)
-        monkeypatch.setenv("CWSANDBOX_API_KEY", h2.keys["alpha"])
+        point_sdk_at(monkeypatch, h2)
         again = Sandbox.from_id(live.sandbox_id).result()
         assert again.status == "running"
         assert again.exec(["echo", "still here"]).result().stdout == "still here\n"

@@ -9,7 +9,7 @@ import pytest
 from cwsandbox import Sandbox
 from cwsandbox._proto import sandbox_pb2 as pb, sandbox_pb2_grpc
 
-from conftest import start_hangar, stop_hangar
+from conftest import point_sdk_at, start_hangar, stop_hangar
 
 FLOOD = 'import sys\nb = b"\\n" * (1 << 20)\nfor _ in range(200): sys.stdout.buffer.write(b)\nsys.stdout.buffer.write(b"done\\n")'
 
@@ -27,8 +27,7 @@ def rss_mib(pid: int) -> float:
 @pytest.mark.local_only
 def test_200_mb_of_empty_lines_cost_hangar_at_most_100_mib(monkeypatch):
     h = start_hangar()
-    monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
-    monkeypatch.setenv("CWSANDBOX_API_KEY", h.keys["alpha"])
+    point_sdk_at(monkeypatch, h)
     try:
         warm = Sandbox.run("echo", "warm-up", tags=["e2e-flood"])
         warm.wait_until_complete().result()

@@ -11,7 +11,7 @@ from cwsandbox.exceptions import (
     SandboxTimeoutError,
 )
 
-from conftest import start_hangar, stop_hangar
+from conftest import point_sdk_at, start_hangar, stop_hangar
 
 # Ids of every shape a caller may hold: the SDK docstring's own example, a UUID nobody issued,
 # path- and space-laden strings, the longest accepted.
@@ -96,8 +96,7 @@ def test_other_codes_reach_the_sdk_as_documented(hangar):
 @pytest.mark.own_hangar
 def test_resource_exhausted_is_sandbox_resource_exhausted_error(monkeypatch):
     h = start_hangar({"HANGAR_MAX_EXECS_PER_SANDBOX": "1"})
-    monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
-    monkeypatch.setenv("CWSANDBOX_API_KEY", h.keys["alpha"])
+    point_sdk_at(monkeypatch, h)
     try:
         sb = Sandbox.run(tags=["e2e"])
         sb.wait()

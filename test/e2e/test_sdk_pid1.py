@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cwsandbox import Sandbox
 
-from conftest import start_hangar
+from conftest import point_sdk_at, start_hangar
 
 N = int(os.environ.get("HANGAR_E2E_PID1_SANDBOXES", "40"))
 # The image's entrypoint prefix (Dockerfile ENTRYPOINT, scripts/build-image.sh).
@@ -37,8 +37,7 @@ def zombies_under(pid: int) -> int:
 def run_sandboxes(monkeypatch, prefix: list[str]) -> int:
     """N sandboxes (each with a background process) through the SDK; returns the zombies left under the namespace's pid 1."""
     h = start_hangar(prefix=NAMESPACE + prefix)
-    monkeypatch.setenv("CWSANDBOX_BASE_URL", h.url)
-    monkeypatch.setenv("CWSANDBOX_API_KEY", h.keys["alpha"])
+    point_sdk_at(monkeypatch, h)
     init = children(h.proc.pid)[0]  # pid 1 of the namespace: tini, or Hangar itself
     try:
         for _ in range(N):
