@@ -35,7 +35,7 @@ describe("local runtime start", () => {
     try {
       await Promise.all(Array.from({ length: 24 }, async (_, i) => {
         const id = `start-${i}-${process.pid}`;
-        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined });
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined }, "t");
         const p = await rt.exec(id, { argv: ["/bin/sh", "-c", "id -u"] });
         p.closeStdin();
         let out = "";
@@ -46,7 +46,7 @@ describe("local runtime start", () => {
       // Right after start the main process runs: bubblewrap's init has a child that is no longer bubblewrap.
       await Promise.all(Array.from({ length: 12 }, async (_, i) => {
         const id = `main-${i}-${process.pid}`;
-        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined });
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined }, "t");
         const outer = pidsWhoseCmdlineHas(`/sandboxes/${id}/`).find((p) => readlinkSync(`/proc/${p}/exe`) === realpathSync("/usr/bin/bwrap"));
         const init = outer ? childrenOf(outer)[0] : undefined;
         const mains = init ? childrenOf(init).map((c) => readlinkSync(`/proc/${c}/exe`)) : [];
