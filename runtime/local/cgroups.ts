@@ -1,7 +1,8 @@
 /**
- * Best-effort resource caps for local sandboxes with cgroup v1 (memory, pids, cpu) or
- * v2. Where the hierarchy is not writable the sandbox runs uncapped and the runtime says
- * so in the sandbox's image note.
+ * Resource caps for local sandboxes with cgroup v1 (memory, pids, cpu) or v2. Where the
+ * hierarchy is not writable at all (Hangar is not root) the sandbox runs uncapped and the
+ * runtime says so in the sandbox's image note; once it is writable, a cap that cannot be
+ * applied fails the start: one odd value never silently drops the others.
  */
 import { existsSync } from "node:fs";
 import { mkdir, rmdir, writeFile } from "node:fs/promises";
@@ -13,11 +14,16 @@ export interface Caps {
   pidsMax: number;
 }
 
+const quota = (millicores: number) => Math.max(MIN_CFS_QUOTA_US, millicores * 100);
+
 export interface CgroupSet {
   procsFiles: string[];
   note: string;
   remove(): Promise<void>;
 }
+
+/** The kernel refuses a CFS quota under 1 ms per period: like the kubelet, a smaller CPU limit gets that minimum (10m). */
+export const MIN_CFS_QUOTA_US = 1000;
 
 export async function createCgroups(root: string, name: string, caps: Caps): Promise<CgroupSet> {
   const dirs: string[] = [];
@@ -35,16 +41,20 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
     if (v2) {
       const files: [string, string][] = [["pids.max", String(caps.pidsMax)]];
       if (caps.memoryBytes) files.push(["memory.max", String(caps.memoryBytes)]);
-      if (caps.cpuMillicores) files.push(["cpu.max", `${caps.cpuMillicores * 100} 100000`]);
+      if (caps.cpuMillicores) files.push(["cpu.max", `${quota(caps.cpuMillicores)} 100000`]);
       await setup(path.join(root, "hangar", name), files);
     } else {
       await setup(path.join(root, "pids", "hangar", name), [["pids.max", String(caps.pidsMax)]]);
       if (caps.memoryBytes) await setup(path.join(root, "memory", "hangar", name), [["memory.limit_in_bytes", String(caps.memoryBytes)]]);
-      if (caps.cpuMillicores) await setup(path.join(root, "cpu", "hangar", name), [["cpu.cfs_period_us", "100000"], ["cpu.cfs_quota_us", String(caps.cpuMillicores * 100)]]);
+      if (caps.cpuMillicores) await setup(path.join(root, "cpu", "hangar", name), [["cpu.cfs_period_us", "100000"], ["cpu.cfs_quota_us", String(quota(caps.cpuMillicores))]]);
     }
   } catch (e) {
     for (const d of dirs.reverse()) await rmdir(d).catch(() => undefined);
-    return { procsFiles: [], note: `no resource caps (cgroups not writable: ${(e as Error).message})`, remove: async () => undefined };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (dirs.length === 0 && (code === "EACCES" || code === "EROFS" || code === "EPERM")) {
+      return { procsFiles: [], note: `no resource caps (cgroups not writable: ${(e as Error).message})`, remove: async () => undefined };
+    }
+    throw new Error(`could not apply the sandbox's resource caps (${applied.join(", ") || "none applied"} before the failure): ${(e as Error).message}`, { cause: e });
   }
   return {
     procsFiles: dirs.map((d) => path.join(d, "cgroup.procs")),
