@@ -16,7 +16,7 @@ import type { ExecStreamRequest__Output } from "./generated/coreweave/sandbox/v1
 import type { ExecStreamResponse } from "./generated/coreweave/sandbox/v1/ExecStreamResponse.js";
 import type { Metrics } from "./metrics.js";
 import { timestamp } from "./sandbox-view.js";
-import { sandboxId } from "./spec.js";
+import { envBytes, LIMITS, sandboxId } from "./spec.js";
 
 export interface ExecPolicy {
   /** Kill this long before the call's deadline so the caller still hears why (SDK deadline = timeout + 5 s). */
@@ -33,6 +33,7 @@ function validateCommand(init: { sandbox_id?: string; command?: string[]; env?: 
   if (argv.length === 0 || !argv[0]) v.push({ field: `${base}command`, description: "required: the program and its arguments" });
   if (argv.some((a) => a.includes("\u0000"))) v.push({ field: `${base}command`, description: "must not contain NUL" });
   if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > 1024 * 1024) v.push({ field: `${base}command`, description: "must total at most 1 MiB" });
+  if (envBytes(init.env ?? {}) > LIMITS.envBytes) v.push({ field: `${base}env`, description: `names and values must total at most ${LIMITS.envBytes} bytes` });
   for (const [k, val] of Object.entries(init.env ?? {})) {
     if (!ENV_NAME.test(k) || val.includes("\u0000")) v.push({ field: `${base}env[${JSON.stringify(k.slice(0, 64))}]`, description: "invalid environment variable" });
   }

@@ -16,6 +16,7 @@ export const LIMITS = {
   args: 4096,
   argvBytes: 256 * 1024,
   env: 1024,
+  envBytes: 256 * 1024,
   filesBytes: 16 * 1024 * 1024,
   pathLength: 4096,
   imageLength: 512,
@@ -30,6 +31,9 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const VOLUME_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const hasNul = (s: string) => s.includes("\u0000");
 const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Bytes of an environment's names and values, as the kernel counts them against its argument space. */
+export const envBytes = (env: Record<string, string>) => Object.entries(env).reduce((a, [k, v]) => a + Buffer.byteLength(k) + Buffer.byteLength(v) + 2, 0);
 
 export function validPath(p: string): string | undefined {
   if (!p) return "must not be empty";
@@ -83,6 +87,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > LIMITS.argvBytes) v.push({ field: `${cf}.args`, description: `command and args must total at most ${LIMITS.argvBytes} bytes` });
   const env = c.environment_variables ?? {};
   if (Object.keys(env).length > LIMITS.env) v.push({ field: `${cf}.environment_variables`, description: `at most ${LIMITS.env} variables` });
+  if (envBytes(env) > LIMITS.envBytes) v.push({ field: `${cf}.environment_variables`, description: `names and values must total at most ${LIMITS.envBytes} bytes` });
   for (const [k, val] of Object.entries(env)) {
     if (!ENV_NAME.test(k)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "not a valid environment variable name" });
     if (hasNul(val)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "value must not contain NUL" });

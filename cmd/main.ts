@@ -57,6 +57,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
     maskPaths: [...cfg.local.maskPaths, installDir],
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,
+    defaultMemoryBytes: cfg.local.defaultMemoryBytes,
     cgroupRoot: cfg.local.cgroupRoot,
     defaultDenyEgress: cfg.defaultDenyEgress,
     runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },

@@ -31,6 +31,8 @@ export interface LocalRuntimeOptions {
   maskPaths: string[];
   sandboxUid: number;
   pidsMax: number;
+  /** The memory cap of a sandbox that asks for none. */
+  defaultMemoryBytes: number;
   cgroupRoot: string;
   defaultDenyEgress: boolean;
   runner: { runnerId: string; runnerGroupId: string; organizationId: string };
@@ -106,7 +108,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       await mkdir(host, { recursive: true });
       paths.volumes.push({ host, path: v.mountPath });
     }
-    const memoryBytes = parseQuantity(spec.limits.memory ?? "") ?? 0;
+    const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
     const cgroups = await createCgroups(o.cgroupRoot, id, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
     notes.push(cgroups.note);

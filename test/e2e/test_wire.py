@@ -90,6 +90,7 @@ INVALID = [
     ("WriteFile", pb.WriteFileRequest(sandbox_id=BAD_ID, path="/x"), "sandbox_id"),
     ("Exec", pb.ExecRequest(sandbox_id=str(uuid.uuid4()), command=[]), "command"),
     ("Exec", pb.ExecRequest(sandbox_id=str(uuid.uuid4()), command=["echo"], max_output_bytes=-1), "max_output_bytes"),
+    ("Exec", pb.ExecRequest(sandbox_id=str(uuid.uuid4()), command=["echo"], env={f"V{i}": "x" * 4096 for i in range(100)}), "env"),
     ("StreamLogs", pb.StreamLogsRequest(sandbox_id=str(uuid.uuid4()), tail_lines=-3), "tail_lines"),
     ("CreateSandbox", pb.CreateSandboxRequest(), "sandbox"),
     ("CreateSandbox", spec(max_lifetime_seconds=-1), "sandbox.spec.max_lifetime_seconds"),

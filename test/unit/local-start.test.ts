@@ -28,7 +28,7 @@ describe("local runtime start", () => {
     const rt = createLocalRuntime({
       dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-start-")), isolation: "bubblewrap",
       tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", ptyHelper: path.resolve(".build/hangar-pty") },
-      images: {}, defaultRootfs: "/", maskPaths: [], sandboxUid: 1000, pidsMax: 256, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
+      images: {}, defaultRootfs: "/", maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
       runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" }, log: silent,
     });
     const failures: string[] = [];
