@@ -102,8 +102,10 @@ export class LogStore {
     for (;;) {
       const head = this.chunks[0];
       if (head && head.seq > lastSeq + 1) yield Buffer.from(`[hangar: this reader fell behind; output between was dropped]\n`);
-      for (const c of this.chunks) {
-        if (c.seq <= lastSeq) continue;
+      // Seqs are consecutive: start at the first unread chunk instead of scanning from the oldest.
+      const chunks = this.chunks; // record() may replace the array while this reader is suspended
+      for (let i = Math.max(0, lastSeq + 1 - (head?.seq ?? 0)); i < chunks.length; i++) {
+        const c = chunks[i] as Chunk;
         lastSeq = c.seq;
         yield format(c);
       }
