@@ -6,9 +6,9 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: images setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
-setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-agent
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent
 
 $(STAMP)/npm: package.json package-lock.json
 	@mkdir -p $(STAMP)
@@ -24,17 +24,35 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 	@touch $@
 
 # Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper),
-# tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does).
+# libseccomp-dev (the seccomp filter, at build time), skopeo and umoci (images), debootstrap (the offline
+# images), tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does).
+APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci debootstrap tini
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
-	@if ! command -v bwrap >/dev/null || ! command -v nsenter >/dev/null || ! command -v gcc >/dev/null || ! dpkg -s libc6-dev >/dev/null 2>&1 || ! command -v tini >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap util-linux gcc libc6-dev tini; \
-	  else echo "install bubblewrap, util-linux, gcc and tini (apt-get install bubblewrap util-linux gcc tini)"; exit 1; fi; fi
+	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES); \
+	  else echo "install $(APT_PACKAGES) (apt-get install ...)"; exit 1; fi; fi
 	@touch $@
 
 .build/hangar-pty: runtime/local/pty-helper.c
 	@mkdir -p .build
 	gcc -O2 -Wall -Wextra -static -o $@ $< -lutil
+
+# The seccomp filter of every local sandbox process (runtime/local/seccomp-gen.c) and the guard that
+# applies it to commands joining a sandbox (runtime/local/guard.c embeds the same program).
+.build/seccomp.bpf .build/seccomp-bpf.h: runtime/local/seccomp-gen.c $(STAMP)/apt
+	@mkdir -p .build
+	gcc -O2 -Wall -Wextra -o .build/hangar-seccomp-gen $< -lseccomp
+	.build/hangar-seccomp-gen .build/seccomp.bpf .build/seccomp-bpf.h
+
+.build/hangar-guard: runtime/local/guard.c .build/seccomp-bpf.h
+	gcc -O2 -Wall -Wextra -static -I.build -o $@ $<
+
+# Offline images (docker-archive tarballs): python:3.11 (debootstrap), noshell, pause. The local runtime
+# reads them from $(IMAGES) in `make run` and the e2e suite; the test cluster imports the same files.
+IMAGES := $(or $(HANGAR_TEST_CACHE),/var/cache/hangar-test)/images-v1
+images: $(STAMP)/apt
+	bash test/cluster/build-images.sh
 
 # The in-sandbox agent of the persistent exec path (ADR 0008): static, no dependencies.
 .build/hangar-agent: agent/main.go agent/go.mod
@@ -64,13 +82,13 @@ typecheck: $(STAMP)/npm
 sdk-descriptors: $(STAMP)/venv-$(SDK_VERSION)
 	$(VENV)/bin/python scripts/extract_sdk_descriptors.py test/fixtures/cwsandbox-$(SDK_VERSION).binpb
 
-run: build
-	node dist/cmd/main.js
+run: build images
+	HANGAR_LOCAL_IMAGE_DIRS=$${HANGAR_LOCAL_IMAGE_DIRS-$(IMAGES)} node dist/cmd/main.js
 
 test-unit: setup
 	vitest run --project unit
 
-test-e2e: build
+test-e2e: build images
 	$(VENV)/bin/python -m pytest -q test/e2e
 
 test: setup check-gen lint build test-unit chart-check test-e2e test-cluster

@@ -163,6 +163,14 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const agentBinary = str("HANGAR_KUBE_AGENT_BINARY", path.join(installDir, ".build/hangar-agent"));
   if (runtime === "kubernetes" && execAgent && !executable(agentBinary)) throw new ConfigError(`HANGAR_KUBE_AGENT_BINARY=${agentBinary}: not found; build it with 'make setup' (HANGAR_KUBE_EXEC_AGENT=true needs it)`);
   if (runtime === "local" && !executable(ptyHelper)) throw new ConfigError(`HANGAR_LOCAL_PTY_HELPER=${ptyHelper}: not found; build it with 'make setup'`);
+  const guard = tool("HANGAR_LOCAL_GUARD", path.join(installDir, ".build/hangar-guard"));
+  const seccompBpf = tool("HANGAR_LOCAL_SECCOMP_BPF", path.join(installDir, ".build/seccomp.bpf"));
+  if (runtime === "local" && !unsafe && (!executable(guard) || !existsSync(seccompBpf))) throw new ConfigError(`HANGAR_LOCAL_GUARD=${guard} / HANGAR_LOCAL_SECCOMP_BPF=${seccompBpf}: not found; build them with 'make setup' (every sandbox process runs under that seccomp filter)`);
+  const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);
+  const idRangeStart = int("HANGAR_LOCAL_ID_RANGE_START", 200_000, 1, 4_294_967_294 - 65_536);
+  const slotUidBase = int("HANGAR_LOCAL_SLOT_UID_BASE", 300_000, 1, 4_294_967_294 - 65_536);
+  if (slotUidBase < idRangeStart + 65_536 && slotUidBase + 65_536 > idRangeStart) throw new ConfigError(`HANGAR_LOCAL_SLOT_UID_BASE=${slotUidBase}: the slot uids (${slotUidBase}-${slotUidBase + 65_535}) overlap the sandbox id range HANGAR_LOCAL_ID_RANGE_START=${idRangeStart} (${idRangeStart}-${idRangeStart + 65_535})`);
 
   const cfg = {
     listen,
@@ -209,14 +217,20 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     organizationId: str("HANGAR_ORGANIZATION_ID", "hangar"),
     local: {
       images,
-      defaultRootfs: "/",
+      imageDirs,
+      imageCacheDir: path.resolve(str("HANGAR_LOCAL_IMAGE_CACHE_DIR", path.join(dataDir, "images"))),
+      imagePull: bool("HANGAR_LOCAL_IMAGE_PULL", true),
+      imagePullTimeoutSeconds: int("HANGAR_LOCAL_IMAGE_PULL_TIMEOUT_SECONDS", 600, 5, 86400),
+      idRangeStart,
+      slotUidBase,
+      seccompBpf,
       maskPaths: str("HANGAR_LOCAL_MASK_PATHS", "/home,/srv,/mnt,/media,/opt,/var/lib,/var/log,/var/mail,/work").split(",").map((s) => s.trim()).filter((p) => p && isRealDir(p)),
       unsafe,
-      sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 1000, 1, 65534),
+      sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 0, 0, 65535),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
-      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), ptyHelper },
+      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar") },
     },
   };
   parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);

@@ -8,10 +8,13 @@ import { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { createController } from "../controller/controller.js";
+import { createImageStore } from "../runtime/local/image-store.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
+import { slotPool } from "../runtime/local/userns.js";
 import type { Runtime } from "../runtime/types.js";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
+const isRoot = process.getuid?.() === 0;
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 function fail(message: string): never {
@@ -53,7 +56,16 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
     isolation: cfg.local.unsafe ? "none" : "bubblewrap",
     tools: cfg.local.tools,
     images: cfg.local.images,
-    defaultRootfs: cfg.local.defaultRootfs,
+    imageStore: createImageStore({
+      cacheDir: cfg.local.imageCacheDir,
+      sources: cfg.local.imageDirs,
+      pull: cfg.local.imagePull,
+      pullTimeoutS: cfg.local.imagePullTimeoutSeconds,
+      tools: cfg.local.tools,
+      idShift: isRoot && !cfg.local.unsafe ? { start: cfg.local.idRangeStart, size: 65_536 } : undefined,
+    }),
+    seccompBpf: cfg.local.seccompBpf,
+    users: isRoot && !cfg.local.unsafe ? { range: { start: cfg.local.idRangeStart, size: 65_536 }, slots: slotPool(cfg.local.slotUidBase, 65_536) } : undefined,
     maskPaths: [...cfg.local.maskPaths, installDir],
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,

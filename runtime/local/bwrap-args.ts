@@ -25,22 +25,41 @@ export interface BwrapInputs {
   env: Record<string, string>;
   /** The static pty helper, mounted at PTY_HELPER_PATH so TTY sessions start inside the sandbox. */
   ptyHelper?: string;
+  /** The static guard (drops capabilities, applies seccomp) mounted at GUARD_PATH for commands that join the sandbox. */
+  guard?: string;
+  /** An fd on a user namespace made for the sandbox (Hangar is root): joined instead of making one. */
+  usernsFd?: number;
+  /** Entries of /proc hidden (those that exist on this kernel; see PROC_MASKED_*). */
+  procMasks?: { files: string[]; dirs: string[] };
+  /** An fd on the seccomp BPF program for the main process. */
+  seccompFd?: number;
 }
 
 export const SANDBOX_HOME = "/root";
 export const PTY_HELPER_PATH = "/dev/.hangar-pty";
+export const GUARD_PATH = "/dev/.hangar-guard";
+/** Kernel interfaces hidden inside every sandbox (as the OCI default spec's maskedPaths). */
+export const PROC_MASKED_FILES = ["/proc/kcore", "/proc/keys", "/proc/timer_list", "/proc/sysrq-trigger", "/proc/sched_debug", "/proc/latency_stats", "/proc/key-users"];
+export const PROC_MASKED_DIRS = ["/proc/acpi", "/proc/scsi", "/proc/asound", "/proc/driver"];
 
 export function bwrapArgs(i: BwrapInputs): string[] {
   const a: string[] = [];
   a.push(i.paths.rootWritable ? "--bind" : "--ro-bind", i.paths.root, "/");
   a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run");
+  a.push("--ro-bind", "/proc/sys", "/proc/sys");
+  for (const f of i.procMasks?.files ?? []) a.push("--ro-bind", i.paths.empty, f);
+  for (const d of i.procMasks?.dirs ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
   a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");
   for (const v of i.paths.volumes) a.push("--bind", v.host, v.path);
   for (const f of i.paths.files) a.push("--ro-bind", f.host, f.path);
   if (i.ptyHelper) a.push("--ro-bind", i.ptyHelper, PTY_HELPER_PATH);
-  a.push("--unshare-user", "--uid", String(i.uid), "--gid", String(i.uid));
+  if (i.guard) a.push("--ro-bind", i.guard, GUARD_PATH);
+  if (i.usernsFd !== undefined) a.push("--userns", String(i.usernsFd));
+  else a.push("--unshare-user", "--disable-userns");
+  a.push("--uid", String(i.uid), "--gid", String(i.uid));
+  if (i.seccompFd !== undefined) a.push("--seccomp", String(i.seccompFd));
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!i.network) a.push("--unshare-net");
   a.push("--hostname", i.hostname, "--die-with-parent", "--new-session", "--cap-drop", "ALL");
@@ -51,14 +70,20 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   return a;
 }
 
-/** argv that runs `argv` inside the namespaces of the sandbox whose init has host pid `initPid`. */
+/**
+ * argv that runs `argv` inside the namespaces of the sandbox whose init has host pid `initPid`,
+ * as `uid` of the sandbox, through the guard (no capabilities, the sandbox's seccomp filter).
+ */
 export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid: number, uid: number, argv: string[]): string[] {
   return [
     tools.setpriv, "--no-new-privs", "--",
     tools.nsenter, "-t", String(initPid), "-U", "-m", "-p", "-i", "-u", "-n", "-r", "-w",
-    "-S", String(uid), "-G", String(uid), "--", ...argv,
+    "-S", String(uid), "-G", String(uid), "--", GUARD_PATH, ...argv,
   ];
 }
+
+/** argv that runs `argv` as `slotUid` (the owner of the sandbox's user namespace), with no supplementary groups. */
+export const asSlot = (setpriv: string, slotUid: number, argv: string[]): string[] => [setpriv, "--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--", ...argv];
 
 /**
  * Runs argv in a mount namespace of its own after mounting the sandbox's overlay root there: the
@@ -78,6 +103,7 @@ export function inCgroups(procsFiles: string[], argv: string[]): string[] {
 
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-export function sandboxEnv(spec: SandboxSpec, hostname: string): Record<string, string> {
-  return { PATH: DEFAULT_PATH, HOME: SANDBOX_HOME, HOSTNAME: hostname, LANG: "C.UTF-8", ...spec.env };
+/** The main process's environment: defaults, then the image's (PATH, LANG, …), then the request's. */
+export function sandboxEnv(spec: SandboxSpec, hostname: string, imageEnv: Record<string, string> = {}): Record<string, string> {
+  return { PATH: DEFAULT_PATH, LANG: "C.UTF-8", ...imageEnv, HOME: SANDBOX_HOME, HOSTNAME: hostname, ...spec.env };
 }

@@ -6,29 +6,37 @@
  * namespaces with nsenter. See docs/local-runtime.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, realpathSync } from "node:fs";
-import { mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { existsSync, openSync, realpathSync } from "node:fs";
+import { chmod, chown, copyFile, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { errors } from "../../core/errors.js";
+import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
-import { bwrapArgs, inCgroups, nsenterArgv, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
+import { asSlot, bwrapArgs, inCgroups, nsenterArgv, PROC_MASKED_DIRS, PROC_MASKED_FILES, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
+import type { ImageStore } from "./image-store.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
+import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
 export interface LocalRuntimeOptions {
   dataDir: string;
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
-  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; ptyHelper: string };
-  /** image name -> rootfs directory; "*" is the fallback; unmapped images use `defaultRootfs`. */
+  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string };
+  /** image name -> rootfs directory used as it is (no id shift); "*" is the fallback for images the store cannot provide. */
   images: Record<string, string>;
-  defaultRootfs: string;
+  /** Provides every other image: archives in the configured directories, or pulled. */
+  imageStore: ImageStore;
+  /** The seccomp BPF program every sandbox process runs under (built by `make setup`). */
+  seccompBpf: string;
+  /** Hangar is root: sandbox ids 0.. map to `range`; each sandbox's user namespace is owned by a slot uid. */
+  users?: { range: IdRange; slots: SlotPool };
   maskPaths: string[];
+  /** The uid (and gid) the sandbox's processes run as, inside the sandbox. */
   sandboxUid: number;
   pidsMax: number;
   /** The memory cap of a sandbox that asks for none. */
@@ -52,6 +60,8 @@ interface LocalSandbox {
   killedBySignal?: number;
   cpuMillicores: number;
   memoryBytes: number;
+  /** The uid that owns the sandbox's user namespace (Hangar is root), released at teardown. */
+  slot?: number;
 }
 
 export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
@@ -67,16 +77,56 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     }
   })();
 
-  const rootfsFor = (image: string): { dir: string; note: string } => {
-    const mapped = o.images[image] ?? o.images["*"];
-    const dir = mapped ?? o.defaultRootfs;
-    const what = dir === "/" ? "the host root filesystem" : `rootfs ${dir}`;
-    return { dir, note: `local runtime: image ${image} -> ${what}${mapped ? " (configured)" : " (default mapping)"}` };
+  const dirNote = (image: string, dir: string, how: string) => ({ dir, env: {}, note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})` });
+  const rootfsFor = async (image: string): Promise<{ dir: string; env: Record<string, string>; note: string }> => {
+    const exact = o.images[image];
+    if (exact) return dirNote(image, exact, "configured");
+    try {
+      const r = await o.imageStore.resolve(image);
+      return { dir: r.rootfs, env: r.config.env, note: `local runtime: image ${image} from ${r.source}` };
+    } catch (e) {
+      const fallback = o.images["*"];
+      if (fallback) return dirNote(image, fallback, "fallback mapping");
+      throw e;
+    }
   };
+  const prepared = prepare();
+  prepared.catch(() => undefined);
+
+  /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
+  async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] } }> {
+    const bin = path.join(o.dataDir, "bin");
+    await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
+    await mkdir(bin, { recursive: true });
+    const copy = async (from: string, name: string) => {
+      const to = path.join(bin, name);
+      const tmp = `${to}.${process.pid}`;
+      await copyFile(from, tmp);
+      await chmod(tmp, 0o755);
+      await rename(tmp, to);
+      return to;
+    };
+    if (o.users) {
+      await chmod(o.dataDir, 0o711);
+      await chmod(bin, 0o755);
+      await chmod(path.join(o.dataDir, "sandboxes"), 0o711);
+      for (let d = path.dirname(o.dataDir); ; d = path.dirname(d)) {
+        const st = await stat(d);
+        if ((st.mode & 0o001) === 0) throw errors.internal(`the local runtime's data dir ${o.dataDir} is under ${d}, which other users cannot traverse (mode ${(st.mode & 0o777).toString(8)}): sandboxes are started as unprivileged slot uids, which must reach it. Use another HANGAR_DATA_DIR or chmod o+x ${d}`);
+        if (d === path.dirname(d)) break;
+      }
+    }
+    return {
+      ptyHelper: o.isolation === "bubblewrap" ? await copy(o.tools.ptyHelper, "hangar-pty") : o.tools.ptyHelper,
+      guard: o.isolation === "bubblewrap" ? await copy(o.tools.guard, "hangar-guard") : o.tools.guard,
+      procMasks: { files: PROC_MASKED_FILES.filter((f) => existsSync(f)), dirs: PROC_MASKED_DIRS.filter((d) => existsSync(d)) },
+    };
+  }
 
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
+    const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
-    const rootfs = rootfsFor(spec.image);
+    const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
     await mkdir(dir, { recursive: true });
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
@@ -93,11 +143,6 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         notes.push("read-only root (Hangar is not root: no overlay); writable /tmp and home");
       }
     }
-    // Images named python[:tag] on a rootfs that has only python3 (the host's Debian) also get `python`.
-    if (/^python(:|$)/.test(spec.image) && !existsSync(path.join(rootfs.dir, "usr/bin/python")) && !existsSync(path.join(rootfs.dir, "usr/local/bin/python")) && existsSync(path.join(rootfs.dir, "usr/bin/python3"))) {
-      paths.files.push({ host: path.join(rootfs.dir, "usr/bin/python3"), path: "/usr/local/bin/python" });
-      notes.push("python -> python3");
-    }
     for (const [n, f] of spec.files.entries()) {
       const host = path.join(dir, "files", String(n));
       await writeFile(host, f.content, { mode: 0o444 });
@@ -113,12 +158,41 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const cgroups = await createCgroups(o.cgroupRoot, id, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
     notes.push(cgroups.note);
     const hostname = `sandbox-${id.slice(0, 8)}`;
-    const env = sandboxEnv(spec, hostname);
+    const env = sandboxEnv(spec, hostname, rootfs.env);
     const network = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
     let argv: string[];
+    let slot: number | undefined;
+    let usernsFd: number | undefined;
+    let seccompFd: number | undefined;
+    const releaseIds = () => {
+      closeFd(usernsFd);
+      closeFd(seccompFd);
+      usernsFd = seccompFd = undefined;
+    };
     if (o.isolation === "bubblewrap") {
+      try {
+        if (o.users) {
+          slot = o.users.slots.acquire();
+          usernsFd = await createUserNs(o.tools, slot, o.users.range);
+          const root = o.users.range.start;
+          const user = o.users.range.start + o.sandboxUid;
+          if (overlay) await chown(overlay.upper, root, root);
+          await chown(paths.tmp, root, root);
+          await chmod(paths.tmp, 0o1777);
+          await chown(paths.home, user, user);
+          for (const v of paths.volumes) await chown(v.host, user, user);
+          notes.push(`unprivileged: sandbox ids 0-${o.users.range.size - 1} are host ids ${root}-${root + o.users.range.size - 1}, namespace owner uid ${slot}`);
+        }
+        seccompFd = openSync(o.seccompBpf, "r");
+      } catch (e) {
+        releaseIds();
+        if (slot !== undefined) o.users?.slots.release(slot);
+        await cgroups.remove();
+        throw e instanceof HangarError ? e : errors.internal(`could not prepare the sandbox's user namespace: ${(e as Error).message}`, e);
+      }
       const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
-      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env, ptyHelper: o.tools.ptyHelper })];
+      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, usernsFd: usernsFd === undefined ? undefined : 4, seccompFd: 5, procMasks: helpers.procMasks })];
+      if (slot !== undefined) argv = asSlot(o.tools.setpriv, slot, argv);
       if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
       notes.push(network ? "network: host (egress allowed)" : "network: none (egress denied)");
     } else {
@@ -129,9 +203,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const main = spawn(full[0] as string, full.slice(1), {
       cwd: o.isolation === "none" ? paths.home : "/",
       env: o.isolation === "none" ? { ...process.env, ...env, HOME: paths.home } : { PATH: process.env.PATH ?? "" },
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "pipe", usernsFd ?? "ignore", seccompFd ?? "ignore"],
       detached: true,
     });
+    releaseIds();
     const logs = new LogStore();
     main.stdout?.on("data", (b: Buffer) => logs.push("stdout", b));
     main.stderr?.on("data", (b: Buffer) => logs.push("stderr", b));
@@ -139,7 +214,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     let settle: () => void = () => undefined;
     const startSettled = new Promise<void>((r) => (settle = r));
     const sb: LocalSandbox = {
-      id, dir, spec, main, cgroups, logs, env, cpuMillicores: cpu, memoryBytes,
+      id, dir, spec, main, cgroups, logs, env, cpuMillicores: cpu, memoryBytes, slot,
       exited: new Promise<void>((resolve) => {
         main.once("close", (code, signal) => {
           logs.end();
@@ -191,6 +266,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   async function teardown(sb: LocalSandbox): Promise<void> {
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
     await sb.cgroups.remove();
+    if (sb.slot !== undefined) o.users?.slots.release(sb.slot);
+    sb.slot = undefined;
     // Nothing can run in the sandbox any more: free its disk now; the logs stay until remove().
     await rm(sb.dir, { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id: sb.id }, "could not remove sandbox files"));
   }

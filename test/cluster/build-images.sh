@@ -23,6 +23,7 @@ fi
 if [[ "$want" == *" python "* ]] && [ ! -f python.tar ]; then
   step "building the python:3.11 image from a Debian bookworm rootfs (debootstrap)"
   rm -rf rootfs
+  command -v debootstrap >/dev/null || { [ "$(id -u)" = 0 ] && apt-get install -y -qq debootstrap >/dev/null; } || die "debootstrap is needed (apt-get install debootstrap)"
   mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
   debootstrap --variant=minbase --include=python3,bash,coreutils,tar,procps bookworm rootfs "${mirror:-http://deb.debian.org/debian}" > debootstrap.log 2>&1 \
     || { tail -20 debootstrap.log; die "debootstrap failed (log: $IMAGES/debootstrap.log)"; }

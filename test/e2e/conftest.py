@@ -25,6 +25,7 @@ NODE = REPO / "node_modules/.bin/node"
 # HANGAR_E2E_RUNTIME=kubernetes runs the same suite against the Kubernetes runtime on the
 # cluster KUBECONFIG names (make test-cluster does this after cluster-up).
 RUNTIME = os.environ.get("HANGAR_E2E_RUNTIME", "local")
+LOCAL_IMAGES = os.path.join(os.environ.get("HANGAR_TEST_CACHE", "/var/cache/hangar-test"), "images-v1")
 NAMESPACE = os.environ.get("HANGAR_TEST_NAMESPACE", "hangar-test")
 DEPLOYED = os.environ.get("HANGAR_E2E_TARGET", "")
 DEPLOY_NAMESPACE = os.environ.get("HANGAR_E2E_DEPLOY_NAMESPACE", "hangar-system")
@@ -147,6 +148,7 @@ def deployed_hangar() -> Hangar:
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:
     """Starts dist/cmd/main.js (after `prefix`, e.g. a pid namespace and an init) with its own data dir and keys."""
     tmp = tempfile.mkdtemp(prefix="hangar-e2e-")
+    os.chmod(tmp, 0o755)  # sandboxes start as unprivileged slot uids, which must reach the data dir
     key_map = {"alpha": "alpha-" + secrets.token_hex(16), "beta": "beta-" + secrets.token_hex(16)}
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANGAR_")}
     env.update(
@@ -155,6 +157,10 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
         HANGAR_DATA_DIR=os.path.join(tmp, "data"),
         HANGAR_REAP_INTERVAL_MS="200",
         HANGAR_LOG_LEVEL="info",
+        # The offline images (make images); the unpacked copies are shared by every Hangar of the run.
+        HANGAR_LOCAL_IMAGE_DIRS=LOCAL_IMAGES,
+        HANGAR_LOCAL_IMAGE_CACHE_DIR=os.path.join(tempfile.gettempdir(), "hangar-e2e-image-cache"),
+        HANGAR_LOCAL_IMAGE_PULL="false",
     )
     if RUNTIME == "kubernetes":
         # Hangar runs as HANGAR_E2E_KUBECONFIG (the least-privilege ServiceAccount in make

@@ -10,7 +10,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-cfg-"));
 const fakeTool = path.join(dir, "tool");
 writeFileSync(fakeTool, "#!/bin/sh\n");
 chmodSync(fakeTool, 0o755);
-const base = { HANGAR_LOCAL_BWRAP: fakeTool, HANGAR_LOCAL_PTY_HELPER: fakeTool, HANGAR_DATA_DIR: dir };
+const base = { HANGAR_LOCAL_BWRAP: fakeTool, HANGAR_LOCAL_PTY_HELPER: fakeTool, HANGAR_LOCAL_GUARD: fakeTool, HANGAR_LOCAL_SECCOMP_BPF: fakeTool, HANGAR_DATA_DIR: dir };
 
 describe("loadConfig", () => {
   it("has documented defaults and is frozen", () => {
@@ -28,6 +28,9 @@ describe("loadConfig", () => {
     ["port out of range", { HANGAR_LISTEN: "127.0.0.1:70000" }, /HANGAR_LISTEN/],
     ["open mode on a public address", { HANGAR_LISTEN: "0.0.0.0:50051" }, /HANGAR_ALLOW_OPEN_NON_LOOPBACK/],
     ["unknown runtime", { HANGAR_RUNTIME: "docker" }, /HANGAR_RUNTIME/],
+    ["slot uids inside the sandbox id range", { HANGAR_LOCAL_ID_RANGE_START: "300000", HANGAR_LOCAL_SLOT_UID_BASE: "310000" }, /HANGAR_LOCAL_SLOT_UID_BASE=310000: the slot uids .* overlap/],
+    ["an image dir that is not one", { HANGAR_LOCAL_IMAGE_DIRS: "/nonexistent/images" }, /HANGAR_LOCAL_IMAGE_DIRS: \/nonexistent\/images/],
+    ["no seccomp filter", { HANGAR_LOCAL_SECCOMP_BPF: "/nonexistent/seccomp.bpf" }, /HANGAR_LOCAL_SECCOMP_BPF=.*make setup/],
     ["negative retention", { HANGAR_RETENTION_SECONDS: "-1" }, /HANGAR_RETENTION_SECONDS/],
     ["not a number", { HANGAR_MAX_SANDBOXES: "many" }, /HANGAR_MAX_SANDBOXES/],
     ["bad bool", { HANGAR_DEFAULT_DENY_EGRESS: "perhaps" }, /HANGAR_DEFAULT_DENY_EGRESS/],

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLocalRuntime } from "../../runtime/local/local-runtime.js";
+import { slotPool } from "../../runtime/local/userns.js";
 import { spec } from "./fixtures.js";
 
 const silent = { info() {}, warn() {} };
@@ -27,8 +28,9 @@ describe("local runtime start", () => {
     expect(process.getuid?.(), "this test drives real bubblewrap sandboxes as root").toBe(0);
     const rt = createLocalRuntime({
       dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-start-")), isolation: "bubblewrap",
-      tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", ptyHelper: path.resolve(".build/hangar-pty") },
-      images: {}, defaultRootfs: "/", maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
+      tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", sleep: "/usr/bin/sleep", ptyHelper: path.resolve(".build/hangar-pty"), guard: path.resolve(".build/hangar-guard") },
+      images: { "*": "/" }, imageStore: { resolve: () => Promise.reject(new Error("no images")) }, seccompBpf: path.resolve(".build/seccomp.bpf"),
+      users: { range: { start: 200_000, size: 65_536 }, slots: slotPool(300_000 + (process.pid % 1000) * 64, 64) }, maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
       runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" }, log: silent,
     });
     const failures: string[] = [];

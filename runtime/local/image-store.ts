@@ -1,0 +1,185 @@
+/**
+ * Container images for the local runtime: a sandbox runs the requested image's filesystem,
+ * never the host's. Images come from archives the operator provides (docker-archive tarballs
+ * such as `docker save` or `skopeo copy … docker-archive:` writes, and OCI image layouts) in
+ * the configured source directories, or from a registry when pulling is enabled. Each image is
+ * unpacked once with skopeo + umoci (with the sandbox uid shift when Hangar is root, so image
+ * root is the sandbox's unprivileged root) into the cache, then used read-only as the lower
+ * layer of every sandbox's overlay. See docs/local-runtime.md#images.
+ */
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { errors } from "../../core/errors.js";
+
+const run = promisify(execFile);
+
+export interface ImageStoreOptions {
+  /** Where unpacked images are kept (one directory per source archive version). */
+  cacheDir: string;
+  /** Directories scanned for docker-archive `*.tar` files and OCI layouts (a dir with index.json). */
+  sources: string[];
+  /** Pull images missing from the sources with `skopeo copy docker://…`. */
+  pull: boolean;
+  pullTimeoutS: number;
+  tools: { skopeo: string; umoci: string; tar: string };
+  /** Host id range image root maps to (Hangar is root), or undefined: files owned by Hangar's user. */
+  idShift?: { start: number; size: number };
+}
+
+export interface ImageConfig {
+  env: Record<string, string>;
+  workingDir?: string;
+}
+
+export interface ResolvedImage {
+  rootfs: string;
+  config: ImageConfig;
+  /** Where the image came from, for the sandbox's status. */
+  source: string;
+}
+
+interface Source {
+  /** skopeo transport reference, e.g. docker-archive:/dir/python.tar */
+  ref: string;
+  /** Identity of the bytes behind ref: its cache key changes when the archive does. */
+  key: string;
+  /** For the sandbox's status. */
+  label: string;
+}
+
+/** Canonical name: `python:3.11` is `docker.io/library/python:3.11`, no tag is `:latest`. */
+export function normalizeImage(name: string): string {
+  let n = name.trim();
+  const slash = n.indexOf("/");
+  const first = slash < 0 ? "" : n.slice(0, slash);
+  if (slash < 0) n = `docker.io/library/${n}`;
+  else if (!first.includes(".") && !first.includes(":") && first !== "localhost") n = `docker.io/${n}`;
+  const last = n.slice(n.lastIndexOf("/") + 1);
+  if (!last.includes(":") && !n.includes("@")) n = `${n}:latest`;
+  return n;
+}
+
+export function createImageStore(o: ImageStoreOptions) {
+  const inflight = new Map<string, Promise<ResolvedImage>>();
+  const archiveTags = new Map<string, { stamp: string; tags: string[] }>();
+  const policy = path.join(o.cacheDir, "policy.json");
+
+  async function tagsOfArchive(file: string): Promise<string[]> {
+    const st = await stat(file);
+    const stamp = `${st.size}:${st.mtimeMs}`;
+    const known = archiveTags.get(file);
+    if (known?.stamp === stamp) return known.tags;
+    let tags: string[] = [];
+    try {
+      const { stdout } = await run(o.tools.tar, ["-xOf", file, "manifest.json"], { maxBuffer: 16 * 1024 * 1024 });
+      const manifest = JSON.parse(stdout) as { RepoTags?: string[] }[];
+      tags = manifest.flatMap((m) => m.RepoTags ?? []).map(normalizeImage);
+    } catch {
+      // not a docker-archive: ignored
+    }
+    archiveTags.set(file, { stamp, tags });
+    return tags;
+  }
+
+  async function findSource(image: string): Promise<Source | undefined> {
+    const want = normalizeImage(image);
+    for (const dir of o.sources) {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const n of names.sort()) {
+        const p = path.join(dir, n);
+        const st = await stat(p).catch(() => undefined);
+        if (!st) continue;
+        const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+        if (st.isFile() && n.endsWith(".tar")) {
+          if ((await tagsOfArchive(p)).includes(want)) return { ref: `docker-archive:${p}:${want}`, key: `${p}|${stamp}|${want}`, label: `docker-archive ${p}` };
+        } else if (st.isDirectory() && existsSync(path.join(p, "index.json"))) {
+          const index = JSON.parse(await readFile(path.join(p, "index.json"), "utf8").catch(() => "{}")) as { manifests?: { annotations?: Record<string, string> }[] };
+          for (const m of index.manifests ?? []) {
+            const ref = m.annotations?.["org.opencontainers.image.ref.name"];
+            if (ref && (normalizeImage(ref) === want || ref === image)) {
+              const ist = await stat(path.join(p, "index.json"));
+              return { ref: `oci:${p}:${ref}`, key: `${p}|${ist.mtimeMs}|${ref}`, label: `OCI layout ${p}` };
+            }
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  async function unpack(src: Source, dest: string): Promise<void> {
+    const tmp = `${dest}.tmp-${process.pid}-${Date.now()}`;
+    await rm(tmp, { recursive: true, force: true });
+    await mkdir(tmp, { recursive: true });
+    try {
+      await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], { timeout: o.pullTimeoutS * 1000 });
+      const shift = o.idShift ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`] : ["--rootless"];
+      await run(o.tools.umoci, ["unpack", ...shift, "--image", `${tmp}/layout:image`, `${tmp}/bundle`], { timeout: 600_000 });
+      await rm(path.join(tmp, "layout"), { recursive: true, force: true });
+      // Another Hangar sharing this cache may have finished first: its copy is as good.
+      await rename(path.join(tmp, "bundle"), dest).catch((e) => {
+        if (!existsSync(path.join(dest, "config.json"))) throw e;
+      });
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  async function load(dest: string, source: string): Promise<ResolvedImage> {
+    const spec = JSON.parse(await readFile(path.join(dest, "config.json"), "utf8")) as { process?: { env?: string[]; cwd?: string } };
+    const env: Record<string, string> = {};
+    for (const kv of spec.process?.env ?? []) {
+      const eq = kv.indexOf("=");
+      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    return { rootfs: path.join(dest, "rootfs"), config: { env, workingDir: spec.process?.cwd || undefined }, source };
+  }
+
+  async function resolveOnce(image: string): Promise<ResolvedImage> {
+    await mkdir(o.cacheDir, { recursive: true });
+    if (!existsSync(policy)) await writeFile(policy, JSON.stringify({ default: [{ type: "insecureAcceptAnything" }] }));
+    const local = await findSource(image);
+    const src = local ?? (o.pull ? { ref: `docker://${normalizeImage(image)}`, key: `pull|${normalizeImage(image)}`, label: `docker://${normalizeImage(image)}` } : undefined);
+    if (!src) throw missing(image, "not found");
+    const shift = o.idShift ? `${o.idShift.start}-${o.idShift.size}` : "rootless";
+    const dest = path.join(o.cacheDir, createHash("sha256").update(`${src.key}|${shift}`).digest("hex").slice(0, 32));
+    if (!existsSync(path.join(dest, "config.json"))) {
+      try {
+        await unpack(src, dest);
+      } catch (e) {
+        const msg = ((e as { stderr?: string }).stderr || (e as Error).message).trim().split("\n").slice(-2).join(" ");
+        if (!local) throw missing(image, `pulling ${src.ref} failed: ${msg}`);
+        throw errors.internal(`could not unpack image ${image} from ${src.ref}: ${msg}`, e);
+      }
+    }
+    return load(dest, src.label);
+  }
+
+  function missing(image: string, why: string) {
+    const where = o.sources.length ? o.sources.join(", ") : "(no HANGAR_LOCAL_IMAGE_DIRS)";
+    return errors.invalidField(
+      "sandbox.spec.containers[0].image",
+      `image ${image} is not available to the local runtime: ${why}. Looked in ${where} for a docker-archive (*.tar) or OCI layout naming ${normalizeImage(image)}` +
+        `${o.pull ? "" : "; pulling is off (HANGAR_LOCAL_IMAGE_PULL)"}. Provide it, e.g. skopeo copy docker://${normalizeImage(image)} docker-archive:<dir>/image.tar:${normalizeImage(image)}, or build the offline images with 'make images'`,
+    );
+  }
+
+  return {
+    /** The unpacked image: unpacked on first use, then shared read-only by every sandbox. */
+    resolve(image: string): Promise<ResolvedImage> {
+      const k = normalizeImage(image);
+      let p = inflight.get(k);
+      if (!p) {
+        p = resolveOnce(image).finally(() => inflight.delete(k));
+        inflight.set(k, p);
+      }
+      return p;
+    },
+  };
+}
+
+export type ImageStore = ReturnType<typeof createImageStore>;
