@@ -102,6 +102,12 @@ def test_cwd(sandbox):
 
 
 @pytest.mark.local_only
-def test_local_sandboxes_run_as_non_root(sandbox):
-    r = sandbox.exec(["/bin/sh", "-c", "echo $HOME:$(id -u)"]).result()
-    assert r.stdout == "/root:1000\n", "sandboxes run as a non-root user"
+def test_local_sandbox_root_is_not_host_root(sandbox):
+    # Inside, the sandbox is root of its image (like a container); outside, that is an
+    # unprivileged host uid: no line of the user namespace's map reaches host uid 0.
+    r = sandbox.exec(["/bin/sh", "-c", "echo $HOME:$(id -u); cat /proc/self/uid_map"]).result()
+    first, *maps = r.stdout.splitlines()
+    assert first == "/root:0"
+    for line in maps:
+        inside, outside, count = (int(x) for x in line.split())
+        assert outside > 0, f"uid_map maps sandbox uid {inside} to host root: {line}"
