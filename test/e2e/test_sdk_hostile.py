@@ -1,0 +1,154 @@
+"""A sandbox is hostile: each finding of the boundary probe as an attack through the real SDK that
+must fail (docs/security.md). Runs against whichever runtime the suite targets; checks that only
+the local runtime guarantees today are marked local_only (the Kubernetes side is issue 14's)."""
+import os
+import secrets
+import socket
+from urllib.parse import urlparse
+
+import pytest
+from cwsandbox import NetworkOptions, Sandbox
+
+
+# Runs inside the sandbox: every syscall that reaches past the sandbox must fail.
+SYSCALLS = r"""
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(nr, *args):
+    r = libc.syscall(nr, *[ctypes.c_long(a) for a in args])
+    return "ok" if r >= 0 else os.strerror(ctypes.get_errno())
+CLONE_NEWUSER = 0x10000000
+print("unshare-user", call(272, CLONE_NEWUSER))                 # unshare(2), x86_64
+print("mount", call(165, 0, 0, 0, 0, 0))                          # mount(2)
+print("keyctl", call(250, 0, 0, 0, 0, 0))                         # keyctl(2)
+print("bpf", call(321, 0, 0, 0))                                  # bpf(2)
+print("ptrace", call(101, 16, 1, 0, 0))                           # ptrace(PTRACE_ATTACH, 1)
+print("io_uring", call(425, 1, 0))                                # io_uring_setup(2)
+print("perf", call(298, 0, 0, -1, -1, 0))                         # perf_event_open(2)
+"""
+
+
+def run(sb, script: str, timeout: int = 60):
+    return sb.exec(["/bin/sh", "-c", script], timeout_seconds=timeout).result()
+
+
+def test_kernel_settings_of_the_host_are_not_writable(sandbox):
+    r = run(sandbox, "for f in kernel/hostname vm/swappiness kernel/core_pattern; do (echo 1 > /proc/sys/$f) 2>/dev/null && echo WROTE $f; done; echo done")
+    assert r.stdout == "done\n", r.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="plants a file on the host as root")
+def test_the_host_filesystem_is_not_visible(sandbox):
+    # A world-readable host file, and Hangar's own checkout: neither is in the sandbox's image.
+    marker = f"/var/tmp/hangar-hostile-{secrets.token_hex(6)}"
+    with open(marker, "w") as f:
+        f.write("host secret\n")
+    os.chmod(marker, 0o644)
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        r = run(sandbox, f"cat {marker} 2>&1; ls {here} 2>&1; echo done")
+        assert "host secret" not in r.stdout and "test_sdk_hostile.py" not in r.stdout, r.stdout
+    finally:
+        os.unlink(marker)
+
+
+def test_syscalls_that_reach_past_the_sandbox_fail(sandbox):
+    r = sandbox.exec(["python3", "-c", SYSCALLS], timeout_seconds=60).result()
+    results = dict(line.split(" ", 1) for line in r.stdout.splitlines())
+    assert set(results) == {"unshare-user", "mount", "keyctl", "bpf", "ptrace", "io_uring", "perf"}, r.stdout + r.stderr
+    assert {k: v for k, v in results.items() if v == "ok"} == {}, results
+
+
+def test_commands_run_under_a_seccomp_filter_with_no_new_privileges(sandbox):
+    r = run(sandbox, "grep -E '^(Seccomp|NoNewPrivs):' /proc/self/status")
+    fields = dict(line.split(":\t") for line in r.stdout.splitlines())
+    assert fields == {"Seccomp": "2", "NoNewPrivs": "1"}, r.stdout
+
+
+@pytest.mark.local_only
+def test_commands_and_the_main_process_have_no_capabilities(sandbox):
+    # Every process of the sandbox: bubblewrap's init, the main process, this command.
+    r = run(sandbox, "for s in /proc/[0-9]*/status; do grep -H -E '^(CapEff|CapPrm|Seccomp):' $s; done")
+    lines = r.stdout.splitlines()
+    assert any(line.endswith("Seccomp:\t2") for line in lines)
+    caps = [line for line in lines if ("CapEff" in line or "CapPrm" in line) and not line.endswith("0000000000000000")]
+    assert caps == [], caps
+
+
+def test_cgroups_cannot_be_changed_from_inside(sandbox):
+    script = "for f in /sys/fs/cgroup/cgroup.kill /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/memory/memory.limit_in_bytes /sys/fs/cgroup/pids/pids.max; do (echo 1 > $f) 2>/dev/null && echo WROTE $f; done; mkdir -p /tmp/cg && (mount -t cgroup2 none /tmp/cg) 2>/dev/null && echo MOUNTED; echo done"
+    r = run(sandbox, script)
+    assert r.stdout == "done\n", r.stdout
+
+
+def test_two_sandboxes_see_nothing_of_each_other(hangar):
+    a = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300)
+    b = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300)
+    try:
+        a.wait()
+        b.wait()
+        token = secrets.token_hex(6)
+        a.write_file(f"/tmp/{token}", b"a's secret").result()
+        p = a.exec(["/bin/sh", "-c", f"exec -a sleeper-{token} sleep 600"])
+        r = run(b, f"cat /tmp/{token} 2>&1; cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' '; echo")
+        assert "a's secret" not in r.stdout and f"sleeper-{token}" not in r.stdout, r.stdout
+        del p
+    finally:
+        a.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+        b.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+
+
+def connect_probe(host: str, ports: list[int]) -> str:
+    return (
+        "import socket\n"
+        f"for port in {ports!r}:\n"
+        "    s = socket.socket(); s.settimeout(3)\n"
+        f"    try:\n        s.connect(({host!r}, port)); print('CONNECTED', port)\n"
+        "    except OSError as e:\n        print('refused', port, e.__class__.__name__)\n"
+    )
+
+
+def hangar_ports(h) -> list[int]:
+    return [p for p in (urlparse(h.url).port, h.metrics_port) if p]
+
+
+@pytest.mark.local_only
+def test_a_sandbox_without_egress_cannot_reach_hangar(hangar, sandbox):
+    r = sandbox.exec(["python3", "-c", connect_probe("127.0.0.1", hangar_ports(hangar))], timeout_seconds=60).result()
+    assert "CONNECTED" not in r.stdout, r.stdout
+
+
+@pytest.mark.local_only
+def test_a_sandbox_with_egress_cannot_reach_hangar_or_host_listeners(hangar):
+    # A listener on every host address stands for any host service (and for Hangar bound to 0.0.0.0).
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("0.0.0.0", 0))
+    srv.listen(8)
+    host_port = srv.getsockname()[1]
+    sb = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300, network=NetworkOptions(deny_egress=False))
+    try:
+        sb.wait()
+        addrs = ["127.0.0.1", "169.254.169.254"] + sorted(host_addresses())
+        script = "\n".join(connect_probe(a, hangar_ports(hangar) + [host_port]) for a in addrs)
+        r = sb.exec(["python3", "-c", script], timeout_seconds=120).result()
+        assert "CONNECTED" not in r.stdout, r.stdout
+        assert r.stdout.count("refused") == len(addrs) * 3, r.stdout + r.stderr
+    finally:
+        srv.close()
+        sb.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+
+
+def host_addresses() -> set[str]:
+    """The host's own IPv4 addresses (from /proc/net/fib_trie's local entries)."""
+    out, last = set(), ""
+    with open("/proc/net/fib_trie") as f:
+        for line in f:
+            s = line.strip()
+            if s.startswith("|--"):
+                last = s[3:].strip()
+            elif s == "/32 host LOCAL" and not last.startswith("127."):
+                out.add(last)
+    return out
+
