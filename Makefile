@@ -24,9 +24,10 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 	@touch $@
 
 # Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper),
-# libseccomp-dev (the seccomp filter, at build time), skopeo and umoci (images), debootstrap (the offline
+# libseccomp-dev (the seccomp filter, at build time), skopeo and umoci (images), passt and iptables
+# (egress: pasta relays, a host chain confines it), debootstrap (the offline
 # images), tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does).
-APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci debootstrap tini
+APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci passt iptables debootstrap tini
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \

@@ -224,13 +224,17 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       idRangeStart,
       slotUidBase,
       seccompBpf,
+      egressDeniedCidrs: str("HANGAR_LOCAL_EGRESS_DENY_CIDRS", "").split(",").map((c) => c.trim()).filter(Boolean).map((c) => {
+        if (!/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/.test(c)) throw new ConfigError(`HANGAR_LOCAL_EGRESS_DENY_CIDRS: ${c} is not an IPv4 CIDR (a.b.c.d/n)`);
+        return c;
+      }),
       maskPaths: str("HANGAR_LOCAL_MASK_PATHS", "/home,/srv,/mnt,/media,/opt,/var/lib,/var/log,/var/mail,/work").split(",").map((s) => s.trim()).filter((p) => p && isRealDir(p)),
       unsafe,
       sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 0, 0, 65535),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
-      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar") },
+      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },
   };
   parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);

@@ -8,6 +8,7 @@ import { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { createController } from "../controller/controller.js";
+import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
 import { createImageStore } from "../runtime/local/image-store.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import { slotPool } from "../runtime/local/userns.js";
@@ -65,6 +66,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       idShift: isRoot && !cfg.local.unsafe ? { start: cfg.local.idRangeStart, size: 65_536 } : undefined,
     }),
     seccompBpf: cfg.local.seccompBpf,
+    egress: isRoot && !cfg.local.unsafe ? { tools: cfg.local.tools, deniedCidrs: [...DEFAULT_DENIED_CIDRS, ...cfg.local.egressDeniedCidrs] } : undefined,
     users: isRoot && !cfg.local.unsafe ? { range: { start: cfg.local.idRangeStart, size: 65_536 }, slots: slotPool(cfg.local.slotUidBase, 65_536) } : undefined,
     maskPaths: [...cfg.local.maskPaths, installDir],
     sandboxUid: cfg.local.sandboxUid,

@@ -20,7 +20,6 @@ export interface BwrapInputs {
   spec: SandboxSpec;
   hostname: string;
   uid: number;
-  network: boolean;
   maskPaths: string[];
   env: Record<string, string>;
   /** The static pty helper, mounted at PTY_HELPER_PATH so TTY sessions start inside the sandbox. */
@@ -61,7 +60,7 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   a.push("--uid", String(i.uid), "--gid", String(i.uid));
   if (i.seccompFd !== undefined) a.push("--seccomp", String(i.seccompFd));
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
-  if (!i.network) a.push("--unshare-net");
+  a.push("--unshare-net");
   a.push("--hostname", i.hostname, "--die-with-parent", "--new-session", "--cap-drop", "ALL");
   a.push("--chdir", i.spec.workingDir || SANDBOX_HOME, "--clearenv");
   for (const [k, v] of Object.entries(i.env)) a.push("--setenv", k, v);

@@ -1,9 +1,10 @@
 /**
- * The embedded local runtime: each sandbox is a process tree on this machine, isolated
- * with bubblewrap (own user, mount, pid, ipc, uts and, unless egress is allowed, network
- * namespaces; no capabilities; no_new_privs), on a private writable overlay of the image's
- * root filesystem with its own /tmp and home. Commands are started in the sandbox's
- * namespaces with nsenter. See docs/local-runtime.md.
+ * The embedded local runtime: each sandbox is a process tree on this machine, isolated with
+ * bubblewrap: its own user namespace (root inside is an unprivileged host uid when Hangar is
+ * root), mount, pid, ipc, uts and network namespaces, no capabilities, no_new_privs and a
+ * seccomp filter, on a private writable overlay of its image's filesystem with its own /tmp
+ * and home. Commands join it with nsenter through the guard. Egress, when allowed, goes
+ * through pasta under a host firewall. See docs/local-runtime.md and docs/security.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, openSync, realpathSync } from "node:fs";
@@ -17,6 +18,7 @@ import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, Star
 import { asSlot, bwrapArgs, inCgroups, nsenterArgv, PROC_MASKED_DIRS, PROC_MASKED_FILES, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
+import { installEgressFirewall, SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
@@ -35,6 +37,8 @@ export interface LocalRuntimeOptions {
   seccompBpf: string;
   /** Hangar is root: sandbox ids 0.. map to `range`; each sandbox's user namespace is owned by a slot uid. */
   users?: { range: IdRange; slots: SlotPool };
+  /** Egress through pasta and the host firewall (needs `users`); absent: egress is refused. */
+  egress?: { tools: EgressTools; deniedCidrs: string[] };
   maskPaths: string[];
   /** The uid (and gid) the sandbox's processes run as, inside the sandbox. */
   sandboxUid: number;
@@ -62,6 +66,8 @@ interface LocalSandbox {
   memoryBytes: number;
   /** The uid that owns the sandbox's user namespace (Hangar is root), released at teardown. */
   slot?: number;
+  /** The sandbox's user-mode network relay, when egress is allowed. */
+  pasta?: ChildProcess;
 }
 
 export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
@@ -94,7 +100,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   prepared.catch(() => undefined);
 
   /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
-  async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] } }> {
+  async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] }; egress: { tun: string } | Error }> {
     const bin = path.join(o.dataDir, "bin");
     await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
     await mkdir(bin, { recursive: true });
@@ -116,7 +122,19 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         if (d === path.dirname(d)) break;
       }
     }
+    // Egress is set up once; if it cannot be, sandboxes that ask for egress are refused with the reason.
+    const egress = await (async () => {
+      if (!o.users || !o.egress) return new Error(o.users ? "egress is not configured" : "egress from local sandboxes needs Hangar to run as root (a host firewall rule confines the sandbox's relay)");
+      const tun = path.join(o.dataDir, "net-tun");
+      if (!existsSync(tun)) await new Promise<void>((resolve, reject) => spawn("mknod", ["-m", "666", tun, "c", "10", "200"], { stdio: "ignore" }).once("close", (c) => (c === 0 ? resolve() : reject(new Error(`mknod ${tun} failed`)))).once("error", reject));
+      await installEgressFirewall(o.egress.tools, o.users.slots.base, o.users.slots.size, o.egress.deniedCidrs);
+      return { tun };
+    })().catch((e: Error) => {
+      o.log.warn({ err: e }, "egress from local sandboxes is unavailable; sandboxes that ask for it are refused");
+      return e;
+    });
     return {
+      egress,
       ptyHelper: o.isolation === "bubblewrap" ? await copy(o.tools.ptyHelper, "hangar-pty") : o.tools.ptyHelper,
       guard: o.isolation === "bubblewrap" ? await copy(o.tools.guard, "hangar-guard") : o.tools.guard,
       procMasks: { files: PROC_MASKED_FILES.filter((f) => existsSync(f)), dirs: PROC_MASKED_DIRS.filter((d) => existsSync(d)) },
@@ -160,6 +178,14 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const hostname = `sandbox-${id.slice(0, 8)}`;
     const env = sandboxEnv(spec, hostname, rootfs.env);
     const network = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
+    if (network && o.isolation === "bubblewrap" && helpers.egress instanceof Error) {
+      await cgroups.remove();
+      throw errors.invalidField("sandbox.spec.network.deny_egress", `this Hangar cannot give local sandboxes egress: ${helpers.egress.message}; ask for deny_egress=true`);
+    }
+    if (network && o.isolation === "bubblewrap") {
+      await writeFile(path.join(dir, "resolv.conf"), `nameserver ${SANDBOX_DNS}\n`, { mode: 0o444 });
+      paths.files.push({ host: path.join(dir, "resolv.conf"), path: "/etc/resolv.conf" });
+    }
     let argv: string[];
     let slot: number | undefined;
     let usernsFd: number | undefined;
@@ -191,10 +217,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         throw e instanceof HangarError ? e : errors.internal(`could not prepare the sandbox's user namespace: ${(e as Error).message}`, e);
       }
       const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
-      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, network, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, usernsFd: usernsFd === undefined ? undefined : 4, seccompFd: 5, procMasks: helpers.procMasks })];
+      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, usernsFd: usernsFd === undefined ? undefined : 4, seccompFd: 5, procMasks: helpers.procMasks })];
       if (slot !== undefined) argv = asSlot(o.tools.setpriv, slot, argv);
       if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
-      notes.push(network ? "network: host (egress allowed)" : "network: none (egress denied)");
+      notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {
       argv = spec.argv;
       notes.push("UNSAFE: no isolation (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)");
@@ -235,6 +261,14 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     sandboxes.set(id, sb);
     try {
       sb.initPid = await waitStarted(main, logs, mainClosed);
+      if (network && sb.initPid && slot !== undefined && o.egress && !(helpers.egress instanceof Error)) {
+        try {
+          sb.pasta = await startPasta(o.egress.tools, helpers.egress.tun, slot, sb.initPid);
+        } catch (e) {
+          await stop(id, 0);
+          throw errors.internal(`could not give the sandbox egress: ${(e as Error).message}`, e);
+        }
+      }
     } finally {
       settle();
     }
@@ -265,6 +299,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   async function teardown(sb: LocalSandbox): Promise<void> {
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
+    if (sb.pasta?.pid) await killTree(sb.pasta.pid).catch(() => undefined);
     await sb.cgroups.remove();
     if (sb.slot !== undefined) o.users?.slots.release(sb.slot);
     sb.slot = undefined;

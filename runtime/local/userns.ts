@@ -17,6 +17,8 @@ export interface IdRange {
 }
 
 export interface SlotPool {
+  readonly base: number;
+  readonly size: number;
   acquire(): number;
   release(uid: number): void;
   inUse(): number;
@@ -27,6 +29,8 @@ export function slotPool(base: number, count: number): SlotPool {
   const used = new Set<number>();
   let hint = 0;
   return {
+    base,
+    size: count,
     acquire() {
       for (let i = 0; i < count; i++) {
         const n = (hint + i) % count;
