@@ -1,11 +1,15 @@
 /**
- * Resource caps for local sandboxes with cgroup v1 (memory, pids, cpu) or v2. Where the
- * hierarchy is not writable at all (Hangar is not root) the sandbox runs uncapped and the
- * runtime says so in the sandbox's image note; once it is writable, a cap that cannot be
- * applied fails the start: one odd value never silently drops the others.
+ * Resource caps and the kill switch for local sandboxes. Caps: cgroup v1 (memory, pids, cpu)
+ * or v2. Where the hierarchy is not writable at all (Hangar is not root) the sandbox runs
+ * uncapped and the runtime says so in the sandbox's image note; once it is writable, a cap that
+ * cannot be applied fails the start: one odd value never silently drops the others.
+ * Kill: every process of a sandbox (and of each exec, in a leaf of its own) is also in a cgroup
+ * that can be killed at once, daemons and fork bombs included: `cgroup.kill` on cgroup v2 (a
+ * pure v2 host, or the controller-less v2 mount of a hybrid host at <root>/unified), else the
+ * v1 freezer (freeze, SIGKILL every member, thaw).
  */
 import { existsSync } from "node:fs";
-import { mkdir, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 export interface Caps {
@@ -16,10 +20,54 @@ export interface Caps {
 
 const quota = (millicores: number) => Math.max(MIN_CFS_QUOTA_US, millicores * 100);
 
+export interface CgroupLeaf {
+  procsFiles: string[];
+  /** SIGKILLs every process in the leaf at once and waits (≤ 2 s) until none is left. */
+  kill(): Promise<void>;
+  remove(): Promise<void>;
+}
+
 export interface CgroupSet {
   procsFiles: string[];
   note: string;
+  /** SIGKILLs every process of the sandbox at once and waits (≤ 2 s) until none is left; false when there is no kill cgroup. */
+  kill(): Promise<boolean>;
+  /** A child cgroup for one exec (same caps): its kill() takes exactly that exec's processes, daemons included. */
+  leaf(name: string): Promise<CgroupLeaf>;
   remove(): Promise<void>;
+}
+
+type KillKind = "v2" | "freezer";
+
+/** Kills every process in `dir` (and below) and waits until it is empty. */
+export async function killCgroup(dir: string, kind: KillKind): Promise<void> {
+  const until = Date.now() + 2000;
+  if (kind === "v2") {
+    await writeFile(path.join(dir, "cgroup.kill"), "1").catch(() => undefined);
+    while (Date.now() < until) {
+      const events = await readFile(path.join(dir, "cgroup.events"), "utf8").catch(() => "populated 0");
+      if (/^populated 0$/m.test(events)) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    return;
+  }
+  // v1 freezer: frozen processes cannot fork, so one pass over the members gets them all.
+  await writeFile(path.join(dir, "freezer.state"), "FROZEN").catch(() => undefined);
+  while (Date.now() < until && !(await readFile(path.join(dir, "freezer.state"), "utf8").catch(() => "FROZEN")).startsWith("FROZEN")) await new Promise((r) => setTimeout(r, 2));
+  const members = async (d: string): Promise<number[]> => {
+    const own = (await readFile(path.join(d, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
+    const subs = (await readdir(d, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
+    return [...own, ...(await Promise.all(subs.map((e) => members(path.join(d, e.name))))).flat()];
+  };
+  for (const pid of await members(dir)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  await writeFile(path.join(dir, "freezer.state"), "THAWED").catch(() => undefined);
+  while (Date.now() < until && (await members(dir)).length > 0) await new Promise((r) => setTimeout(r, 5));
 }
 
 /** The kernel refuses a CFS quota under 1 ms per period: like the kubelet, a smaller CPU limit gets that minimum (10m). */
@@ -37,30 +85,58 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
       applied.push(`${f}=${v}`);
     }
   };
+  let killer: { dir: string; kind: KillKind } | undefined;
   try {
     if (v2) {
       const files: [string, string][] = [["pids.max", String(caps.pidsMax)]];
       if (caps.memoryBytes) files.push(["memory.max", String(caps.memoryBytes)]);
       if (caps.cpuMillicores) files.push(["cpu.max", `${quota(caps.cpuMillicores)} 100000`]);
       await setup(path.join(root, "hangar", name), files);
+      killer = { dir: path.join(root, "hangar", name), kind: "v2" };
     } else {
       await setup(path.join(root, "pids", "hangar", name), [["pids.max", String(caps.pidsMax)]]);
       if (caps.memoryBytes) await setup(path.join(root, "memory", "hangar", name), [["memory.limit_in_bytes", String(caps.memoryBytes)]]);
       if (caps.cpuMillicores) await setup(path.join(root, "cpu", "hangar", name), [["cpu.cfs_period_us", "100000"], ["cpu.cfs_quota_us", String(quota(caps.cpuMillicores))]]);
+      if (existsSync(path.join(root, "unified", "cgroup.kill")) || existsSync(path.join(root, "unified", "cgroup.procs"))) {
+        killer = { dir: path.join(root, "unified", "hangar", name), kind: "v2" };
+      } else if (existsSync(path.join(root, "freezer"))) {
+        killer = { dir: path.join(root, "freezer", "hangar", name), kind: "freezer" };
+      }
+      if (killer) await setup(killer.dir, []);
     }
   } catch (e) {
     for (const d of dirs.reverse()) await rmdir(d).catch(() => undefined);
     const code = (e as NodeJS.ErrnoException).code;
     if (dirs.length === 0 && (code === "EACCES" || code === "EROFS" || code === "EPERM")) {
-      return { procsFiles: [], note: `no resource caps (cgroups not writable: ${(e as Error).message})`, remove: async () => undefined };
+      return { procsFiles: [], note: `no resource caps (cgroups not writable: ${(e as Error).message})`, kill: async () => false, leaf: async () => ({ procsFiles: [], kill: async () => undefined, remove: async () => undefined }), remove: async () => undefined };
     }
     throw new Error(`could not apply the sandbox's resource caps (${applied.join(", ") || "none applied"} before the failure): ${(e as Error).message}`, { cause: e });
   }
+  const k = killer;
+  const procsFiles = dirs.map((d) => path.join(d, "cgroup.procs"));
+  const leaves: string[] = [];
   return {
-    procsFiles: dirs.map((d) => path.join(d, "cgroup.procs")),
-    note: `cgroup caps ${applied.join(", ")}`,
+    procsFiles,
+    note: `cgroup caps ${applied.join(", ")}${k ? `; kill by ${k.kind === "v2" ? "cgroup.kill" : "freezer"}` : ""}`,
+    kill: async () => {
+      if (!k) return false;
+      await killCgroup(k.dir, k.kind);
+      return true;
+    },
+    leaf: async (leafName) => {
+      if (!k) return { procsFiles, kill: async () => undefined, remove: async () => undefined };
+      const dir = path.join(k.dir, leafName);
+      await mkdir(dir);
+      leaves.push(dir);
+      return {
+        // Caps stay the sandbox's (v1: its cap cgroups; v2: the leaf is below them).
+        procsFiles: [...procsFiles.filter((f) => path.dirname(f) !== k.dir), path.join(dir, "cgroup.procs")],
+        kill: () => killCgroup(dir, k.kind),
+        remove: () => rmdir(dir).then(() => undefined, () => undefined),
+      };
+    },
     remove: async () => {
-      for (const d of dirs.reverse()) {
+      for (const d of [...leaves.reverse(), ...dirs.reverse()]) {
         for (let i = 0; i < 20; i++) {
           try {
             await rmdir(d);

@@ -17,7 +17,7 @@ const HIGH_WATER_CHUNKS = 16;
  */
 const IDLE_AFTER_EXIT_MS = 200;
 
-export function childExec(child: ChildProcess, opts: { resize?: (cols: number, rows: number) => void }): ExecProcess {
+export function childExec(child: ChildProcess, opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> }): ExecProcess {
   const queue: OutputChunk[] = [];
   let wake: (() => void) | undefined;
   let openStreams = 0;
@@ -102,6 +102,8 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
     },
     exited,
     async kill() {
+      // The exec's own cgroup first: it holds the processes that left its tree (setsid daemons).
+      await opts.killAll?.();
       if (child.pid !== undefined) await killTree(child.pid);
       for (const s of streams) s.resume();
     },

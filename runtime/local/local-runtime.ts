@@ -72,6 +72,7 @@ interface LocalSandbox {
 
 export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const sandboxes = new Map<string, LocalSandbox>();
+  let execSeq = 0;
   const isRoot = process.getuid?.() === 0;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const connectedAtMs = Date.now();
@@ -298,6 +299,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   }
 
   async function teardown(sb: LocalSandbox): Promise<void> {
+    await sb.cgroups.kill().catch(() => false);
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
     if (sb.pasta?.pid) await killTree(sb.pasta.pid).catch(() => undefined);
     await sb.cgroups.remove();
@@ -319,6 +321,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const targets = o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
     const hardKill = () => {
       sb.killedBySignal ??= 9;
+      void sb.cgroups.kill();
       if (sb.initPid) void killTree(sb.initPid);
       if (sb.main.pid) void killTree(sb.main.pid);
     };
@@ -341,7 +344,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const isolated = o.isolation === "bubblewrap";
     const inner = opts.tty ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv] : opts.argv;
     let argv = isolated ? nsenterArgv(o.tools, sb.initPid, o.sandboxUid, inner) : inner;
-    argv = inCgroups(sb.cgroups.procsFiles, argv);
+    const leaf = await sb.cgroups.leaf(`exec-${++execSeq}`);
+    argv = inCgroups(leaf.procsFiles, argv);
     const env = { ...sb.env, ...(opts.tty ? { TERM: "xterm-256color" } : {}), ...(opts.env ?? {}) };
     const child = spawn(argv[0] as string, argv.slice(1), {
       cwd: o.isolation === "none" ? path.join(sb.dir, "home") : "/",
@@ -352,9 +356,15 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", resolve);
       child.once("error", (e) => reject(errors.internal(`exec failed to start: ${e.message}`, e)));
+    }).catch(async (e) => {
+      await leaf.remove();
+      throw e;
     });
     const ctl = child.stdio[3] as NodeJS.WritableStream | null | undefined;
-    return childExec(child, { resize: (cols, rows) => ctl?.write(`${cols} ${rows}\n`) });
+    const p = childExec(child, { resize: (cols, rows) => ctl?.write(`${cols} ${rows}\n`), killAll: leaf.kill });
+    // An exec that left background processes keeps its leaf until the sandbox ends.
+    void p.exited.then(() => leaf.remove());
+    return p;
   }
 
   async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {

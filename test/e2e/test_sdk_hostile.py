@@ -220,3 +220,52 @@ def test_egress_reaches_the_internet_only_when_allowed(hangar, internet):
     finally:
         allowed.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
         denied.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+
+
+def processes_in_cgroup_of(sandbox_id: str) -> list[int]:
+    """Host pids whose cgroup path names the sandbox (the local runtime's hangar/<id> cgroups)."""
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open(f"/proc/{p}/cgroup") as f:
+                    if f"/hangar/{sandbox_id}" in f.read():
+                        with open(f"/proc/{p}/stat") as st:
+                            stat = st.read()
+                        if stat[stat.rindex(")") + 2] not in "ZX":  # a zombie holds nothing
+                            out.append(int(p))
+            except OSError:
+                pass
+    return out
+
+
+DAEMON = "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)\ntime.sleep(600)\n"
+
+
+@pytest.mark.local_only
+def test_an_exec_deadline_kills_the_daemons_it_started(sandbox):
+    from cwsandbox.exceptions import SandboxTimeoutError
+
+    token = secrets.token_hex(6)
+    with pytest.raises(SandboxTimeoutError):
+        sandbox.exec(["python3", "-c", DAEMON, token], timeout_seconds=2).result()
+    r = run(sandbox, f"for c in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $c; echo; done | grep {token} | grep -v grep; echo done")
+    assert r.stdout == "done\n", r.stdout
+
+
+@pytest.mark.local_only
+def test_a_fork_bomb_is_capped_and_stop_takes_all_of_it(hangar):
+    sb = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300)
+    try:
+        sb.wait()
+        sb.exec(["/bin/bash", "-c", "b() { b | b & }; b; sleep 2; echo bombed"], timeout_seconds=30)
+        # The bomb hits the pids cap: the machine, Hangar and other sandboxes stay usable.
+        other = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=120)
+        try:
+            assert other.exec(["echo", "fine"], timeout_seconds=30).result().stdout == "fine\n"
+        finally:
+            other.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+        assert len(processes_in_cgroup_of(sb.sandbox_id)) > 100
+    finally:
+        sb.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+    assert processes_in_cgroup_of(sb.sandbox_id) == []

@@ -3,10 +3,12 @@
  * below the kernel's 1 ms quota used to fail its write and silently drop every cap, memory and
  * pids included.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCgroups, MIN_CFS_QUOTA_US } from "../../runtime/local/cgroups.js";
+import { inCgroups } from "../../runtime/local/bwrap-args.js";
+import { createCgroups, killCgroup, MIN_CFS_QUOTA_US } from "../../runtime/local/cgroups.js";
 
 const ROOT = "/sys/fs/cgroup";
 const read = (f: string) => readFileSync(f, "utf8").trim();
@@ -26,7 +28,7 @@ describe("cgroup caps", () => {
         expect(read(path.join(d, "memory.max"))).toBe(String(64 * 1024 * 1024));
         expect(read(path.join(d, "cpu.max"))).toBe(`${MIN_CFS_QUOTA_US} 100000`);
       } else {
-        expect(dirs.map((d) => d.split("/")[4]).sort()).toEqual(["cpu", "memory", "pids"]);
+        expect(dirs.map((d) => d.split("/")[4]).sort()).toEqual(["cpu", "memory", "pids", "unified"]);
         expect(read(path.join(ROOT, "pids/hangar", name, "pids.max"))).toBe("64");
         expect(read(path.join(ROOT, "memory/hangar", name, "memory.limit_in_bytes"))).toBe(String(64 * 1024 * 1024));
         expect(read(path.join(ROOT, "cpu/hangar", name, "cpu.cfs_quota_us"))).toBe(String(MIN_CFS_QUOTA_US));
@@ -40,5 +42,71 @@ describe("cgroup caps", () => {
     const name = `unit-bad-${process.pid}`;
     await expect(createCgroups(ROOT, name, { memoryBytes: -5, pidsMax: 64 })).rejects.toThrow(/could not apply the sandbox's resource caps/);
     expect(existsSync(path.join(ROOT, "pids/hangar", name))).toBe(false);
+  });
+
+  const alive = (pid: number) => {
+    try {
+      return !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${pid}/stat`, "latin1"));
+    } catch {
+      return false;
+    }
+  };
+  /** Starts `script` in the cgroups and returns the pids it reports on stdout (one per line) once it printed `n`. */
+  const startIn = async (procsFiles: string[], script: string, n: number): Promise<number[]> => {
+    const argv = inCgroups(procsFiles, ["/bin/sh", "-c", script]);
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["ignore", "pipe", "ignore"], detached: true });
+    let out = "";
+    return new Promise((resolve) => {
+      child.stdout?.on("data", (b: Buffer) => {
+        out += b.toString();
+        const pids = out.split("\n").filter(Boolean).map(Number);
+        if (pids.length >= n) resolve(pids);
+      });
+    });
+  };
+  // Daemons that left the process tree (setsid, double fork) and a process that keeps forking.
+  const ESCAPERS = "setsid sh -c 'echo $$; exec sleep 300' & (sh -c 'echo $$; exec sleep 300' &) ; sh -c 'echo $$; while :; do sleep 300 & done' & echo $$; wait";
+
+  it("kill takes every process of the sandbox at once: daemons, re-parented children and a forking loop", async () => {
+    const set = await createCgroups(ROOT, `unit-kill-${process.pid}`, { pidsMax: 512 });
+    try {
+      const pids = await startIn(set.procsFiles, ESCAPERS, 4);
+      expect(pids.every(alive)).toBe(true);
+      expect(await set.kill()).toBe(true);
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      await set.remove();
+    }
+    expect(existsSync(path.join(ROOT, "unified/hangar", `unit-kill-${process.pid}`))).toBe(false);
+  });
+
+  it("an exec's leaf kill takes that exec's daemons and leaves the rest of the sandbox running", async () => {
+    const set = await createCgroups(ROOT, `unit-leaf-${process.pid}`, { pidsMax: 512 });
+    try {
+      const main = await startIn(set.procsFiles, "echo $$; exec sleep 300", 1);
+      const leaf = await set.leaf("exec-1");
+      const exec = await startIn(leaf.procsFiles, ESCAPERS, 4);
+      await leaf.kill();
+      expect(exec.filter(alive)).toEqual([]);
+      expect(main.every(alive)).toBe(true);
+      await leaf.remove();
+      await set.kill();
+      expect(main.filter(alive)).toEqual([]);
+    } finally {
+      await set.remove();
+    }
+  });
+
+  it("the cgroup v1 freezer kills the same way where there is no cgroup.kill", async () => {
+    const dir = path.join(ROOT, "freezer/hangar", `unit-freezer-${process.pid}`);
+    const { mkdir, rmdir } = await import("node:fs/promises");
+    await mkdir(dir, { recursive: true });
+    try {
+      const pids = await startIn([path.join(dir, "cgroup.procs")], ESCAPERS, 4);
+      await killCgroup(dir, "freezer");
+      expect(pids.filter(alive)).toEqual([]);
+    } finally {
+      await rmdir(dir);
+    }
   });
 });
