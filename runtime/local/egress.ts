@@ -10,6 +10,7 @@
 import { spawn, execFile, type ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
+import { inCgroups } from "./bwrap-args.js";
 
 const run = promisify(execFile);
 
@@ -69,11 +70,13 @@ export async function installEgressFirewall(t: EgressTools, slotBase: number, sl
  * namespace where /dev/net/tun is `tunNode` (a 0666 node: the host's may be 0600). Resolves
  * once the sandbox's namespace has its default route.
  */
-export async function startPasta(t: EgressTools, tunNode: string, slotUid: number, initPid: number): Promise<ChildProcess> {
+export async function startPasta(t: EgressTools, tunNode: string, slotUid: number, initPid: number, procsFiles: string[]): Promise<ChildProcess> {
   const pasta = [t.setpriv, "--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--",
     t.pasta, "-q", "-f", "--config-net", "--no-map-gw", "-4", "-t", "none", "-u", "none", "-T", "none", "-U", "none",
     "--dns-forward", SANDBOX_DNS, "--userns", `/proc/${initPid}/ns/user`, "--netns", `/proc/${initPid}/ns/net`];
-  const child = spawn(t.unshare, ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", 'mount --bind "$1" /dev/net/tun || exit 125; shift; exec "$@"', "hangar-tun", tunNode, ...pasta], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  // In the sandbox's cgroups: its memory counts against the sandbox, and it dies with the sandbox.
+  const argv = inCgroups(procsFiles, [t.unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", 'mount --bind "$1" /dev/net/tun || exit 125; shift; exec "$@"', "hangar-tun", tunNode, ...pasta]);
+  const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["ignore", "ignore", "pipe"], detached: true });
   let err = "";
   child.stderr?.on("data", (b: Buffer) => (err = (err + b.toString()).slice(-2000)));
   child.once("error", () => undefined);

@@ -7,6 +7,7 @@
  * through pasta under a host firewall. See docs/local-runtime.md and docs/security.md.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, openSync, realpathSync } from "node:fs";
 import { chmod, chown, copyFile, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -22,6 +23,7 @@ import { installEgressFirewall, SANDBOX_DNS, startPasta, type EgressTools } from
 import type { ImageStore } from "./image-store.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
+import { startTime, sweepLeftovers, writeState } from "./sweep.js";
 import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
 export interface LocalRuntimeOptions {
@@ -72,6 +74,8 @@ interface LocalSandbox {
 
 export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const sandboxes = new Map<string, LocalSandbox>();
+  /** Names this Hangar's cgroups (hangar/<instance>/<id>): several Hangars may share a machine. */
+  const instance = `i${createHash("sha256").update(path.resolve(o.dataDir)).digest("hex").slice(0, 12)}`;
   let execSeq = 0;
   const isRoot = process.getuid?.() === 0;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
@@ -102,6 +106,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
   async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] }; egress: { tun: string } | Error }> {
+    const swept = await sweepLeftovers({ dataDir: o.dataDir, cgroupRoot: o.cgroupRoot, instance });
+    if (swept) o.log.warn({ sandboxes: swept }, "removed what sandboxes of an earlier run of Hangar left behind (processes, cgroups, files)");
     const bin = path.join(o.dataDir, "bin");
     await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
     await mkdir(bin, { recursive: true });
@@ -174,7 +180,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     }
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
-    const cgroups = await createCgroups(o.cgroupRoot, id, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
+    const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
     notes.push(cgroups.note);
     const hostname = `sandbox-${id.slice(0, 8)}`;
     const env = sandboxEnv(spec, hostname, rootfs.env);
@@ -264,7 +270,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       sb.initPid = await waitStarted(main, logs, mainClosed);
       if (network && sb.initPid && slot !== undefined && o.egress && !(helpers.egress instanceof Error)) {
         try {
-          sb.pasta = await startPasta(o.egress.tools, helpers.egress.tun, slot, sb.initPid);
+          sb.pasta = await startPasta(o.egress.tools, helpers.egress.tun, slot, sb.initPid, cgroups.procsFiles);
+          const pid = sb.pasta.pid as number;
+          await writeState(dir, { pasta: { pid, start: (await startTime(pid)) ?? "" } });
         } catch (e) {
           await stop(id, 0);
           throw errors.internal(`could not give the sandbox egress: ${(e as Error).message}`, e);

@@ -1,6 +1,7 @@
 """A sandbox is hostile: each finding of the boundary probe as an attack through the real SDK that
 must fail (docs/security.md). Runs against whichever runtime the suite targets; checks that only
 the local runtime guarantees today are marked local_only (the Kubernetes side is issue 14's)."""
+import json
 import os
 import secrets
 import socket
@@ -229,7 +230,7 @@ def processes_in_cgroup_of(sandbox_id: str) -> list[int]:
         if p.isdigit():
             try:
                 with open(f"/proc/{p}/cgroup") as f:
-                    if f"/hangar/{sandbox_id}" in f.read():
+                    if any("/hangar/" in line and line.endswith(f"/{sandbox_id}") or f"/{sandbox_id}/" in line for line in f.read().splitlines()):
                         with open(f"/proc/{p}/stat") as st:
                             stat = st.read()
                         if stat[stat.rindex(")") + 2] not in "ZX":  # a zombie holds nothing
@@ -269,3 +270,44 @@ def test_a_fork_bomb_is_capped_and_stop_takes_all_of_it(hangar):
     finally:
         sb.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
     assert processes_in_cgroup_of(sb.sandbox_id) == []
+
+
+def cgroup_dirs_named(sandbox_id: str) -> list[str]:
+    out = []
+    for root, dirs, _ in os.walk("/sys/fs/cgroup"):
+        if "/hangar" in root:
+            out += [os.path.join(root, d) for d in dirs if d == sandbox_id]
+    return out
+
+
+@pytest.mark.own_hangar
+@pytest.mark.local_only
+def test_a_killed_hangar_leaves_nothing_behind_after_its_next_start(monkeypatch):
+    import time
+
+    from conftest import point_sdk_at, start_hangar, stop_hangar
+
+    h = start_hangar()
+    point_sdk_at(monkeypatch, h)
+    egress = Sandbox.run(tags=["e2e-crash"], network=NetworkOptions(deny_egress=False))
+    daemon = Sandbox.run(tags=["e2e-crash"])
+    egress.wait()
+    daemon.wait()
+    daemon.exec(["python3", "-c", DAEMON, "crash"])
+    ids = [egress.sandbox_id, daemon.sandbox_id]
+    with open(os.path.join(h.data_dir, "sandboxes", egress.sandbox_id, "state.json")) as f:
+        pasta = json.load(f)["pasta"]["pid"]
+    time.sleep(0.5)
+    assert all(processes_in_cgroup_of(i) for i in ids) and all(cgroup_dirs_named(i) for i in ids)
+    h.proc.kill()
+    h.proc.wait()
+    h2 = start_hangar({"HANGAR_DATA_DIR": h.data_dir})
+    try:
+        deadline = time.time() + 5
+        left = lambda: ([p for i in ids for p in processes_in_cgroup_of(i)], [d for i in ids for d in cgroup_dirs_named(i)], os.listdir(os.path.join(h.data_dir, "sandboxes")), os.path.exists(f"/proc/{pasta}"))  # noqa: E731
+        while left() != ([], [], [], False) and time.time() < deadline:
+            time.sleep(0.1)
+        assert left() == ([], [], [], False)
+        assert "removed what sandboxes of an earlier run of Hangar left behind" in h2.log()
+    finally:
+        stop_hangar(h2)

@@ -1,0 +1,76 @@
+/**
+ * What a killed Hangar leaves behind, removed at the next start: the local runtime keeps no
+ * sandbox across a restart (its sandboxes die with it: bubblewrap runs with --die-with-parent
+ * and overlays live in the sandboxes' own mount namespaces), so everything under its data dir
+ * and its cgroups belongs to sandboxes it no longer runs: their egress relays (pasta, recorded
+ * in state.json with their start time so a reused pid is never hit), every process still in
+ * their cgroups, the cgroups, and their directories.
+ */
+import { existsSync } from "node:fs";
+import { readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { killCgroup } from "./cgroups.js";
+
+export interface SandboxState {
+  /** pid and /proc start time of the sandbox's pasta. */
+  pasta?: { pid: number; start: string };
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started (clock ticks since boot). */
+export async function startTime(pid: number): Promise<string | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, "latin1").catch(() => "");
+  return stat ? stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] : undefined;
+}
+
+export const writeState = (dir: string, s: SandboxState) => writeFile(path.join(dir, "state.json"), JSON.stringify(s));
+
+/** The cgroup directories of one Hangar instance, in every hierarchy it uses. */
+export function instanceCgroupDirs(root: string, instance: string): { dir: string; kill: boolean }[] {
+  if (existsSync(path.join(root, "cgroup.controllers"))) return [{ dir: path.join(root, "hangar", instance), kill: true }];
+  return [
+    { dir: path.join(root, "unified", "hangar", instance), kill: true },
+    { dir: path.join(root, "freezer", "hangar", instance), kill: false },
+    ...["pids", "memory", "cpu"].map((c) => ({ dir: path.join(root, c, "hangar", instance), kill: false })),
+  ];
+}
+
+async function rmdirDeep(dir: string): Promise<void> {
+  const subs = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
+  for (const s of subs) await rmdirDeep(path.join(dir, s.name));
+  for (let i = 0; i < 20; i++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** Removes every leftover; returns how many sandboxes had left something. */
+export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; instance: string }): Promise<number> {
+  const sandboxesDir = path.join(o.dataDir, "sandboxes");
+  const ids = new Set<string>(await readdir(sandboxesDir).catch(() => [] as string[]));
+  for (const id of ids) {
+    const state = JSON.parse(await readFile(path.join(sandboxesDir, id, "state.json"), "utf8").catch(() => "{}")) as SandboxState;
+    if (state.pasta && (await startTime(state.pasta.pid)) === state.pasta.start) {
+      try {
+        process.kill(state.pasta.pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+    }
+  }
+  for (const { dir, kill } of instanceCgroupDirs(o.cgroupRoot, o.instance)) {
+    for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (!e.isDirectory()) continue;
+      ids.add(e.name);
+      if (kill) await killCgroup(path.join(dir, e.name), "v2");
+      else if (dir.includes(`${path.sep}freezer${path.sep}`)) await killCgroup(path.join(dir, e.name), "freezer");
+      await rmdirDeep(path.join(dir, e.name));
+    }
+  }
+  for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) await rm(path.join(sandboxesDir, id), { recursive: true, force: true });
+  return ids.size;
+}
