@@ -16,11 +16,12 @@ import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
-import { asSlot, bwrapArgs, inCgroups, nsenterArgv, PROC_MASKED_DIRS, PROC_MASKED_FILES, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
+import { inCgroups, PROC_MASKED_DIRS, PROC_MASKED_FILES, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { installEgressFirewall, SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
+import { bubblewrapLauncher } from "./launcher.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
 import { startTime, sweepLeftovers, writeState } from "./sweep.js";
@@ -80,13 +81,13 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const isRoot = process.getuid?.() === 0;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const connectedAtMs = Date.now();
-  const bwrapExe = (() => {
+  const launcher = bubblewrapLauncher(o.tools, (() => {
     try {
       return realpathSync(o.tools.bwrap);
     } catch {
       return o.tools.bwrap;
     }
-  })();
+  })());
 
   const dirNote = (image: string, dir: string, how: string) => ({ dir, env: {}, note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})` });
   const rootfsFor = async (image: string): Promise<{ dir: string; env: Record<string, string>; note: string }> => {
@@ -224,8 +225,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         throw e instanceof HangarError ? e : errors.internal(`could not prepare the sandbox's user namespace: ${(e as Error).message}`, e);
       }
       const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
-      argv = [o.tools.bwrap, ...bwrapArgs({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, usernsFd: usernsFd === undefined ? undefined : 4, seccompFd: 5, procMasks: helpers.procMasks })];
-      if (slot !== undefined) argv = asSlot(o.tools.setpriv, slot, argv);
+      argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
       if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {
@@ -298,7 +298,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // command: RUNNING before that let a prompt exec fail (nsenter: setgid) and a prompt stop
       // reach the command before it could set its signal handlers. A command that already ended
       // has started too.
-      await Promise.race([commandStarted(pid, bwrapExe), mainClosed]);
+      await Promise.race([commandStarted(pid, launcher.exe), mainClosed]);
       return pid;
     }
     spawnError.catch(() => undefined);
@@ -351,7 +351,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     // The pty is made inside the sandbox (by the helper mounted there), so job control sees its own pids.
     const isolated = o.isolation === "bubblewrap";
     const inner = opts.tty ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv] : opts.argv;
-    let argv = isolated ? nsenterArgv(o.tools, sb.initPid, o.sandboxUid, inner) : inner;
+    let argv = isolated ? launcher.joinArgv(sb.initPid, o.sandboxUid, inner) : inner;
     const leaf = await sb.cgroups.leaf(`exec-${++execSeq}`);
     argv = inCgroups(leaf.procsFiles, argv);
     const env = { ...sb.env, ...(opts.tty ? { TERM: "xterm-256color" } : {}), ...(opts.env ?? {}) };
