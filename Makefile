@@ -168,7 +168,7 @@ bench: build $(STAMP)/bench-venv
 # The RL reward loop through the real SDK on the local runtime, the Kubernetes runtime (when the
 # cluster of KUBECONFIG is up) and raw pods, in one run: bench/sdk-results.json -> docs/benchmarks.md.
 # BENCH_SDK_LABEL=before BENCH_HANGAR_DIR=<a built checkout of an older commit> measures that build.
-bench-sdk: build
+bench-sdk: build images
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/sdk-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/sdk_report.py
 

@@ -50,7 +50,10 @@ const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, "utf8")) : {};
 const run = { when: new Date().toISOString(), hangar: execFileSync("git", ["-C", DIR, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(), rounds: ROUNDS, batch: BATCH };
 
 log(`local runtime (${DIR})`);
-const local = await startHangar({ HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
+// A checkout that runs images (ADR 0010) reads them from the offline images make images builds.
+const IMAGES = path.join(process.env.HANGAR_TEST_CACHE ?? "/var/cache/hangar-test", "images-v1");
+const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS") ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false" } : {};
+const local = await startHangar({ ...imageEnv, HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
 try {
   run.local = sdkLoop(local);
 } finally {
