@@ -56,6 +56,10 @@ const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").incl
 const local = await startHangar({ ...imageEnv, HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
 try {
   run.local = sdkLoop(local);
+  if (imageEnv.HANGAR_LOCAL_IMAGE_DIRS) {
+    log("local boundary: egress and flood");
+    run.local_boundary = JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_boundary.py"], { env: { ...process.env, PYTHONPATH: "bench", CWSANDBOX_BASE_URL: `http://127.0.0.1:${local.port}` }, encoding: "utf8", maxBuffer: 1 << 24 }));
+  }
 } finally {
   await stopHangar(local);
 }

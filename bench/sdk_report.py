@@ -41,6 +41,17 @@ for label, run in r.items():
         c = (run.get(where) or {}).get("loop", {}).get("cpu_ms_per_completion")
         if c:
             lines.append(f"| {label} | {where} | {c['machine']:.0f} ms | {c['sdk']:.0f} ms | {c.get('hangar', 0):.0f} ms | {c['sandboxes_and_kernel']:.0f} ms |")
+lines += [
+    "",
+    "| run | SDK run→RUNNING p50 / p99: egress denied | egress allowed (pasta) | neighbour's exec p50 / p99: idle | while a sandbox floods its log with empty lines |",
+    "|---|---|---|---|---|",
+]
+for label, run in r.items():
+    b = run.get("local_boundary")
+    if b:
+        e, f = b["egress"], b["flood"]
+        pp = lambda x: f"{p(x)} / {p(x, 'p99')} ms"  # noqa: E731
+        lines.append(f"| {label} | {pp(e['denied_run_to_running_ms'])} | {pp(e['allowed_run_to_running_ms'])} | {pp(f['idle_exec_ms'])} | {pp(f['during_flood_exec_ms'])} |")
 doc = Path("docs/benchmarks.md").read_text()
 doc = re.sub(r"<!-- sdk-bench:start -->[\s\S]*<!-- sdk-bench:end -->", "<!-- sdk-bench:start -->\n" + "\n".join(lines) + "\n<!-- sdk-bench:end -->", doc)
 Path("docs/benchmarks.md").write_text(doc)

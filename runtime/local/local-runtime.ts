@@ -24,7 +24,7 @@ import type { ImageStore } from "./image-store.js";
 import { bubblewrapLauncher } from "./launcher.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
-import { startTime, sweepLeftovers, writeState } from "./sweep.js";
+import { instanceCgroupDirs, startTime, startWatchdog, sweepLeftovers, writeState } from "./sweep.js";
 import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
 export interface LocalRuntimeOptions {
@@ -108,6 +108,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
   async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] }; egress: { tun: string } | Error }> {
     const swept = await sweepLeftovers({ dataDir: o.dataDir, cgroupRoot: o.cgroupRoot, instance });
+    if (o.isolation === "bubblewrap") startWatchdog(o.tools.setpriv, instanceCgroupDirs(o.cgroupRoot, instance).filter((d) => d.kill).map((d) => d.dir));
     if (swept) o.log.warn({ sandboxes: swept }, "removed what sandboxes of an earlier run of Hangar left behind (processes, cgroups, files)");
     const bin = path.join(o.dataDir, "bin");
     await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
@@ -244,6 +245,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     main.stdout?.on("data", (b: Buffer) => logs.push("stdout", b));
     main.stderr?.on("data", (b: Buffer) => logs.push("stderr", b));
     const mainClosed = new Promise<void>((r) => main.once("close", () => r()));
+    // When the main command ends, the sandbox ends: bubblewrap's init would otherwise wait for every
+    // process left in the sandbox (and keep the output pipes, so "close", open).
+    main.once("exit", () => {
+      void sb.cgroups.kill();
+      if (sb.initPid) void killTree(sb.initPid);
+    });
     let settle: () => void = () => undefined;
     const startSettled = new Promise<void>((r) => (settle = r));
     const sb: LocalSandbox = {

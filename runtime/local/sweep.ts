@@ -6,6 +6,7 @@
  * in state.json with their start time so a reused pid is never hit), every process still in
  * their cgroups, the cgroups, and their directories.
  */
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -73,4 +74,19 @@ export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; i
   }
   for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) await rm(path.join(sandboxesDir, id), { recursive: true, force: true });
   return ids.size;
+}
+
+/**
+ * Sandboxes die with Hangar even when it is killed: bubblewrap's --die-with-parent does not hold
+ * once the sandbox's user namespace changes its ids (the kernel clears the parent-death signal on
+ * a credential change). One small shell per Hangar gets SIGTERM when Hangar dies, for any
+ * reason, and kills every sandbox cgroup of this instance; the next start sweeps the rest.
+ */
+export function startWatchdog(setpriv: string, killDirs: string[]): void {
+  if (killDirs.length === 0) return;
+  const kill = killDirs.map((d) => `for k in '${d.replace(/'/g, "")}'/*/cgroup.kill; do [ -e "$k" ] && echo 1 > "$k"; done`).join("; ");
+  const script = `trap '${kill.replace(/'/g, "'\\''")}; kill $! 2>/dev/null; exit 0' TERM; while :; do sleep 3600 & wait $!; done`;
+  const child = spawn(setpriv, ["--pdeathsig", "TERM", "--", "/bin/sh", "-c", script], { stdio: "ignore" });
+  child.once("error", () => undefined);
+  child.unref();
 }

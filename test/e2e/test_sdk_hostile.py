@@ -301,6 +301,11 @@ def test_a_killed_hangar_leaves_nothing_behind_after_its_next_start(monkeypatch)
     assert all(processes_in_cgroup_of(i) for i in ids) and all(cgroup_dirs_named(i) for i in ids)
     h.proc.kill()
     h.proc.wait()
+    # The sandboxes die with Hangar (its watchdog kills their cgroups), before any restart.
+    deadline = time.time() + 5
+    while any(processes_in_cgroup_of(i) for i in ids) and time.time() < deadline:
+        time.sleep(0.1)
+    assert [p for i in ids for p in processes_in_cgroup_of(i)] == []
     h2 = start_hangar({"HANGAR_DATA_DIR": h.data_dir})
     try:
         deadline = time.time() + 5
