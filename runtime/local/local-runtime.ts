@@ -8,23 +8,24 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, openSync, realpathSync } from "node:fs";
-import { chmod, chown, copyFile, mkdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
+import { openSync, realpathSync } from "node:fs";
+import { chmod, chown, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
-import { inCgroups, PROC_MASKED_DIRS, PROC_MASKED_FILES, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
+import { inCgroups, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
-import { installEgressFirewall, SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
+import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
 import { bubblewrapLauncher } from "./launcher.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
-import { instanceCgroupDirs, startTime, startWatchdog, sweepLeftovers, writeState } from "./sweep.js";
+import { prepareLocalRuntime } from "./prepare.js";
+import { startTime, writeState } from "./sweep.js";
 import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
 export interface LocalRuntimeOptions {
@@ -102,53 +103,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       throw e;
     }
   };
-  const prepared = prepare();
+  const prepared = prepareLocalRuntime(o, instance);
   prepared.catch(() => undefined);
 
-  /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
-  async function prepare(): Promise<{ ptyHelper: string; guard: string; procMasks: { files: string[]; dirs: string[] }; egress: { tun: string } | Error }> {
-    const swept = await sweepLeftovers({ dataDir: o.dataDir, cgroupRoot: o.cgroupRoot, instance });
-    if (o.isolation === "bubblewrap") startWatchdog(o.tools.setpriv, instanceCgroupDirs(o.cgroupRoot, instance).filter((d) => d.kill).map((d) => d.dir));
-    if (swept) o.log.warn({ sandboxes: swept }, "removed what sandboxes of an earlier run of Hangar left behind (processes, cgroups, files)");
-    const bin = path.join(o.dataDir, "bin");
-    await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
-    await mkdir(bin, { recursive: true });
-    const copy = async (from: string, name: string) => {
-      const to = path.join(bin, name);
-      const tmp = `${to}.${process.pid}`;
-      await copyFile(from, tmp);
-      await chmod(tmp, 0o755);
-      await rename(tmp, to);
-      return to;
-    };
-    if (o.users) {
-      await chmod(o.dataDir, 0o711);
-      await chmod(bin, 0o755);
-      await chmod(path.join(o.dataDir, "sandboxes"), 0o711);
-      for (let d = path.dirname(o.dataDir); ; d = path.dirname(d)) {
-        const st = await stat(d);
-        if ((st.mode & 0o001) === 0) throw errors.internal(`the local runtime's data dir ${o.dataDir} is under ${d}, which other users cannot traverse (mode ${(st.mode & 0o777).toString(8)}): sandboxes are started as unprivileged slot uids, which must reach it. Use another HANGAR_DATA_DIR or chmod o+x ${d}`);
-        if (d === path.dirname(d)) break;
-      }
-    }
-    // Egress is set up once; if it cannot be, sandboxes that ask for egress are refused with the reason.
-    const egress = await (async () => {
-      if (!o.users || !o.egress) return new Error(o.users ? "egress is not configured" : "egress from local sandboxes needs Hangar to run as root (a host firewall rule confines the sandbox's relay)");
-      const tun = path.join(o.dataDir, "net-tun");
-      if (!existsSync(tun)) await new Promise<void>((resolve, reject) => spawn("mknod", ["-m", "666", tun, "c", "10", "200"], { stdio: "ignore" }).once("close", (c) => (c === 0 ? resolve() : reject(new Error(`mknod ${tun} failed`)))).once("error", reject));
-      await installEgressFirewall(o.egress.tools, o.users.slots.base, o.users.slots.size, o.egress.deniedCidrs);
-      return { tun };
-    })().catch((e: Error) => {
-      o.log.warn({ err: e }, "egress from local sandboxes is unavailable; sandboxes that ask for it are refused");
-      return e;
-    });
-    return {
-      egress,
-      ptyHelper: o.isolation === "bubblewrap" ? await copy(o.tools.ptyHelper, "hangar-pty") : o.tools.ptyHelper,
-      guard: o.isolation === "bubblewrap" ? await copy(o.tools.guard, "hangar-guard") : o.tools.guard,
-      procMasks: { files: PROC_MASKED_FILES.filter((f) => existsSync(f)), dirs: PROC_MASKED_DIRS.filter((d) => existsSync(d)) },
-    };
-  }
+
 
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
     const helpers = await prepared;
@@ -332,7 +290,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   async function stop(id: string, graceMs: number): Promise<void> {
     const sb = sandboxes.get(id);
-    if (!sb || sb.main.exitCode !== null || sb.main.signalCode !== null) return;
+    if (!sb || ended(sb)) return;
     const targets = o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
     const hardKill = () => {
       sb.killedBySignal ??= 9;
@@ -354,7 +312,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
     const sb = get(id);
-    if (!sb.initPid || sb.main.exitCode !== null) throw errors.notRunning(id, "exited");
+    if (!sb.initPid || ended(sb)) throw errors.notRunning(id, "exited");
     // The pty is made inside the sandbox (by the helper mounted there), so job control sees its own pids.
     const isolated = o.isolation === "bubblewrap";
     const inner = opts.tty ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv] : opts.argv;
@@ -397,7 +355,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   }
 
   function runner(): RunnerInfo {
-    const live = [...sandboxes.values()].filter((s) => s.main.exitCode === null);
+    const live = [...sandboxes.values()].filter((s) => !ended(s));
     const maxCpu = os.cpus().length * 1000;
     const maxMem = os.totalmem();
     return {
@@ -455,5 +413,8 @@ function tail(logs: LogStore): string {
   const last = logs.lastLine();
   return last ? `last output: ${last}` : "no output";
 }
+
+/** The main process exited or was killed (a killed process has a signal and no exit code). */
+const ended = (sb: LocalSandbox) => sb.main.exitCode !== null || sb.main.signalCode !== null;
 
 const isUnder = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);

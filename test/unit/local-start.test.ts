@@ -54,6 +54,15 @@ describe("local runtime start", () => {
         const mains = init ? childrenOf(init).map((c) => readlinkSync(`/proc/${c}/exe`)) : [];
         if (!mains.length || mains.includes(realpathSync("/usr/bin/bwrap"))) failures.push(`${id}: main process not started yet when start resolved (${mains.join(", ") || "none"})`);
       }));
+      // A killed sandbox is no longer counted as running (its main process has a signal, no exit code).
+      const killed = `killed-${process.pid}`;
+      let exited!: () => void;
+      const gone = new Promise<void>((r) => (exited = r));
+      await rt.start(killed, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => exited() }, "t");
+      const before = rt.runners()[0]?.runningSandboxes ?? 0;
+      await rt.stop(killed, 0);
+      await gone;
+      if (rt.runners()[0]?.runningSandboxes !== before - 1) failures.push(`a killed sandbox still counts as running (${rt.runners()[0]?.runningSandboxes} of ${before})`);
     } finally {
       await rt.close();
     }
