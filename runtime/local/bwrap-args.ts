@@ -7,8 +7,10 @@ export interface SandboxPaths {
   rootWritable: boolean;
   tmp: string;
   home: string;
-  /** An empty read-only file, mounted over host secrets such as /etc/shadow. */
+  /** An empty read-only file, mounted over masked /proc entries and (maskSecrets) host secrets such as /etc/shadow. */
   empty: string;
+  /** The root is a directory of the host's: /etc/shadow and /etc/gshadow read as empty. */
+  maskSecrets?: boolean;
   /** host file -> path in the sandbox, mounted read-only (Container.files). */
   files: { host: string; path: string }[];
   /** host dir -> path in the sandbox (scratch volumes). */
@@ -50,13 +52,14 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   for (const d of i.procMasks?.dirs ?? []) a.push("--tmpfs", d, "--remount-ro", d);
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
-  a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");
+  if (i.paths.maskSecrets) a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");
   for (const v of i.paths.volumes) a.push("--bind", v.host, v.path);
   for (const f of i.paths.files) a.push("--ro-bind", f.host, f.path);
   if (i.ptyHelper) a.push("--ro-bind", i.ptyHelper, PTY_HELPER_PATH);
   if (i.guard) a.push("--ro-bind", i.guard, GUARD_PATH);
   if (i.usernsFd !== undefined) a.push("--userns", String(i.usernsFd));
-  else a.push("--unshare-user", "--disable-userns");
+  // Nested user namespaces are refused by the seccomp filter (--disable-userns would nest one more namespace, which nsenter as an ordinary user then cannot join past).
+  else a.push("--unshare-user");
   a.push("--uid", String(i.uid), "--gid", String(i.uid));
   if (i.seccompFd !== undefined) a.push("--seccomp", String(i.seccompFd));
   a.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
@@ -71,13 +74,17 @@ export function bwrapArgs(i: BwrapInputs): string[] {
 
 /**
  * argv that runs `argv` inside the namespaces of the sandbox whose init has host pid `initPid`,
- * as `uid` of the sandbox, through the guard (no capabilities, the sandbox's seccomp filter).
+ * as `uid` of the sandbox ("own": Hangar is an ordinary user, whose uid is mapped to the sandbox
+ * uid), through the guard (no capabilities, the sandbox's seccomp filter).
  */
-export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid: number, uid: number, argv: string[]): string[] {
+export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid: number, uid: number | "own", argv: string[]): string[] {
+  // An ordinary user may not call setgroups in the sandbox's namespace (bubblewrap denied it);
+  // its own uid is the sandbox uid there already.
+  const ids = uid === "own" ? ["--preserve-credentials"] : ["-S", String(uid), "-G", String(uid)];
   return [
     tools.setpriv, "--no-new-privs", "--",
     tools.nsenter, "-t", String(initPid), "-U", "-m", "-p", "-i", "-u", "-n", "-r", "-w",
-    "-S", String(uid), "-G", String(uid), "--", GUARD_PATH, ...argv,
+    ...ids, "--", GUARD_PATH, ...argv,
   ];
 }
 

@@ -26,7 +26,8 @@ export interface Launcher {
   joinArgv(initPid: number, uid: number, argv: string[]): string[];
 }
 
-export function bubblewrapLauncher(tools: { bwrap: string; setpriv: string; nsenter: string }, exe: string): Launcher {
+/** privileged: Hangar is root and maps the sandbox's ids itself (LaunchInputs.slot). */
+export function bubblewrapLauncher(tools: { bwrap: string; setpriv: string; nsenter: string }, exe: string, privileged = true): Launcher {
   return {
     name: "bubblewrap",
     exe,
@@ -34,6 +35,6 @@ export function bubblewrapLauncher(tools: { bwrap: string; setpriv: string; nsen
       const argv = [tools.bwrap, ...bwrapArgs({ ...i, usernsFd: i.slot === undefined ? undefined : LAUNCH_FDS.userns, seccompFd: LAUNCH_FDS.seccomp })];
       return i.slot === undefined ? argv : asSlot(tools.setpriv, i.slot, argv);
     },
-    joinArgv: (initPid, uid, argv) => nsenterArgv(tools, initPid, uid, argv),
+    joinArgv: (initPid, uid, argv) => nsenterArgv(tools, initPid, privileged ? uid : "own", argv),
   };
 }

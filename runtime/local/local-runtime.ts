@@ -88,15 +88,16 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     } catch {
       return o.tools.bwrap;
     }
-  })());
+  })(), o.users !== undefined);
 
-  const dirNote = (image: string, dir: string, how: string) => ({ dir, env: {}, note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})` });
-  const rootfsFor = async (image: string): Promise<{ dir: string; env: Record<string, string>; note: string }> => {
+  const dirNote = (image: string, dir: string, how: string) => ({ dir, env: {}, mapped: true, note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})` });
+  /** mapped: a directory the operator named (maybe the host's own): host paths are masked in it. */
+  const rootfsFor = async (image: string): Promise<{ dir: string; env: Record<string, string>; note: string; mapped: boolean }> => {
     const exact = o.images[image];
     if (exact) return dirNote(image, exact, "configured");
     try {
       const r = await o.imageStore.resolve(image);
-      return { dir: r.rootfs, env: r.config.env, note: `local runtime: image ${image} from ${r.source}` };
+      return { dir: r.rootfs, env: r.config.env, mapped: false, note: `local runtime: image ${image} from ${r.source}` };
     } catch (e) {
       const fallback = o.images["*"];
       if (fallback) return dirNote(image, fallback, "fallback mapping");
@@ -111,7 +112,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
-    const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
+    const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
     await mkdir(dir, { recursive: true });
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
@@ -183,7 +184,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         await cgroups.remove();
         throw e instanceof HangarError ? e : errors.internal(`could not prepare the sandbox's user namespace: ${(e as Error).message}`, e);
       }
-      const mask = [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p));
+      // An image holds nothing of the host's; a mapped directory (the host's root, say) gets its secrets masked.
+      const mask = rootfs.mapped ? [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p)) : [];
+      paths.maskSecrets = rootfs.mapped;
       argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
       if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");

@@ -46,8 +46,14 @@ describe("the bubblewrap launcher", () => {
   it("as an ordinary user: bubblewrap makes the user namespace, still no network and the filter", () => {
     const a = launcher.mainArgv(inputs);
     expect(a[0]).toBe("/usr/bin/bwrap");
-    expect(a).toEqual(expect.arrayContaining(["--unshare-user", "--disable-userns", "--unshare-net", "--seccomp"]));
+    expect(a).toEqual(expect.arrayContaining(["--unshare-user", "--unshare-net", "--seccomp"]));
     expect(a).not.toContain("--userns");
+  });
+  it("as an ordinary user, commands keep their own (mapped) ids: setgroups is denied in the sandbox", () => {
+    const plain = bubblewrapLauncher({ bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" }, "/usr/bin/bwrap", false);
+    const a = plain.joinArgv(42, 0, ["id"]);
+    expect(a).toContain("--preserve-credentials");
+    expect(a).not.toContain("-S");
   });
   it("commands join through the guard", () => {
     const a = launcher.joinArgv(42, 0, ["id"]);
