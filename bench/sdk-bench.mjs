@@ -52,7 +52,7 @@ const run = { when: new Date().toISOString(), hangar: execFileSync("git", ["-C",
 log(`local runtime (${DIR})`);
 // A checkout that runs images (ADR 0010) reads them from the offline images make images builds.
 const IMAGES = path.join(process.env.HANGAR_TEST_CACHE ?? "/var/cache/hangar-test", "images-v1");
-const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS") ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false" } : {};
+const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS") ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false", HANGAR_LOCAL_IMAGE_CACHE_DIR: "/tmp/hangar-bench-image-cache" } : {};
 const local = await startHangar({ ...imageEnv, HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
 try {
   run.local = sdkLoop(local);

@@ -141,7 +141,9 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
           try {
             await rmdir(d);
             break;
-          } catch {
+          } catch (e) {
+            // Gone already (an exec's leaf removes itself when it ends); busy: its last processes are exiting.
+            if ((e as NodeJS.ErrnoException).code === "ENOENT") break;
             await new Promise((r) => setTimeout(r, 50));
           }
         }
