@@ -233,6 +233,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 0, 0, 65535),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
+      defaultCpuMillicores: int("HANGAR_LOCAL_DEFAULT_CPU_MILLICORES", 1000, 10, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
       tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },

@@ -72,6 +72,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,
     defaultMemoryBytes: cfg.local.defaultMemoryBytes,
+    defaultCpuMillicores: cfg.local.defaultCpuMillicores,
     cgroupRoot: cfg.local.cgroupRoot,
     defaultDenyEgress: cfg.defaultDenyEgress,
     runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },

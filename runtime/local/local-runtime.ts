@@ -49,6 +49,8 @@ export interface LocalRuntimeOptions {
   pidsMax: number;
   /** The memory cap of a sandbox that asks for none. */
   defaultMemoryBytes: number;
+  /** The CPU cap of a sandbox that asks for none. */
+  defaultCpuMillicores: number;
   cgroupRoot: string;
   defaultDenyEgress: boolean;
   runner: { runnerId: string; runnerGroupId: string; organizationId: string };
@@ -141,7 +143,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     }
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
-    const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || undefined, pidsMax: o.pidsMax });
+    const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || o.defaultCpuMillicores, pidsMax: o.pidsMax });
     notes.push(cgroups.note);
     const hostname = `sandbox-${id.slice(0, 8)}`;
     const env = sandboxEnv(spec, hostname, rootfs.env);

@@ -329,3 +329,19 @@ def test_a_killed_hangar_leaves_nothing_behind_after_its_next_start(monkeypatch)
         assert "removed what sandboxes of an earlier run of Hangar left behind" in h2.log()
     finally:
         stop_hangar(h2)
+
+
+@pytest.mark.local_only
+def test_caps_apply_to_a_sandbox_that_asks_for_none(sandbox):
+    # pids, memory and one core of CPU (HANGAR_LOCAL_DEFAULT_*): a spinning or flooding sandbox cannot take the machine.
+    dirs = cgroup_dirs_named(sandbox.sandbox_id)
+    read = lambda ctl, f: next(open(os.path.join(d, f)).read().strip() for d in dirs if f"/{ctl}/" in d)  # noqa: E731
+    if os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+        d = dirs[0]
+        assert open(os.path.join(d, "cpu.max")).read().split() == ["100000", "100000"]
+        assert open(os.path.join(d, "pids.max")).read().strip() != "max"
+        assert open(os.path.join(d, "memory.max")).read().strip() != "max"
+    else:
+        assert read("cpu", "cpu.cfs_quota_us") == "100000" and read("cpu", "cpu.cfs_period_us") == "100000"
+        assert int(read("pids", "pids.max")) > 0
+        assert int(read("memory", "memory.limit_in_bytes")) <= 4 * 1024**3

@@ -30,7 +30,7 @@ describe("local runtime start", () => {
       dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-start-")), isolation: "bubblewrap",
       tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", sleep: "/usr/bin/sleep", ptyHelper: path.resolve(".build/hangar-pty"), guard: path.resolve(".build/hangar-guard") },
       images: { "*": "/" }, imageStore: { resolve: () => Promise.reject(new Error("no images")) }, seccompBpf: path.resolve(".build/seccomp.bpf"),
-      users: { range: { start: 200_000, size: 65_536 }, slots: slotPool(300_000 + (process.pid % 1000) * 64, 64) }, maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
+      users: { range: { start: 200_000, size: 65_536 }, slots: slotPool(300_000 + (process.pid % 1000) * 64, 64) }, maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, defaultCpuMillicores: 1000, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
       runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" }, log: silent,
     });
     const failures: string[] = [];
