@@ -345,3 +345,15 @@ def test_caps_apply_to_a_sandbox_that_asks_for_none(sandbox):
         assert read("cpu", "cpu.cfs_quota_us") == "100000" and read("cpu", "cpu.cfs_period_us") == "100000"
         assert int(read("pids", "pids.max")) > 0
         assert int(read("memory", "memory.limit_in_bytes")) <= 4 * 1024**3
+
+
+@pytest.mark.local_only
+def test_an_image_found_nowhere_is_refused_naming_it_and_how_to_provide_it(hangar):
+    # Never the host's filesystem in its place (the local runtime used to fall back to it).
+    from cwsandbox.exceptions import CWSandboxError
+
+    with pytest.raises(CWSandboxError) as e:
+        sb = Sandbox.run(container_image="localhost/hangar-test/missing:1", tags=["e2e-hostile"], max_lifetime_seconds=60)
+        sb.wait()
+        sb.stop(missing_ok=True).result()
+    assert "localhost/hangar-test/missing:1" in str(e.value) and "docker-archive" in str(e.value), str(e.value)
