@@ -7,7 +7,7 @@ import tempfile
 import pytest
 from cwsandbox import NetworkOptions, Sandbox
 
-from conftest import point_sdk_at, start_hangar, stop_hangar
+from conftest import REPO, point_sdk_at, start_hangar, stop_hangar
 
 NOBODY = 65534
 
@@ -19,13 +19,18 @@ def test_hangar_as_an_ordinary_user_runs_confined_sandboxes(monkeypatch):
     home = tempfile.mkdtemp(prefix="hangar-nonroot-")
     os.chmod(home, 0o755)
     os.chown(home, NOBODY, NOBODY)
+    # The checkout may sit under a directory only root can enter (a CI clone in mktemp -d): Hangar
+    # runs from a view of it bind-mounted where any user can reach it, in a mount namespace of its own.
+    view = os.path.join(home, "hangar")
+    os.mkdir(view)
+    as_nobody = f'mount --bind "$0" {view} && cd {view} && exec setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups -- {view}/node_modules/.bin/node {view}/dist/cmd/main.js'
     h = start_hangar(
         {"HANGAR_DATA_DIR": os.path.join(home, "data"), "HANGAR_LOCAL_IMAGE_CACHE_DIR": os.path.join(home, "images"), "HOME": home},
-        prefix=["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups", "--"],
+        prefix=["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", as_nobody, str(REPO)],
     )
     point_sdk_at(monkeypatch, h)
     try:
-        assert os.stat(f"/proc/{h.proc.pid}").st_uid == NOBODY
+        assert os.stat(f"/proc/{h.proc.pid}").st_uid == NOBODY  # the shell exec'd setpriv, which exec'd node
         sb = Sandbox.run(tags=["e2e-nonroot"], max_lifetime_seconds=120)
         try:
             sb.wait()
