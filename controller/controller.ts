@@ -303,7 +303,14 @@ export function createController(o: ControllerOptions) {
     return o.runtime.logs(id, opts);
   }
 
-  async function reapOnce(): Promise<void> {
+  /** One sweep at a time: a call while a sweep runs (a slow stop, a slow remove) joins that sweep. */
+  let reaping: Promise<void> | undefined;
+  function reapOnce(): Promise<void> {
+    reaping ??= sweep().finally(() => (reaping = undefined));
+    return reaping;
+  }
+
+  async function sweep(): Promise<void> {
     for (const a of planReap(records.values(), now(), o.policy)) {
       const r = records.get(a.id);
       if (!r) continue;

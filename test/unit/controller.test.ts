@@ -17,6 +17,30 @@ function setup(over: Partial<Parameters<typeof createController>[0]> = {}) {
 }
 
 describe("controller", () => {
+  it("the reaper never overlaps itself: a tick while a sweep waits on a slow kill joins that sweep", async () => {
+    const { c, rt, advance } = setup();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    let release!: () => void;
+    const gate = new Promise<void>((res) => (release = res));
+    rt.stop = async (id: string, graceMs: number) => {
+      rt.calls.push(`stop ${id} ${graceMs}`);
+      if (graceMs === 0) await gate; // the kill hangs; the sandbox does not exit on its own
+    };
+    c.remove("alpha", r.id, { graceMs: 1000, allowMissing: false });
+    advance(5_000);
+    const first = c.reapOnce();
+    const second = c.reapOnce();
+    expect(second).toBe(first);
+    await tick();
+    expect(rt.calls.filter((x) => x === `stop ${r.id} 0`)).toHaveLength(1);
+    release();
+    await first;
+    const third = c.reapOnce();
+    expect(third).not.toBe(first);
+    await third;
+  });
+
   it("create -> RUNNING -> natural exit COMPLETED with exit code", async () => {
     const { c, rt } = setup();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
