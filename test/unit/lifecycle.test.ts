@@ -19,9 +19,14 @@ describe("planReap", () => {
   ];
   for (const c of cases) it(c.name, () => expect(planReap([c.rec], c.now, policy)).toEqual(c.want));
 
-  it("is a pure function: same input, same plan", () => {
-    const recs = [record(), record({ id: "b", state: "COMPLETED", endedAtMs: 0 })];
-    expect(planReap(recs, 5_000_000, policy)).toEqual(planReap(recs, 5_000_000, policy));
+  it("reads only its inputs: frozen records, a `now` far from the real clock's", () => {
+    const freeze = <T extends object>(o: T): T => {
+      for (const v of Object.values(o)) if (v && typeof v === "object") freeze(v);
+      return Object.freeze(o);
+    };
+    // b ended 1,000 s before `now`: kept by the given clock, forgotten by the real one.
+    const recs = [record(), record({ id: "b", state: "COMPLETED", endedAtMs: 4_000_000 }), record({ id: "c", state: "FAILED", endedAtMs: 0 })].map(freeze);
+    expect(planReap(recs, 5_000_000, policy)).toEqual([{ t: "expire", id: record().id, graceMs: 0 }, { t: "forget", id: "c" }]);
   });
   it("expiresAtMs", () => expect(expiresAtMs(record())).toBe(62_000));
 });
