@@ -109,8 +109,6 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const prepared = prepareLocalRuntime(o, instance);
   prepared.catch(() => undefined);
 
-
-
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
