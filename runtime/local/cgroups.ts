@@ -39,6 +39,22 @@ export interface CgroupSet {
 
 type KillKind = "v2" | "freezer";
 
+/**
+ * Removes one (empty) cgroup directory. Gone already is done (an exec's leaf removes itself when
+ * it ends); busy is retried for up to 1 s while its last processes exit.
+ */
+export async function removeCgroupDir(dir: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 /** Kills every process in `dir` (and below) and waits until it is empty. */
 export async function killCgroup(dir: string, kind: KillKind): Promise<void> {
   const until = Date.now() + 2000;
@@ -136,18 +152,7 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
       };
     },
     remove: async () => {
-      for (const d of [...leaves.reverse(), ...dirs.reverse()]) {
-        for (let i = 0; i < 20; i++) {
-          try {
-            await rmdir(d);
-            break;
-          } catch (e) {
-            // Gone already (an exec's leaf removes itself when it ends); busy: its last processes are exiting.
-            if ((e as NodeJS.ErrnoException).code === "ENOENT") break;
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        }
-      }
+      for (const d of [...leaves.reverse(), ...dirs.reverse()]) await removeCgroupDir(d);
     },
   };
 }

@@ -8,9 +8,9 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { killCgroup } from "./cgroups.js";
+import { killCgroup, removeCgroupDir } from "./cgroups.js";
 
 export interface SandboxState {
   /** pid and /proc start time of the sandbox's pasta. */
@@ -38,15 +38,7 @@ export function instanceCgroupDirs(root: string, instance: string): { dir: strin
 async function rmdirDeep(dir: string): Promise<void> {
   const subs = (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
   for (const s of subs) await rmdirDeep(path.join(dir, s.name));
-  for (let i = 0; i < 20; i++) {
-    try {
-      await rmdir(dir);
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  await removeCgroupDir(dir);
 }
 
 /** Removes every leftover; returns how many sandboxes had left something. */
