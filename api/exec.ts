@@ -70,15 +70,25 @@ function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
 
 type ExecCall = grpc.ServerDuplexStream<ExecStreamRequest__Output, ExecStreamResponse>;
 
+/** The client has half-closed and every message it sent before was read: no more input can come. */
+export function inputEnded(stream: { readableLength: number; _readableState?: { ended?: boolean } }): boolean {
+  return stream._readableState?.ended === true && stream.readableLength === 0;
+}
+
 export function createExecHandlers(controller: Controller, policy: ExecPolicy, metrics: Metrics) {
-  function firstMessage(call: ExecCall, signal: AbortSignal): Promise<ExecStreamRequest__Output | undefined> {
+  /**
+   * The init message, and whether the client already half-closed after it (an SDK exec without
+   * stdin sends init and ends its side at once; the end is looked for one event-loop turn later).
+   */
+  function firstMessage(call: ExecCall, signal: AbortSignal): Promise<{ first?: ExecStreamRequest__Output; inputEnded: boolean }> {
     return new Promise((resolve) => {
       const done = (m: ExecStreamRequest__Output | undefined) => {
         call.off("data", onData);
         call.off("end", onEnd);
         signal.removeEventListener("abort", onEnd);
         call.pause();
-        resolve(m);
+        if (!m) return resolve({ inputEnded: true });
+        setImmediate(() => resolve({ first: m, inputEnded: inputEnded(call) }));
       };
       const onData = (m: ExecStreamRequest__Output) => done(m);
       const onEnd = () => done(undefined);
@@ -89,7 +99,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
   }
 
   async function streamExec(call: ExecCall, ctx: CallContext): Promise<void> {
-    const first = await firstMessage(call, ctx.signal);
+    const { first, inputEnded: noInput } = await firstMessage(call, ctx.signal);
     if (ctx.signal.aborted) return;
     if (!first?.init) throw errors.invalidField("init", "the first message of StreamExec must be init");
     const init: ExecStreamInit__Output = first.init;
@@ -98,7 +108,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     const cols = init.tty_width || 80, rows = init.tty_height || 24;
     if (init.tty && (cols > 10000 || rows > 10000)) v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
     if (v.length) throw errors.invalid(v);
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined });
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput });
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;
@@ -167,7 +177,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     if (max < 0 || max > policy.maxOutputBytes) v.push({ field: "max_output_bytes", description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}` });
     if (v.length) throw errors.invalid(v);
     const cap = max || policy.defaultMaxOutputBytes;
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {} });
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true });
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;

@@ -35,6 +35,12 @@ export interface ExecOptions {
   argv: string[];
   env?: Record<string, string>;
   tty?: { cols: number; rows: number };
+  /**
+   * The caller will send no input: the command starts with an empty stdin (reads EOF at once)
+   * instead of a pipe that a later closeStdin() ends. On Kubernetes this opens the exec without a
+   * stdin stream, so EOF does not depend on the stream-close signal crossing the apiserver.
+   */
+  noInput?: boolean;
 }
 
 /** A running command. Output chunks are single pipe reads; pulling slowly applies backpressure. */

@@ -15,6 +15,8 @@ import type { ExecProcess, OutputChunk } from "../types.js";
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 const WRAP = 'echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; exit $rc';
+/** For commands that get no input: stdin is /dev/null whatever the container runtime attaches. */
+const WRAP_NO_INPUT = 'echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f "$0"; exit $rc';
 /** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 const KILL = [
@@ -42,6 +44,8 @@ export interface KubeExecOptions {
   tty?: { cols: number; rows: number };
   /** The image has /bin/sh: wrap the command so it can be killed. */
   shell: boolean;
+  /** No stdin stream at all: the command reads EOF at once (see ExecOptions.noInput). */
+  noInput?: boolean;
 }
 
 class TtyOut extends Writable {
@@ -56,7 +60,7 @@ class TtyOut extends Writable {
 
 export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
-  const argv = !o.shell ? o.argv : o.tty ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv] : ["/bin/sh", "-c", WRAP, pidFile, ...o.argv];
+  const argv = !o.shell ? o.argv : o.tty ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv] : ["/bin/sh", "-c", o.noInput ? WRAP_NO_INPUT : WRAP, pidFile, ...o.argv];
   const queue: OutputChunk[] = [];
   let queued = 0;
   let wake: (() => void) | undefined;
@@ -90,7 +94,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   exited.catch(() => undefined);
   let status: k8s.V1Status | undefined;
   const socket = await new k8s.Exec(o.kc)
-    .exec(o.namespace, o.pod, "main", argv, stdout, o.tty ? null : sink("stderr"), stdin, !!o.tty, (s) => {
+    .exec(o.namespace, o.pod, "main", argv, stdout, o.tty ? null : sink("stderr"), o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
       status = s;
     })
     .catch((e: unknown) => {

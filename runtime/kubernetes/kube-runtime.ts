@@ -337,7 +337,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const env = { ...t.baseEnv, ...opts.env };
     if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
-    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell }));
+    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput }));
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
     const exited = p.exited.then(async (r) => {
       if (r.exitCode < 128) return r;

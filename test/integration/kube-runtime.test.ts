@@ -179,6 +179,22 @@ describe("kubernetes runtime on the real cluster", () => {
     expect(s.stateReason).toMatch(/deleted|exit/);
   });
 
+  it("a command that gets no input reads EOF at once, with no stdin stream to close (plain exec)", async () => {
+    const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await until(r.id, ["RUNNING"]);
+    for (const argv of [["cat"], ["/bin/sh", "-c", "read -r line; echo \"rc=$?\""]]) {
+      // closeStdin() is never called: EOF must come from the exec itself.
+      const h = await controller.exec("t", r.id, { argv, noInput: true });
+      let out = "";
+      for await (const c of h.process.output()) out += c.data.toString();
+      expect(await h.process.exited).toEqual({ exitCode: 0 });
+      h.release();
+      expect(out).toBe(argv[0] === "cat" ? "" : "rc=1\n");
+    }
+    controller.remove("t", r.id, { graceMs: 0, allowMissing: false });
+    await until(r.id, ["COMPLETED"]);
+  });
+
   it("a pod deleted behind Hangar's back ends its sandbox with a reason", async () => {
     const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
     await until(r.id, ["RUNNING"]);

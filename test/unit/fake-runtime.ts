@@ -5,9 +5,11 @@ import type { ExecOptions, ExecProcess, Runtime, RuntimeEvents } from "../../run
 export function fakeRuntime() {
   const live = new Map<string, { spec: SandboxSpec; events: RuntimeEvents }>();
   const calls: string[] = [];
-  const rt: Runtime & { exit(id: string, code: number): void; calls: string[] } = {
+  const execs: ExecOptions[] = [];
+  const rt: Runtime & { exit(id: string, code: number): void; calls: string[]; execs: ExecOptions[] } = {
     name: "fake",
     calls,
+    execs,
     runners: (): RunnerInfo[] => [{ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size }],
     async start(id, spec, events) {
       calls.push(`start ${id}`);
@@ -27,6 +29,7 @@ export function fakeRuntime() {
     },
     async exec(id, opts: ExecOptions): Promise<ExecProcess> {
       calls.push(`exec ${id} ${opts.argv.join(" ")}`);
+      execs.push(opts);
       let resolveExit: (v: { exitCode: number }) => void = () => undefined;
       const exited = new Promise<{ exitCode: number }>((r) => (resolveExit = r));
       let stdin = Buffer.alloc(0);

@@ -14,6 +14,7 @@ const KEY = "alpha-0123456789abcdef";
 let port = 0;
 let api: ReturnType<typeof createGrpcServer>;
 let controller: ReturnType<typeof createController>;
+const rt = fakeRuntime();
 const md = () => {
   const m = new grpc.Metadata();
   m.set("authorization", `Bearer ${KEY}`);
@@ -23,7 +24,7 @@ const md = () => {
 beforeAll(async () => {
   const log = pino({ level: "silent" });
   controller = createController({
-    runtime: fakeRuntime(), policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
+    runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
     maxSandboxes: 10, maxExecsPerSandbox: 4, maxExecs: 10, maxFileBytes: 1 << 20, reapIntervalMs: 1000, log,
   });
   api = createGrpcServer({
@@ -84,6 +85,17 @@ describe("grpc server", () => {
     call.end();
     await done;
     expect(frames).toEqual(["ready", "output", "exit"]);
+    // Input was still queued when the command started: it gets a stdin pipe.
+    expect(rt.execs.at(-1)).toMatchObject({ argv: ["cat"], noInput: false });
+
+    // init and an immediate half-close (the SDK's exec without stdin): no stdin stream at all.
+    const bare = c.StreamExec(md());
+    const ended = new Promise<void>((resolve) => bare.on("end", () => resolve()));
+    bare.on("data", () => undefined);
+    bare.write({ init: { sandbox_id: sb.sandbox_id, command: ["cat"] } });
+    bare.end();
+    await ended;
+    expect(rt.execs.at(-1)).toMatchObject({ argv: ["cat"], noInput: true });
     c.close();
   });
 
