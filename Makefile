@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: images setup run build gen check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: images setup run build gen fields check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent
 
@@ -66,6 +66,10 @@ build: setup
 
 gen: $(STAMP)/npm
 	node scripts/gen-types.mjs
+
+# docs/fields.md: every request field, honoured or refused (api/field-policy.ts); a unit test checks it is current.
+fields: build
+	node scripts/gen-field-table.mjs
 
 # CI: fails when api/generated/ is not what `make gen` produces from proto/.
 check-gen: gen

@@ -28,6 +28,8 @@ interface AnyCall {
 
 export interface CallDeps {
   authenticate: Authenticator;
+  /** Refuses a request that sets a field Hangar does not honour (api/field-policy.ts); by method name. */
+  guard?: (method: string, request: unknown) => void;
   toError: ErrorMapper;
   metrics: Metrics;
   log: Logger;
@@ -61,6 +63,7 @@ export function createCallWrapper(d: CallDeps) {
         const ctx = context(method, call);
         (async () => {
           ctx.tenant = d.authenticate(call.metadata);
+          d.guard?.(method, call.request);
           return fn(call.request, ctx);
         })().then(
           (res) => {
@@ -83,6 +86,9 @@ export function createCallWrapper(d: CallDeps) {
         const ctx = context(method, call);
         (async () => {
           ctx.tenant = d.authenticate(call.metadata);
+          // Server-streaming calls carry their request; StreamExec's messages hold no refused field (test/unit/field-policy.test.ts).
+          const request = (call as { request?: unknown }).request;
+          if (request !== undefined) d.guard?.(method, request);
           await fn(call, ctx);
         })().then(
           () => finish(ctx, method, started),

@@ -10,6 +10,7 @@ import type { ProtoGrpcType as SandboxGrpc } from "./generated/sandbox.js";
 import type { ProtoGrpcType as SettingsGrpc } from "./generated/settings.js";
 import type { ProtoGrpcType as TemplateGrpc } from "./generated/sandbox_template.js";
 import type { ProtoGrpcType as VolumeGrpc } from "./generated/volume.js";
+import type { ProtoGrpcType as DataPlaneGrpc } from "./generated/sandbox_data_plane.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** proto/ from either the source tree (api/) or the build (dist/api/). */
@@ -23,6 +24,8 @@ export const PROTO_FILES = [
   "coreweave/sandbox/v1/settings.proto",
   "coreweave/sandbox/v1/sandbox_template.proto",
   "coreweave/sandbox/v1/volume.proto",
+  "coreweave/sandbox/v1/runtime_class.proto",
+  "coreweave/sandbox/v1/sandbox_data_plane.proto",
 ];
 
 /** Must match scripts/gen-types.mjs so the generated types describe these objects. */
@@ -37,8 +40,15 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 
 export function loadApi(protoDir: string) {
   const packageDefinition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [protoDir] });
-  const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as SandboxGrpc & DiscoveryGrpc & SettingsGrpc & TemplateGrpc & VolumeGrpc;
+  const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as SandboxGrpc & DiscoveryGrpc & SettingsGrpc & TemplateGrpc & VolumeGrpc & DataPlaneGrpc;
   return { packageDefinition, v1: loaded.coreweave.sandbox.v1 };
+}
+
+/** proto/ as a protobufjs Root: the descriptors the field guard (api/field-policy.ts) walks. */
+export function loadContractRoot(protoDir: string): protobuf.Root {
+  const root = new protobuf.Root();
+  root.resolvePath = (_origin, target) => (target.startsWith("google/protobuf/") ? target : path.join(protoDir, target));
+  return root.loadSync(PROTO_FILES, { keepCase: true }).resolveAll() as protobuf.Root;
 }
 
 export function loadRpcTypes(protoDir: string) {

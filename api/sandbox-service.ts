@@ -41,6 +41,7 @@ const STATES: Record<string, State | "TERMINATED" | undefined> = {
   STATE_FAILED: "FAILED",
   STATE_TERMINATED: "TERMINATED",
   STATE_PAUSED: "TERMINATED", // never used by Hangar: matches nothing
+  STATE_PREPARING: "TERMINATED", // never used by Hangar (images are pulled while CREATING): matches nothing
 };
 
 function tagsViolations(tags: string[], field: string, v: FieldViolation[]) {
@@ -118,6 +119,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       tagsViolations(req.tags ?? [], "tags", v);
       const stateName = req.state ?? "STATE_UNSPECIFIED";
       if (typeof stateName !== "string" || !(stateName in STATES)) v.push({ field: "state", description: `unknown state ${String(stateName)}` });
+      if (req.sort_direction === "SORT_DIRECTION_DESCENDING") v.push({ field: "sort_direction", description: "List is ordered by creation time, oldest first: only ASCENDING is offered" });
       if (v.length) throw errors.invalid(v);
       if (req.volume_ids?.length) return { sandboxes: [], next_page_token: "" };
       const res = controller.list(ctx.tenant, {
@@ -174,5 +176,15 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", fss),
     ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", fss),
     DeleteFileSystemSnapshot: wrap.unary("DeleteFileSystemSnapshot", fss),
+    // The direct data plane (ADR 0011): UNIMPLEMENTED makes the SDK's AUTO mode use this gateway path.
+    ConnectSandbox: wrap.unary("ConnectSandbox", () => {
+      throw errors.notImplemented("ConnectSandbox (the direct data plane; exec, files and logs go through this API)");
+    }),
+    CreateSandboxFromFile: wrap.unary("CreateSandboxFromFile", () => {
+      throw errors.notImplemented("CreateSandboxFromFile (Compose files)");
+    }),
+    GetSandboxBuildLogs: wrap.unary("GetSandboxBuildLogs", () => {
+      throw errors.notImplemented("GetSandboxBuildLogs (image builds)");
+    }),
   };
 }

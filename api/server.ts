@@ -6,6 +6,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
+import type protobuf from "protobufjs";
 import type { Logger } from "pino";
 import { errors } from "../core/errors.js";
 import type { Controller } from "../controller/controller.js";
@@ -14,7 +15,8 @@ import { createCallWrapper } from "./call.js";
 import { createDiscoveryService } from "./discovery-service.js";
 import { createErrorMapper } from "./grpc-errors.js";
 import type { Metrics } from "./metrics.js";
-import { loadApi, loadRpcTypes } from "./proto.js";
+import { guardRequest, GUARDED_SERVICES, METHOD_RULES } from "./field-policy.js";
+import { loadApi, loadContractRoot, loadRpcTypes } from "./proto.js";
 import { createSandboxService, type SandboxServiceOptions } from "./sandbox-service.js";
 import { SDK_ONLY_METHODS } from "./sdk-only-methods.js";
 
@@ -32,7 +34,15 @@ export interface ServerDeps {
 export function createGrpcServer(d: ServerDeps) {
   const { packageDefinition, v1 } = loadApi(d.protoDir);
   const toError = createErrorMapper(loadRpcTypes(d.protoDir), d.log);
-  const wrap = createCallWrapper({ authenticate: d.authenticate, toError, metrics: d.metrics, log: d.log });
+  // The services Hangar serves refuse fields they do not honour; the refused ones need no guard.
+  const root = loadContractRoot(d.protoDir);
+  const inputs = new Map(GUARDED_SERVICES.flatMap((s) => root.lookupService(s).methodsArray.filter((m) => !METHOD_RULES[`${root.lookupService(s).name}.${m.name}`]).map((m) => [m.name, (m.resolve(), m.resolvedRequestType as protobuf.Type)] as const)));
+  const guard = (method: string, request: unknown) => {
+    const type = inputs.get(method);
+    if (type) guardRequest(type, request);
+  };
+  const wrap = createCallWrapper({ authenticate: d.authenticate, toError, metrics: d.metrics, log: d.log, guard });
+  const plain = createCallWrapper({ authenticate: d.authenticate, toError, metrics: d.metrics, log: d.log });
   const server = new grpc.Server({
     "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
     "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
@@ -49,13 +59,14 @@ export function createGrpcServer(d: ServerDeps) {
     const impl: grpc.UntypedServiceImplementation = {};
     for (const [name, def] of Object.entries(service)) {
       const method = def.originalName ?? name;
-      if (def.requestStream || def.responseStream) impl[method] = wrap.stream(method, async () => { throw why(method); }) as unknown as grpc.UntypedHandleCall;
-      else impl[method] = wrap.unary(method, () => { throw why(method); });
+      if (def.requestStream || def.responseStream) impl[method] = plain.stream(method, async () => { throw why(method); }) as unknown as grpc.UntypedHandleCall;
+      else impl[method] = plain.unary(method, () => { throw why(method); });
     }
     server.addService(service, impl);
   };
   refuse(v1.SandboxTemplateService.service, () => errors.notImplemented("the SandboxTemplateService (templates)"));
   refuse(v1.VolumeService.service, () => errors.notImplemented("the VolumeService (named volumes)"));
+  refuse(v1.SandboxDataPlaneService.service, (m) => errors.notImplemented(`SandboxDataPlaneService/${m} (the direct data plane)`));
   refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.snapshotsNotSupported() : errors.notImplemented(`SettingsService/${m}`)));
 
   // Methods that only newer SDK releases know: raw handlers, typed UNIMPLEMENTED.

@@ -1,7 +1,8 @@
 /**
  * CreateSandbox input: validates the proto spec and turns it into Hangar's domain spec.
  * Every problem becomes a BadRequest field violation (INVALID_ARGUMENT); features Hangar
- * does not offer get the typed reasons of the contract.
+ * does not offer get the typed reasons of the contract. Fields Hangar refuses whatever their
+ * value were already refused by the field guard (api/field-policy.ts) before this runs.
  */
 import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
@@ -71,12 +72,9 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const v: FieldViolation[] = [];
   if (!spec) throw errors.invalidField(base, "required");
   const containers = spec.containers ?? [];
-  if (containers.length !== 1) v.push({ field: `${base}.containers`, description: `exactly one container is supported (got ${containers.length})` });
+  if (containers.length !== 1) v.push({ field: `${base}.containers`, description: `only one container is supported (got ${containers.length})` });
   const c = containers[0] ?? {};
   const cf = `${base}.containers[0]`;
-  if (spec.init_containers?.length) throw errors.notImplemented("init containers");
-  if (spec.network_ids?.length) throw errors.notImplemented("network_ids");
-  if (spec.object_storage_access) throw errors.notImplemented("object storage access");
   const image = c.image ?? "";
   if (!image) v.push({ field: `${cf}.image`, description: "required" });
   else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${cf}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
@@ -105,10 +103,6 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     return { path: f.path ?? "", content };
   });
   if (fileBytes > LIMITS.filesBytes) v.push({ field: `${cf}.files`, description: `mounted files must total at most ${LIMITS.filesBytes} bytes` });
-  if (c.secret_stores?.length) v.push({ field: `${cf}.secret_stores[0].store_name`, description: "no secret stores are configured on this Hangar" });
-  if (c.image_pull_credentials) v.push({ field: `${cf}.image_pull_credentials`, description: "image pull credentials are not supported by this Hangar" });
-  if (c.security_context?.privileged) v.push({ field: `${cf}.security_context.privileged`, description: "privileged sandboxes are not allowed" });
-  if (c.security_context?.allow_privilege_escalation) v.push({ field: `${cf}.security_context.allow_privilege_escalation`, description: "privilege escalation is not allowed" });
   const rr = c.resource_requirements;
   const requests = quantities(rr?.requests ?? c.resources ?? undefined, `${cf}.resource_requirements.requests`, v);
   const limitsQ = quantities(rr?.limits ?? c.resources ?? undefined, `${cf}.resource_requirements.limits`, v);
@@ -135,22 +129,13 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });
   }
   const net = spec.network;
-  (net?.ingress ?? []).forEach((_r, i) => v.push({ field: `${base}.network.ingress[${i}]`, description: "ingress rules are not supported" }));
   (net?.egress ?? []).forEach((r, i) => {
     const dest = r.destination ?? "destination";
-    v.push({ field: `${base}.network.egress[${i}].${dest}`, description: `per-destination egress grants (${dest}) are not supported: use deny_egress=false for full egress` });
-  });
-  const services = spec.services ?? [];
-  const vis = new Set(services.map((s) => s.visibility));
-  if (vis.has("VISIBILITY_PUBLIC") && vis.has("VISIBILITY_PRIVATE")) throw errors.notImplemented("PUBLIC and PRIVATE services on one sandbox");
-  services.forEach((s, i) => {
-    if (s.visibility === "VISIBILITY_PUBLIC") throw errors.notImplemented("PUBLIC services (no ingress is configured)");
-    if (s.endpoint) throw errors.notImplemented("service endpoints");
-    if (!s.port || s.port < 1 || s.port > 65535) v.push({ field: `${base}.services[${i}].port`, description: "must be 1-65535" });
+    const sdkName = dest === "https_hostname" ? " (dns_name in the SDK)" : "";
+    v.push({ field: `${base}.network.egress[${i}].${dest}`, description: `per-destination egress grants (${dest}${sdkName}) are not supported: use deny_egress=false for full egress` });
   });
   const volumes = (spec.volumes ?? []).map((vol, i) => {
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
-    if (vol.volume_id) v.push({ field: `${base}.volumes[${i}].volume_id`, description: "named volumes are not configured on this Hangar" });
     if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();
     if (vol.scratch?.size && parseQuantity(vol.scratch.size) === undefined) v.push({ field: `${base}.volumes[${i}].scratch.size`, description: "not a Kubernetes quantity" });
     return { name: vol.name ?? "", size: vol.scratch?.size || undefined };

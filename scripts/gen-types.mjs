@@ -11,5 +11,6 @@ execFileSync(process.execPath, [
   "--grpcLib=@grpc/grpc-js", `--outDir=${out}`, "--importFileExtension=.js", "--includeDirs=proto", "--",
   "coreweave/sandbox/v1/sandbox.proto", "coreweave/sandbox/v1/discovery.proto",
   "coreweave/sandbox/v1/settings.proto", "coreweave/sandbox/v1/sandbox_template.proto",
-  "coreweave/sandbox/v1/volume.proto", "google/rpc/status.proto", "google/rpc/error_details.proto",
+  "coreweave/sandbox/v1/volume.proto", "coreweave/sandbox/v1/runtime_class.proto",
+  "coreweave/sandbox/v1/sandbox_data_plane.proto", "google/rpc/status.proto", "google/rpc/error_details.proto",
 ], { stdio: "inherit" });

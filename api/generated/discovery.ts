@@ -2,10 +2,13 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AvailableRunner as _coreweave_sandbox_v1_AvailableRunner, AvailableRunner__Output as _coreweave_sandbox_v1_AvailableRunner__Output } from './coreweave/sandbox/v1/AvailableRunner.js';
+import type { BuildContextObject as _coreweave_sandbox_v1_BuildContextObject, BuildContextObject__Output as _coreweave_sandbox_v1_BuildContextObject__Output } from './coreweave/sandbox/v1/BuildContextObject.js';
 import type { CidrBlock as _coreweave_sandbox_v1_CidrBlock, CidrBlock__Output as _coreweave_sandbox_v1_CidrBlock__Output } from './coreweave/sandbox/v1/CidrBlock.js';
+import type { ConnectSandboxRequest as _coreweave_sandbox_v1_ConnectSandboxRequest, ConnectSandboxRequest__Output as _coreweave_sandbox_v1_ConnectSandboxRequest__Output } from './coreweave/sandbox/v1/ConnectSandboxRequest.js';
 import type { Container as _coreweave_sandbox_v1_Container, Container__Output as _coreweave_sandbox_v1_Container__Output } from './coreweave/sandbox/v1/Container.js';
 import type { ContainerStatus as _coreweave_sandbox_v1_ContainerStatus, ContainerStatus__Output as _coreweave_sandbox_v1_ContainerStatus__Output } from './coreweave/sandbox/v1/ContainerStatus.js';
 import type { CreateFileSystemSnapshotRequest as _coreweave_sandbox_v1_CreateFileSystemSnapshotRequest, CreateFileSystemSnapshotRequest__Output as _coreweave_sandbox_v1_CreateFileSystemSnapshotRequest__Output } from './coreweave/sandbox/v1/CreateFileSystemSnapshotRequest.js';
+import type { CreateSandboxFromFileRequest as _coreweave_sandbox_v1_CreateSandboxFromFileRequest, CreateSandboxFromFileRequest__Output as _coreweave_sandbox_v1_CreateSandboxFromFileRequest__Output } from './coreweave/sandbox/v1/CreateSandboxFromFileRequest.js';
 import type { CreateSandboxFromTemplateRequest as _coreweave_sandbox_v1_CreateSandboxFromTemplateRequest, CreateSandboxFromTemplateRequest__Output as _coreweave_sandbox_v1_CreateSandboxFromTemplateRequest__Output } from './coreweave/sandbox/v1/CreateSandboxFromTemplateRequest.js';
 import type { CreateSandboxRequest as _coreweave_sandbox_v1_CreateSandboxRequest, CreateSandboxRequest__Output as _coreweave_sandbox_v1_CreateSandboxRequest__Output } from './coreweave/sandbox/v1/CreateSandboxRequest.js';
 import type { DeleteFileSystemSnapshotRequest as _coreweave_sandbox_v1_DeleteFileSystemSnapshotRequest, DeleteFileSystemSnapshotRequest__Output as _coreweave_sandbox_v1_DeleteFileSystemSnapshotRequest__Output } from './coreweave/sandbox/v1/DeleteFileSystemSnapshotRequest.js';
@@ -30,6 +33,8 @@ import type { FileMount as _coreweave_sandbox_v1_FileMount, FileMount__Output as
 import type { FileSystemSnapshot as _coreweave_sandbox_v1_FileSystemSnapshot, FileSystemSnapshot__Output as _coreweave_sandbox_v1_FileSystemSnapshot__Output } from './coreweave/sandbox/v1/FileSystemSnapshot.js';
 import type { GetAvailableRunnerRequest as _coreweave_sandbox_v1_GetAvailableRunnerRequest, GetAvailableRunnerRequest__Output as _coreweave_sandbox_v1_GetAvailableRunnerRequest__Output } from './coreweave/sandbox/v1/GetAvailableRunnerRequest.js';
 import type { GetFileSystemSnapshotRequest as _coreweave_sandbox_v1_GetFileSystemSnapshotRequest, GetFileSystemSnapshotRequest__Output as _coreweave_sandbox_v1_GetFileSystemSnapshotRequest__Output } from './coreweave/sandbox/v1/GetFileSystemSnapshotRequest.js';
+import type { GetSandboxBuildLogsRequest as _coreweave_sandbox_v1_GetSandboxBuildLogsRequest, GetSandboxBuildLogsRequest__Output as _coreweave_sandbox_v1_GetSandboxBuildLogsRequest__Output } from './coreweave/sandbox/v1/GetSandboxBuildLogsRequest.js';
+import type { GetSandboxBuildLogsResponse as _coreweave_sandbox_v1_GetSandboxBuildLogsResponse, GetSandboxBuildLogsResponse__Output as _coreweave_sandbox_v1_GetSandboxBuildLogsResponse__Output } from './coreweave/sandbox/v1/GetSandboxBuildLogsResponse.js';
 import type { GetSandboxRequest as _coreweave_sandbox_v1_GetSandboxRequest, GetSandboxRequest__Output as _coreweave_sandbox_v1_GetSandboxRequest__Output } from './coreweave/sandbox/v1/GetSandboxRequest.js';
 import type { Gpu as _coreweave_sandbox_v1_Gpu, Gpu__Output as _coreweave_sandbox_v1_Gpu__Output } from './coreweave/sandbox/v1/Gpu.js';
 import type { ImagePullCredentials as _coreweave_sandbox_v1_ImagePullCredentials, ImagePullCredentials__Output as _coreweave_sandbox_v1_ImagePullCredentials__Output } from './coreweave/sandbox/v1/ImagePullCredentials.js';
@@ -47,6 +52,7 @@ import type { ObjectStorageAccess as _coreweave_sandbox_v1_ObjectStorageAccess, 
 import type { PartialContainer as _coreweave_sandbox_v1_PartialContainer, PartialContainer__Output as _coreweave_sandbox_v1_PartialContainer__Output } from './coreweave/sandbox/v1/PartialContainer.js';
 import type { PartialSandboxSpec as _coreweave_sandbox_v1_PartialSandboxSpec, PartialSandboxSpec__Output as _coreweave_sandbox_v1_PartialSandboxSpec__Output } from './coreweave/sandbox/v1/PartialSandboxSpec.js';
 import type { PortRange as _coreweave_sandbox_v1_PortRange, PortRange__Output as _coreweave_sandbox_v1_PortRange__Output } from './coreweave/sandbox/v1/PortRange.js';
+import type { Probe as _coreweave_sandbox_v1_Probe, Probe__Output as _coreweave_sandbox_v1_Probe__Output } from './coreweave/sandbox/v1/Probe.js';
 import type { PurgeSandboxesRequest as _coreweave_sandbox_v1_PurgeSandboxesRequest, PurgeSandboxesRequest__Output as _coreweave_sandbox_v1_PurgeSandboxesRequest__Output } from './coreweave/sandbox/v1/PurgeSandboxesRequest.js';
 import type { PurgeSandboxesResponse as _coreweave_sandbox_v1_PurgeSandboxesResponse, PurgeSandboxesResponse__Output as _coreweave_sandbox_v1_PurgeSandboxesResponse__Output } from './coreweave/sandbox/v1/PurgeSandboxesResponse.js';
 import type { ReadFileRequest as _coreweave_sandbox_v1_ReadFileRequest, ReadFileRequest__Output as _coreweave_sandbox_v1_ReadFileRequest__Output } from './coreweave/sandbox/v1/ReadFileRequest.js';
@@ -56,7 +62,9 @@ import type { ResourceUsage as _coreweave_sandbox_v1_ResourceUsage, ResourceUsag
 import type { Resources as _coreweave_sandbox_v1_Resources, Resources__Output as _coreweave_sandbox_v1_Resources__Output } from './coreweave/sandbox/v1/Resources.js';
 import type { RunnerCapabilitySummary as _coreweave_sandbox_v1_RunnerCapabilitySummary, RunnerCapabilitySummary__Output as _coreweave_sandbox_v1_RunnerCapabilitySummary__Output } from './coreweave/sandbox/v1/RunnerCapabilitySummary.js';
 import type { RunnerResourceSummary as _coreweave_sandbox_v1_RunnerResourceSummary, RunnerResourceSummary__Output as _coreweave_sandbox_v1_RunnerResourceSummary__Output } from './coreweave/sandbox/v1/RunnerResourceSummary.js';
+import type { RuntimeClassMapping as _coreweave_sandbox_v1_RuntimeClassMapping, RuntimeClassMapping__Output as _coreweave_sandbox_v1_RuntimeClassMapping__Output } from './coreweave/sandbox/v1/RuntimeClassMapping.js';
 import type { Sandbox as _coreweave_sandbox_v1_Sandbox, Sandbox__Output as _coreweave_sandbox_v1_Sandbox__Output } from './coreweave/sandbox/v1/Sandbox.js';
+import type { SandboxConnection as _coreweave_sandbox_v1_SandboxConnection, SandboxConnection__Output as _coreweave_sandbox_v1_SandboxConnection__Output } from './coreweave/sandbox/v1/SandboxConnection.js';
 import type { SandboxServiceClient as _coreweave_sandbox_v1_SandboxServiceClient, SandboxServiceDefinition as _coreweave_sandbox_v1_SandboxServiceDefinition } from './coreweave/sandbox/v1/SandboxService.js';
 import type { SandboxSpec as _coreweave_sandbox_v1_SandboxSpec, SandboxSpec__Output as _coreweave_sandbox_v1_SandboxSpec__Output } from './coreweave/sandbox/v1/SandboxSpec.js';
 import type { SandboxStatus as _coreweave_sandbox_v1_SandboxStatus, SandboxStatus__Output as _coreweave_sandbox_v1_SandboxStatus__Output } from './coreweave/sandbox/v1/SandboxStatus.js';
@@ -110,12 +118,17 @@ export interface ProtoGrpcType {
     sandbox: {
       v1: {
         AvailableRunner: MessageTypeDefinition<_coreweave_sandbox_v1_AvailableRunner, _coreweave_sandbox_v1_AvailableRunner__Output>
+        BuildContextObject: MessageTypeDefinition<_coreweave_sandbox_v1_BuildContextObject, _coreweave_sandbox_v1_BuildContextObject__Output>
         CidrBlock: MessageTypeDefinition<_coreweave_sandbox_v1_CidrBlock, _coreweave_sandbox_v1_CidrBlock__Output>
+        ConnectSandboxRequest: MessageTypeDefinition<_coreweave_sandbox_v1_ConnectSandboxRequest, _coreweave_sandbox_v1_ConnectSandboxRequest__Output>
         Container: MessageTypeDefinition<_coreweave_sandbox_v1_Container, _coreweave_sandbox_v1_Container__Output>
         ContainerStatus: MessageTypeDefinition<_coreweave_sandbox_v1_ContainerStatus, _coreweave_sandbox_v1_ContainerStatus__Output>
+        Control: EnumTypeDefinition
         CreateFileSystemSnapshotRequest: MessageTypeDefinition<_coreweave_sandbox_v1_CreateFileSystemSnapshotRequest, _coreweave_sandbox_v1_CreateFileSystemSnapshotRequest__Output>
+        CreateSandboxFromFileRequest: MessageTypeDefinition<_coreweave_sandbox_v1_CreateSandboxFromFileRequest, _coreweave_sandbox_v1_CreateSandboxFromFileRequest__Output>
         CreateSandboxFromTemplateRequest: MessageTypeDefinition<_coreweave_sandbox_v1_CreateSandboxFromTemplateRequest, _coreweave_sandbox_v1_CreateSandboxFromTemplateRequest__Output>
         CreateSandboxRequest: MessageTypeDefinition<_coreweave_sandbox_v1_CreateSandboxRequest, _coreweave_sandbox_v1_CreateSandboxRequest__Output>
+        DNSEgressMode: EnumTypeDefinition
         DeleteFileSystemSnapshotRequest: MessageTypeDefinition<_coreweave_sandbox_v1_DeleteFileSystemSnapshotRequest, _coreweave_sandbox_v1_DeleteFileSystemSnapshotRequest__Output>
         DeleteSandboxRequest: MessageTypeDefinition<_coreweave_sandbox_v1_DeleteSandboxRequest, _coreweave_sandbox_v1_DeleteSandboxRequest__Output>
         DeleteSandboxResponse: MessageTypeDefinition<_coreweave_sandbox_v1_DeleteSandboxResponse, _coreweave_sandbox_v1_DeleteSandboxResponse__Output>
@@ -140,6 +153,8 @@ export interface ProtoGrpcType {
         FileSystemSnapshot: MessageTypeDefinition<_coreweave_sandbox_v1_FileSystemSnapshot, _coreweave_sandbox_v1_FileSystemSnapshot__Output>
         GetAvailableRunnerRequest: MessageTypeDefinition<_coreweave_sandbox_v1_GetAvailableRunnerRequest, _coreweave_sandbox_v1_GetAvailableRunnerRequest__Output>
         GetFileSystemSnapshotRequest: MessageTypeDefinition<_coreweave_sandbox_v1_GetFileSystemSnapshotRequest, _coreweave_sandbox_v1_GetFileSystemSnapshotRequest__Output>
+        GetSandboxBuildLogsRequest: MessageTypeDefinition<_coreweave_sandbox_v1_GetSandboxBuildLogsRequest, _coreweave_sandbox_v1_GetSandboxBuildLogsRequest__Output>
+        GetSandboxBuildLogsResponse: MessageTypeDefinition<_coreweave_sandbox_v1_GetSandboxBuildLogsResponse, _coreweave_sandbox_v1_GetSandboxBuildLogsResponse__Output>
         GetSandboxRequest: MessageTypeDefinition<_coreweave_sandbox_v1_GetSandboxRequest, _coreweave_sandbox_v1_GetSandboxRequest__Output>
         Gpu: MessageTypeDefinition<_coreweave_sandbox_v1_Gpu, _coreweave_sandbox_v1_Gpu__Output>
         ImagePullCredentials: MessageTypeDefinition<_coreweave_sandbox_v1_ImagePullCredentials, _coreweave_sandbox_v1_ImagePullCredentials__Output>
@@ -158,6 +173,7 @@ export interface ProtoGrpcType {
         PartialContainer: MessageTypeDefinition<_coreweave_sandbox_v1_PartialContainer, _coreweave_sandbox_v1_PartialContainer__Output>
         PartialSandboxSpec: MessageTypeDefinition<_coreweave_sandbox_v1_PartialSandboxSpec, _coreweave_sandbox_v1_PartialSandboxSpec__Output>
         PortRange: MessageTypeDefinition<_coreweave_sandbox_v1_PortRange, _coreweave_sandbox_v1_PortRange__Output>
+        Probe: MessageTypeDefinition<_coreweave_sandbox_v1_Probe, _coreweave_sandbox_v1_Probe__Output>
         PurgeSandboxesRequest: MessageTypeDefinition<_coreweave_sandbox_v1_PurgeSandboxesRequest, _coreweave_sandbox_v1_PurgeSandboxesRequest__Output>
         PurgeSandboxesResponse: MessageTypeDefinition<_coreweave_sandbox_v1_PurgeSandboxesResponse, _coreweave_sandbox_v1_PurgeSandboxesResponse__Output>
         ReadFileRequest: MessageTypeDefinition<_coreweave_sandbox_v1_ReadFileRequest, _coreweave_sandbox_v1_ReadFileRequest__Output>
@@ -168,7 +184,14 @@ export interface ProtoGrpcType {
         RunnerCapabilitySummary: MessageTypeDefinition<_coreweave_sandbox_v1_RunnerCapabilitySummary, _coreweave_sandbox_v1_RunnerCapabilitySummary__Output>
         RunnerResourceSummary: MessageTypeDefinition<_coreweave_sandbox_v1_RunnerResourceSummary, _coreweave_sandbox_v1_RunnerResourceSummary__Output>
         RunnerView: EnumTypeDefinition
+        RuntimeClass: EnumTypeDefinition
+        RuntimeClassMapping: MessageTypeDefinition<_coreweave_sandbox_v1_RuntimeClassMapping, _coreweave_sandbox_v1_RuntimeClassMapping__Output>
         Sandbox: MessageTypeDefinition<_coreweave_sandbox_v1_Sandbox, _coreweave_sandbox_v1_Sandbox__Output>
+        SandboxConnection: MessageTypeDefinition<_coreweave_sandbox_v1_SandboxConnection, _coreweave_sandbox_v1_SandboxConnection__Output>
+        SandboxDataPermission: EnumTypeDefinition
+        SandboxDataProtocol: EnumTypeDefinition
+        SandboxDataTransport: EnumTypeDefinition
+        SandboxFileType: EnumTypeDefinition
         SandboxMode: EnumTypeDefinition
         SandboxService: SubtypeConstructor<typeof grpc.Client, _coreweave_sandbox_v1_SandboxServiceClient> & { service: _coreweave_sandbox_v1_SandboxServiceDefinition }
         SandboxSpec: MessageTypeDefinition<_coreweave_sandbox_v1_SandboxSpec, _coreweave_sandbox_v1_SandboxSpec__Output>
@@ -185,6 +208,7 @@ export interface ProtoGrpcType {
         ServiceStatus: MessageTypeDefinition<_coreweave_sandbox_v1_ServiceStatus, _coreweave_sandbox_v1_ServiceStatus__Output>
         SnapshotState: EnumTypeDefinition
         SnapshotTrigger: EnumTypeDefinition
+        SortDirection: EnumTypeDefinition
         State: EnumTypeDefinition
         StorageMedium: EnumTypeDefinition
         StreamLogsRequest: MessageTypeDefinition<_coreweave_sandbox_v1_StreamLogsRequest, _coreweave_sandbox_v1_StreamLogsRequest__Output>

@@ -105,7 +105,13 @@ INVALID = [
     ("CreateSandbox", spec(container={"files": [pb.FileMount(path=NUL, content=b"x")]}), "sandbox.spec.containers[0].files[0].path"),
     ("CreateSandbox", spec(container={"resource_requirements": pb.ResourceRequirements(requests=pb.Resources(cpu="lots"))}), "sandbox.spec.containers[0].resource_requirements.requests.cpu"),
     ("CreateSandbox", spec(container={"resource_requirements": pb.ResourceRequirements(requests=pb.Resources(memory="2Gi"), limits=pb.Resources(memory="1Gi"))}), "sandbox.spec.containers[0].resource_requirements.requests.memory"),
-    ("CreateSandbox", spec(network=pb.NetworkOptions(egress=[pb.EgressRule(https_hostname="example.com")])), "sandbox.spec.network.egress[0].dns_name"),
+    ("CreateSandbox", spec(network=pb.NetworkOptions(egress=[pb.EgressRule(https_hostname="example.com")])), "sandbox.spec.network.egress[0].https_hostname"),
+    # Fields Hangar does not honour are refused by name, never ignored (api/field-policy.ts).
+    ("CreateSandbox", spec(runtime_class="gvisor"), "sandbox.spec.runtime_class"),
+    ("CreateSandbox", spec(container={"security_context": pb.SecurityContext(run_as_user=1000)}), "sandbox.spec.containers[0].security_context.run_as_user"),
+    ("CreateSandbox", spec(container={"startup_probe": pb.Probe(exec=["true"])}), "sandbox.spec.containers[0].startup_probe"),
+    ("CreateSandbox", spec(network=pb.NetworkOptions(dns_egress=pb.DNS_EGRESS_MODE_ALLOW)), "sandbox.spec.network.dns_egress"),
+    ("ListSandboxes", pb.ListSandboxesRequest(sort_direction=pb.SORT_DIRECTION_DESCENDING), "sort_direction"),
     ("CreateSandbox", spec(volumes=[pb.SandboxVolume(name="Bad_Name", scratch=pb.ScratchVolume())]), "sandbox.spec.volumes[0].name"),
     ("CreateSandboxFromTemplate", pb.CreateSandboxFromTemplateRequest(template_id="t1"), "template_id"),
 ]
@@ -145,8 +151,9 @@ def test_unknown_sandbox_is_not_found_with_reason(stubs):
         (spec(services=[pb.Service(port=80, visibility=pb.VISIBILITY_PUBLIC), pb.Service(port=81, visibility=pb.VISIBILITY_PRIVATE)]), grpc.StatusCode.UNIMPLEMENTED, "CWSANDBOX_NOT_IMPLEMENTED"),
         (spec(volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume(restore_from_snapshot_id="snap"))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_FSS_NOT_SUPPORTED"),
         (spec(runner_ids=["no-such-runner"]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_NO_SUITABLE_RUNNER"),
+        (spec(services=[pb.Service(port=8080, visibility=pb.VISIBILITY_PRIVATE)]), grpc.StatusCode.UNIMPLEMENTED, "CWSANDBOX_NOT_IMPLEMENTED"),
     ],
-    ids=["public+private", "restore-snapshot", "unknown-runner"],
+    ids=["public+private", "restore-snapshot", "unknown-runner", "private-service"],
 )
 def test_typed_refusals_on_create(stubs, req, code, reason):
     stub, md, _ = stubs

@@ -1,6 +1,7 @@
-// proto/ must describe exactly the wire format of the SDK's descriptor set
-// (../shared/api/coreweave-sandbox-v1.binpb), and stay compatible with the pinned SDK's
-// own descriptors (test/fixtures/cwsandbox-<version>.binpb, extracted from its wheel).
+// proto/ must describe exactly the wire format of the newest SDK's descriptor set
+// (../shared/api/cwsandbox-1.22.0.protoset), stay compatible with the pinned SDK's own
+// descriptors (test/fixtures/cwsandbox-<version>.binpb, extracted from its wheel), and keep
+// every number the older 1.6 contract used meaning the same (../shared/api/coreweave-sandbox-v1.binpb).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import protobuf from "protobufjs";
@@ -11,7 +12,7 @@ import { signatures, type Signatures } from "./wire-signature.js";
 
 const PKG = "coreweave.sandbox.v1";
 const repo = path.resolve(import.meta.dirname, "../..");
-const FILES = ["sandbox", "discovery", "settings", "sandbox_template", "volume"].map((f) => `coreweave/sandbox/v1/${f}.proto`);
+const FILES = ["sandbox", "discovery", "settings", "sandbox_template", "volume", "runtime_class", "sandbox_data_plane"].map((f) => `coreweave/sandbox/v1/${f}.proto`);
 
 function fromSet(file: string): protobuf.Root {
   const set = (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.decode(readFileSync(file));
@@ -35,13 +36,13 @@ function diff(a: Signatures, b: Signatures): string[] {
 
 describe("proto/ wire format", () => {
   const ours = signatures(fromProtoFiles(), PKG);
-  const contract = signatures(fromSet(path.join(repo, "../shared/api/coreweave-sandbox-v1.binpb")), PKG);
+  const contract = signatures(fromSet(path.join(repo, "../shared/api/cwsandbox-1.22.0.protoset")), PKG);
 
   it("covers the whole contract", () => {
     expect(contract.size).toBeGreaterThan(500);
     expect([...contract.keys()].filter((k) => k.startsWith("service ")).sort()).toEqual([
-      `service ${PKG}.DiscoveryService`, `service ${PKG}.SandboxService`, `service ${PKG}.SandboxTemplateService`,
-      `service ${PKG}.SettingsService`, `service ${PKG}.VolumeService`,
+      `service ${PKG}.DiscoveryService`, `service ${PKG}.SandboxDataPlaneService`, `service ${PKG}.SandboxService`,
+      `service ${PKG}.SandboxTemplateService`, `service ${PKG}.SettingsService`, `service ${PKG}.VolumeService`,
     ]);
   });
 
@@ -61,9 +62,19 @@ describe("proto/ wire format", () => {
     expect(ours.get(`field ${PKG}.NetworkOptions.deny_egress`)).toBe("#3 bool optional");
     expect(ours.get(`field ${PKG}.ExecStreamRequest.stdin`)).toBe("#2 bytes singular oneof=message");
     expect(ours.get(`field ${PKG}.SandboxSpec.annotations`)).toBe("#11 map<string,string>");
+    expect(ours.get(`field ${PKG}.EgressRule.https_hostname`)).toBe("#2 string singular oneof=destination");
+    expect(ours.get(`value ${PKG}.State.STATE_PREPARING`)).toBe("9");
     expect(ours.get(`method ${PKG}.SandboxService.StreamExec`)).toBe(
       `stream ${PKG}.ExecStreamRequest -> stream ${PKG}.ExecStreamResponse`.replace(/(\S+)\.(\w+)/g, ".$1.$2"),
     );
+  });
+
+  it("keeps every number of the 1.6 contract meaning the same (older SDKs still work)", () => {
+    const oursByNumber = signatures(fromProtoFiles(), PKG, true);
+    const old = signatures(fromSet(path.join(repo, "../shared/api/coreweave-sandbox-v1.binpb")), PKG, true);
+    // 1.22 reserved what it removed (primary_container, init_containers): older SDKs may still send them.
+    const changed = diff(old, oursByNumber).filter((line) => !/^field \S+\.(Partial)?SandboxSpec#(2|12): .* theirs=reserved$/.test(line));
+    expect(changed).toEqual([]);
   });
 
   it("is wire-compatible with the pinned SDK's own descriptors (every number we use means the same there)", () => {

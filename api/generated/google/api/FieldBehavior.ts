@@ -8,6 +8,8 @@ export const FieldBehavior = {
   INPUT_ONLY: 'INPUT_ONLY',
   IMMUTABLE: 'IMMUTABLE',
   UNORDERED_LIST: 'UNORDERED_LIST',
+  NON_EMPTY_DEFAULT: 'NON_EMPTY_DEFAULT',
+  IDENTIFIER: 'IDENTIFIER',
 } as const;
 
 export type FieldBehavior =
@@ -25,5 +27,9 @@ export type FieldBehavior =
   | 5
   | 'UNORDERED_LIST'
   | 6
+  | 'NON_EMPTY_DEFAULT'
+  | 7
+  | 'IDENTIFIER'
+  | 8
 
 export type FieldBehavior__Output = typeof FieldBehavior[keyof typeof FieldBehavior]

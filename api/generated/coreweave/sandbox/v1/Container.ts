@@ -7,6 +7,7 @@ import type { SecretStoreReference as _coreweave_sandbox_v1_SecretStoreReference
 import type { ResourceRequirements as _coreweave_sandbox_v1_ResourceRequirements, ResourceRequirements__Output as _coreweave_sandbox_v1_ResourceRequirements__Output } from '../../../coreweave/sandbox/v1/ResourceRequirements.js';
 import type { SecurityContext as _coreweave_sandbox_v1_SecurityContext, SecurityContext__Output as _coreweave_sandbox_v1_SecurityContext__Output } from '../../../coreweave/sandbox/v1/SecurityContext.js';
 import type { ImagePullCredentials as _coreweave_sandbox_v1_ImagePullCredentials, ImagePullCredentials__Output as _coreweave_sandbox_v1_ImagePullCredentials__Output } from '../../../coreweave/sandbox/v1/ImagePullCredentials.js';
+import type { Probe as _coreweave_sandbox_v1_Probe, Probe__Output as _coreweave_sandbox_v1_Probe__Output } from '../../../coreweave/sandbox/v1/Probe.js';
 
 export interface Container {
   'name'?: (string);
@@ -22,6 +23,9 @@ export interface Container {
   'resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements | null);
   'security_context'?: (_coreweave_sandbox_v1_SecurityContext | null);
   'image_pull_credentials'?: (_coreweave_sandbox_v1_ImagePullCredentials | null);
+  'primary'?: (boolean);
+  'startup_probe'?: (_coreweave_sandbox_v1_Probe | null);
+  '_primary'?: "primary";
 }
 
 export interface Container__Output {
@@ -38,4 +42,7 @@ export interface Container__Output {
   'resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements__Output);
   'security_context'?: (_coreweave_sandbox_v1_SecurityContext__Output);
   'image_pull_credentials'?: (_coreweave_sandbox_v1_ImagePullCredentials__Output);
+  'primary'?: (boolean);
+  'startup_probe'?: (_coreweave_sandbox_v1_Probe__Output);
+  '_primary'?: "primary";
 }

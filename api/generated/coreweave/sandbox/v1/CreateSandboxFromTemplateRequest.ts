@@ -6,10 +6,12 @@ export interface CreateSandboxFromTemplateRequest {
   'template_id'?: (string);
   'overrides'?: (_coreweave_sandbox_v1_PartialSandboxSpec | null);
   'request_id'?: (string);
+  'display_name'?: (string);
 }
 
 export interface CreateSandboxFromTemplateRequest__Output {
   'template_id'?: (string);
   'overrides'?: (_coreweave_sandbox_v1_PartialSandboxSpec__Output);
   'request_id'?: (string);
+  'display_name'?: (string);
 }

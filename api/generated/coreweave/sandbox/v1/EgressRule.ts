@@ -7,20 +7,22 @@ import type { SelectorBlock as _coreweave_sandbox_v1_SelectorBlock, SelectorBloc
 
 export interface EgressRule {
   'cidr'?: (_coreweave_sandbox_v1_CidrBlock | null);
-  'dns_name'?: (string);
+  'https_hostname'?: (string);
   'tenant'?: (_coreweave_sandbox_v1_TenantScope);
   'any'?: (boolean);
   'ports'?: (_coreweave_sandbox_v1_PortRange)[];
   'selector'?: (_coreweave_sandbox_v1_SelectorBlock | null);
-  'destination'?: "cidr"|"dns_name"|"tenant"|"any"|"selector";
+  'https_hostname_except'?: (string)[];
+  'destination'?: "cidr"|"https_hostname"|"tenant"|"any"|"selector";
 }
 
 export interface EgressRule__Output {
   'cidr'?: (_coreweave_sandbox_v1_CidrBlock__Output);
-  'dns_name'?: (string);
+  'https_hostname'?: (string);
   'tenant'?: (_coreweave_sandbox_v1_TenantScope__Output);
   'any'?: (boolean);
   'ports'?: (_coreweave_sandbox_v1_PortRange__Output)[];
   'selector'?: (_coreweave_sandbox_v1_SelectorBlock__Output);
-  'destination'?: "cidr"|"dns_name"|"tenant"|"any"|"selector";
+  'https_hostname_except'?: (string)[];
+  'destination'?: "cidr"|"https_hostname"|"tenant"|"any"|"selector";
 }

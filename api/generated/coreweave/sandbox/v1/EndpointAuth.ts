@@ -3,7 +3,7 @@
 export const EndpointAuth = {
   ENDPOINT_AUTH_UNSPECIFIED: 'ENDPOINT_AUTH_UNSPECIFIED',
   ENDPOINT_AUTH_OPEN: 'ENDPOINT_AUTH_OPEN',
-  ENDPOINT_AUTH_TOKEN: 'ENDPOINT_AUTH_TOKEN',
+  ENDPOINT_AUTH_SHARE_TOKEN: 'ENDPOINT_AUTH_SHARE_TOKEN',
 } as const;
 
 export type EndpointAuth =
@@ -11,7 +11,7 @@ export type EndpointAuth =
   | 0
   | 'ENDPOINT_AUTH_OPEN'
   | 1
-  | 'ENDPOINT_AUTH_TOKEN'
+  | 'ENDPOINT_AUTH_SHARE_TOKEN'
   | 2
 
 export type EndpointAuth__Output = typeof EndpointAuth[keyof typeof EndpointAuth]

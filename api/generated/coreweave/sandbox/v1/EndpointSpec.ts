@@ -6,9 +6,11 @@ import type { EndpointAuth as _coreweave_sandbox_v1_EndpointAuth, EndpointAuth__
 export interface EndpointSpec {
   'kind'?: (_coreweave_sandbox_v1_EndpointKind);
   'auth'?: (_coreweave_sandbox_v1_EndpointAuth);
+  'request_timeout_seconds'?: (number);
 }
 
 export interface EndpointSpec__Output {
   'kind'?: (_coreweave_sandbox_v1_EndpointKind__Output);
   'auth'?: (_coreweave_sandbox_v1_EndpointAuth__Output);
+  'request_timeout_seconds'?: (number);
 }

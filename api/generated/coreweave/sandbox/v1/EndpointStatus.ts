@@ -7,10 +7,14 @@ export interface EndpointStatus {
   'kind'?: (_coreweave_sandbox_v1_EndpointKind);
   'auth'?: (_coreweave_sandbox_v1_EndpointAuth);
   'url'?: (string);
+  'request_timeout_seconds'?: (number);
+  'address'?: (string);
 }
 
 export interface EndpointStatus__Output {
   'kind'?: (_coreweave_sandbox_v1_EndpointKind__Output);
   'auth'?: (_coreweave_sandbox_v1_EndpointAuth__Output);
   'url'?: (string);
+  'request_timeout_seconds'?: (number);
+  'address'?: (string);
 }

@@ -6,6 +6,8 @@ import type { VolumeMount as _coreweave_sandbox_v1_VolumeMount, VolumeMount__Out
 import type { SecretStoreReference as _coreweave_sandbox_v1_SecretStoreReference, SecretStoreReference__Output as _coreweave_sandbox_v1_SecretStoreReference__Output } from '../../../coreweave/sandbox/v1/SecretStoreReference.js';
 import type { ResourceRequirements as _coreweave_sandbox_v1_ResourceRequirements, ResourceRequirements__Output as _coreweave_sandbox_v1_ResourceRequirements__Output } from '../../../coreweave/sandbox/v1/ResourceRequirements.js';
 import type { SecurityContext as _coreweave_sandbox_v1_SecurityContext, SecurityContext__Output as _coreweave_sandbox_v1_SecurityContext__Output } from '../../../coreweave/sandbox/v1/SecurityContext.js';
+import type { ImagePullCredentials as _coreweave_sandbox_v1_ImagePullCredentials, ImagePullCredentials__Output as _coreweave_sandbox_v1_ImagePullCredentials__Output } from '../../../coreweave/sandbox/v1/ImagePullCredentials.js';
+import type { Probe as _coreweave_sandbox_v1_Probe, Probe__Output as _coreweave_sandbox_v1_Probe__Output } from '../../../coreweave/sandbox/v1/Probe.js';
 
 export interface PartialContainer {
   'name'?: (string);
@@ -20,6 +22,10 @@ export interface PartialContainer {
   'working_dir'?: (string);
   'resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements | null);
   'security_context'?: (_coreweave_sandbox_v1_SecurityContext | null);
+  'image_pull_credentials'?: (_coreweave_sandbox_v1_ImagePullCredentials | null);
+  'primary'?: (boolean);
+  'startup_probe'?: (_coreweave_sandbox_v1_Probe | null);
+  '_primary'?: "primary";
 }
 
 export interface PartialContainer__Output {
@@ -35,4 +41,8 @@ export interface PartialContainer__Output {
   'working_dir'?: (string);
   'resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements__Output);
   'security_context'?: (_coreweave_sandbox_v1_SecurityContext__Output);
+  'image_pull_credentials'?: (_coreweave_sandbox_v1_ImagePullCredentials__Output);
+  'primary'?: (boolean);
+  'startup_probe'?: (_coreweave_sandbox_v1_Probe__Output);
+  '_primary'?: "primary";
 }

@@ -9,6 +9,7 @@ import type { ContainerStatus as _coreweave_sandbox_v1_ContainerStatus, Containe
 import type { IngressRule as _coreweave_sandbox_v1_IngressRule, IngressRule__Output as _coreweave_sandbox_v1_IngressRule__Output } from '../../../coreweave/sandbox/v1/IngressRule.js';
 import type { EgressRule as _coreweave_sandbox_v1_EgressRule, EgressRule__Output as _coreweave_sandbox_v1_EgressRule__Output } from '../../../coreweave/sandbox/v1/EgressRule.js';
 import type { ResourceRequirements as _coreweave_sandbox_v1_ResourceRequirements, ResourceRequirements__Output as _coreweave_sandbox_v1_ResourceRequirements__Output } from '../../../coreweave/sandbox/v1/ResourceRequirements.js';
+import type { DNSEgressMode as _coreweave_sandbox_v1_DNSEgressMode, DNSEgressMode__Output as _coreweave_sandbox_v1_DNSEgressMode__Output } from '../../../coreweave/sandbox/v1/DNSEgressMode.js';
 
 export interface SandboxStatus {
   'state'?: (_coreweave_sandbox_v1_State);
@@ -29,6 +30,7 @@ export interface SandboxStatus {
   'effective_resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements | null);
   'attached_volume_ids'?: (string)[];
   'effective_runtime_class'?: (string);
+  'effective_dns_egress'?: (_coreweave_sandbox_v1_DNSEgressMode);
   '_exit_code'?: "exit_code";
 }
 
@@ -51,5 +53,6 @@ export interface SandboxStatus__Output {
   'effective_resource_requirements'?: (_coreweave_sandbox_v1_ResourceRequirements__Output);
   'attached_volume_ids'?: (string)[];
   'effective_runtime_class'?: (string);
+  'effective_dns_egress'?: (_coreweave_sandbox_v1_DNSEgressMode__Output);
   '_exit_code'?: "exit_code";
 }

@@ -2,6 +2,7 @@
 
 import type { PartialSandboxSpec as _coreweave_sandbox_v1_PartialSandboxSpec, PartialSandboxSpec__Output as _coreweave_sandbox_v1_PartialSandboxSpec__Output } from '../../../coreweave/sandbox/v1/PartialSandboxSpec.js';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../../google/protobuf/Timestamp.js';
+import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from '../../../google/protobuf/Struct.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface SandboxTemplate {
@@ -14,6 +15,8 @@ export interface SandboxTemplate {
   'delete_time'?: (_google_protobuf_Timestamp | null);
   'create_user_id'?: (string);
   'deleted'?: (boolean);
+  'attachments'?: (_google_protobuf_Struct | null);
+  'requires_cks'?: (boolean);
 }
 
 export interface SandboxTemplate__Output {
@@ -26,4 +29,6 @@ export interface SandboxTemplate__Output {
   'delete_time'?: (_google_protobuf_Timestamp__Output);
   'create_user_id'?: (string);
   'deleted'?: (boolean);
+  'attachments'?: (_google_protobuf_Struct__Output);
+  'requires_cks'?: (boolean);
 }

@@ -10,6 +10,7 @@ export const State = {
   STATE_TERMINATED: 'STATE_TERMINATED',
   STATE_PENDING: 'STATE_PENDING',
   STATE_PAUSED: 'STATE_PAUSED',
+  STATE_PREPARING: 'STATE_PREPARING',
 } as const;
 
 export type State =
@@ -31,5 +32,7 @@ export type State =
   | 7
   | 'STATE_PAUSED'
   | 8
+  | 'STATE_PREPARING'
+  | 9
 
 export type State__Output = typeof State[keyof typeof State]

@@ -1,0 +1,261 @@
+/**
+ * Every request field of every RPC Hangar serves is honoured or refused, never ignored.
+ * FIELD_RULES classifies each field reachable from SandboxService and DiscoveryService
+ * requests; METHOD_RULES refuses whole methods. test/unit/field-policy.test.ts walks the
+ * descriptors and fails on a field without a rule (a new SDK field cannot slip through),
+ * and docs/fields.md is generated from these tables (scripts/gen-field-table.mjs).
+ *
+ * At run time the guard refuses a request that sets a `refused` field to anything but its
+ * default (INVALID_ARGUMENT naming the field, or UNIMPLEMENTED where the rule says so);
+ * `checked` fields are decided by the handler's own validation (api/spec.ts and the
+ * handlers), which owns their whole subtree; `output` fields are OUTPUT_ONLY in the
+ * contract and ignored on input (AIP-203).
+ */
+import protobuf from "protobufjs";
+import { errors, type FieldViolation } from "../core/errors.js";
+
+export type Rule =
+  | { honoured: string }
+  | { checked: string }
+  | { refused: string; unimplemented?: true }
+  | { output: true };
+
+const h = (how: string): Rule => ({ honoured: how });
+const c = (what: string): Rule => ({ checked: what });
+const r = (why: string): Rule => ({ refused: why });
+const u = (why: string): Rule => ({ refused: why, unimplemented: true });
+const o: Rule = { output: true };
+
+/** Services whose requests the guard walks; every other service is refused method by method. */
+export const GUARDED_SERVICES = ["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService"];
+
+/** Methods of the guarded services refused as a whole (their fields are never read). */
+export const METHOD_RULES: Record<string, string> = {
+  "SandboxService.CreateSandboxFromTemplate": "INVALID_ARGUMENT on template_id: no templates are configured",
+  "SandboxService.CreateSandboxFromFile": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Compose files",
+  "SandboxService.GetSandboxBuildLogs": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Hangar builds no images",
+  "SandboxService.ConnectSandbox": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane; the SDK's AUTO mode then uses this API (ADR 0011)",
+  "SandboxService.CreateFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED), after NOT_FOUND for an unknown sandbox",
+  "SandboxService.GetFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
+  "SandboxService.ListFileSystemSnapshots": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
+  "SandboxService.DeleteFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
+};
+
+/** Services refused as a whole (server.ts): every method answers with this. */
+export const SERVICE_RULES: Record<string, string> = {
+  "coreweave.sandbox.v1.SandboxTemplateService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): templates",
+  "coreweave.sandbox.v1.VolumeService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): named volumes",
+  "coreweave.sandbox.v1.SettingsService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED); the snapshot-bucket methods FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
+  "coreweave.sandbox.v1.SandboxDataPlaneService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane (ADR 0011)",
+};
+
+const PRIMARY_ONLY = 'only the primary container "main" exists; another name is INVALID_ARGUMENT';
+
+export const FIELD_RULES: Record<string, Rule> = {
+  // CreateSandbox
+  "CreateSandboxRequest.sandbox": h("the sandbox to create (required: INVALID_ARGUMENT when missing)"),
+  "CreateSandboxRequest.request_id": h("idempotent create: a retried request_id returns the same sandbox (at most 128 characters)"),
+  "Sandbox.sandbox_id": c("output only; set on create it is INVALID_ARGUMENT (Hangar assigns ids)"),
+  "Sandbox.spec": h("the sandbox's spec, echoed by Get/List as sent"),
+  "Sandbox.status": o,
+  "Sandbox.source_template_id": o,
+  "Sandbox.source_template_revision": o,
+  "Sandbox.endpoint_share_token": o,
+  "Sandbox.control": o,
+  "Sandbox.display_name": r("display names are not stored by this Hangar"),
+  "SandboxSpec.containers": h('one container, the primary; more are INVALID_ARGUMENT ("only one container is supported")'),
+  "SandboxSpec.volumes": h("scratch volumes: an emptyDir on Kubernetes, a directory of the sandbox locally"),
+  "SandboxSpec.services": u("services: sandbox ports are not exposed by this Hangar (no Service, no ingress)"),
+  "SandboxSpec.max_lifetime_seconds": h("the sandbox is stopped after it (0 = the operator's default; above the maximum is INVALID_ARGUMENT)"),
+  "SandboxSpec.network_ids": u("network_ids"),
+  "SandboxSpec.object_storage_access": u("object storage access"),
+  "SandboxSpec.tags": h("labels on Kubernetes, filters of List and Purge (at most 64, 256 characters each)"),
+  "SandboxSpec.runner_ids": h("the sandbox runs on one of these runners (node pools on Kubernetes); unknown ids are NO_SUITABLE_RUNNER"),
+  "SandboxSpec.network": h("network options, below"),
+  "SandboxSpec.annotations": h("pod annotations on Kubernetes; stored and echoed locally"),
+  "SandboxSpec.instance_type": r("instance types are not offered: ask for cpu, memory and gpu in resources"),
+  "SandboxSpec.mode": c("UNSPECIFIED, SERVERLESS and CKS run the same way; SERVERLESS with runner_ids is INVALID_ARGUMENT"),
+  "SandboxSpec.runtime_class": r("runtime classes are not selectable on this Hangar (the operator sets one for all sandboxes)"),
+  "SandboxSpec.network_config_id": r("named network configurations are not offered"),
+  "SandboxSpec.runtime_class_selection": r("runtime classes are not selectable on this Hangar (the operator sets one for all sandboxes)"),
+  "Container.name": h("the container's name in container_statuses"),
+  "Container.image": h("the image the sandbox runs (pulled on Kubernetes; unpacked from HANGAR_LOCAL_IMAGE_DIRS or a registry locally)"),
+  "Container.command": h("the main process (with args)"),
+  "Container.args": h("the main process's arguments (at most 4096, 256 KiB)"),
+  "Container.environment_variables": h("the main process's environment (at most 1024 variables, 256 KiB)"),
+  "Container.resources": h("requests and limits both, when resource_requirements is absent"),
+  "Container.files": h("written into the sandbox before the main process starts (16 MiB in all)"),
+  "Container.volume_mounts": h("mounts of spec.volumes"),
+  "Container.secret_stores": r("no secret stores are configured on this Hangar"),
+  "Container.working_dir": h("the main process's working directory"),
+  "Container.resource_requirements": h("requests and limits, below"),
+  "Container.security_context": h("security context, below: Hangar's own is always applied (no privileges, no escalation, seccomp, no capabilities locally)"),
+  "Container.image_pull_credentials": r("image pull credentials are not supported by this Hangar"),
+  "Container.primary": h("the only container is the primary"),
+  "Container.startup_probe": r("startup probes are not supported: RUNNING means the main process runs"),
+  "Resources.cpu": h("a Kubernetes quantity: the pod's cpu request or limit; locally a limit is the cgroup CPU quota (at least the kernel's 1 ms)"),
+  "Resources.memory": h("a Kubernetes quantity: the pod's memory request or limit; locally a limit is the cgroup memory cap"),
+  "Resources.gpu": c("any GPU count is refused with FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER): no runner of this Hangar has GPUs"),
+  "Gpu.count": c("see Resources.gpu"),
+  "Gpu.type": c("see Resources.gpu"),
+  "Gpu.memory_gb": c("see Resources.gpu"),
+  "FileMount.path": h("absolute path of the file"),
+  "FileMount.content": h("its bytes"),
+  "VolumeMount.volume": h("the name of a volume in spec.volumes (INVALID_ARGUMENT when there is none)"),
+  "VolumeMount.mount_path": h("where it is mounted"),
+  "VolumeMount.read_only": r("read-only mounts of scratch volumes are not supported"),
+  "VolumeMount.sub_path": r("sub-path mounts are not supported"),
+  "ResourceRequirements.requests": h("the pod's requests on Kubernetes (placement); the local runtime places nothing, its caps come from limits"),
+  "ResourceRequirements.limits": h("limits: cgroup caps locally, the pod's limits on Kubernetes"),
+  "SecurityContext.run_as_user": r("sandboxes run as the image's user (its root is an unprivileged host id)"),
+  "SecurityContext.run_as_group": r("sandboxes run as the image's group"),
+  "SecurityContext.privileged": r("privileged sandboxes are not allowed"),
+  "SecurityContext.allow_privilege_escalation": r("privilege escalation is not allowed"),
+  "SecurityContext.read_only_root_filesystem": r("a read-only root filesystem is not offered"),
+  "SecurityContext.capabilities_add": r("capabilities cannot be added"),
+  "SecurityContext.capabilities_drop": r("capabilities are chosen by Hangar (none locally, a short fixed list on Kubernetes)"),
+  "SecurityContext.seccomp_profile": r("the seccomp profile is chosen by Hangar"),
+  "SandboxVolume.name": h("the volume's name (a DNS label)"),
+  "SandboxVolume.scratch": h("a scratch volume, below"),
+  "SandboxVolume.volume_id": r("named volumes are not configured on this Hangar"),
+  "ScratchVolume.size": h("emptyDir sizeLimit on Kubernetes; not enforced locally (the sandbox's disk is the host directory)"),
+  "ScratchVolume.medium": r("storage media are not selectable"),
+  "ScratchVolume.restore_from_snapshot_id": c("FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
+  "NetworkOptions.ingress": r("ingress rules are not supported: sandboxes accept no inbound connections"),
+  "NetworkOptions.egress": c("each rule is INVALID_ARGUMENT naming its destination: egress is all or nothing (deny_egress)"),
+  "NetworkOptions.deny_egress": h("false: egress to the internet only (never the host, Hangar or private ranges locally; NetworkPolicy on Kubernetes); true or unset: no egress"),
+  "NetworkOptions.deny_ingress": h("no inbound connections either way (a label the chart's NetworkPolicies select on Kubernetes)"),
+  "NetworkOptions.dns_egress": r("DNS egress modes are not selectable: DNS follows deny_egress"),
+  "EgressRule.cidr": c("see NetworkOptions.egress"),
+  "EgressRule.https_hostname": c("see NetworkOptions.egress"),
+  "EgressRule.tenant": c("see NetworkOptions.egress"),
+  "EgressRule.any": c("see NetworkOptions.egress"),
+  "EgressRule.selector": c("see NetworkOptions.egress"),
+  "EgressRule.ports": c("see NetworkOptions.egress"),
+  "EgressRule.https_hostname_except": c("see NetworkOptions.egress"),
+  "CidrBlock.cidr": c("see NetworkOptions.egress"),
+  "CidrBlock.except": c("see NetworkOptions.egress"),
+  "SelectorBlock.pod_labels": c("see NetworkOptions.egress"),
+  "SelectorBlock.namespace_labels": c("see NetworkOptions.egress"),
+  "PortRange.protocol": c("see NetworkOptions.egress"),
+  "PortRange.port": c("see NetworkOptions.egress"),
+  "PortRange.end_port": c("see NetworkOptions.egress"),
+
+  // Get, List, Delete, Purge
+  "GetSandboxRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "ListSandboxesRequest.page_size": h("page size (0 = all)"),
+  "ListSandboxesRequest.page_token": h("the next page"),
+  "ListSandboxesRequest.tags": h("sandboxes carrying every tag"),
+  "ListSandboxesRequest.state": h("sandboxes in this state"),
+  "ListSandboxesRequest.show_terminated": h("finished sandboxes too (while their records are retained)"),
+  "ListSandboxesRequest.runner_ids": h("sandboxes on these runners"),
+  "ListSandboxesRequest.volume_ids": h("no named volumes exist, so nothing matches"),
+  "ListSandboxesRequest.sort_direction": c("List is ordered by creation time, oldest first: ASCENDING is that order, DESCENDING is INVALID_ARGUMENT"),
+  "DeleteSandboxRequest.sandbox_id": h("the sandbox to stop"),
+  "DeleteSandboxRequest.grace_period_seconds": h("SIGTERM, then SIGKILL after it (at most the operator's maximum)"),
+  "DeleteSandboxRequest.snapshot_volumes": c("FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
+  "DeleteSandboxRequest.request_id": h("delete is idempotent: a retry has the same effect"),
+  "DeleteSandboxRequest.allow_missing": h("an unknown id is success instead of NOT_FOUND"),
+  "PurgeSandboxesRequest.tags": h("sandboxes carrying every tag"),
+  "PurgeSandboxesRequest.dry_run": h("count only"),
+  "PurgeSandboxesRequest.request_id": h("purge is idempotent: a retry has the same effect"),
+  "PurgeSandboxesRequest.purge_all": h("every sandbox of the caller when no tags are given"),
+
+  // Exec, files, logs
+  "ExecRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "ExecRequest.command": h("argv (1 MiB in all)"),
+  "ExecRequest.env": h("added to the sandbox's environment (256 KiB)"),
+  "ExecRequest.max_output_bytes": h("output kept per stream, the rest counted and flagged truncated"),
+  "ExecRequest.container": c(PRIMARY_ONLY),
+  "ExecStreamRequest.init": h("the command, below"),
+  "ExecStreamRequest.stdin": h("bytes to the command's stdin, in order, with backpressure"),
+  "ExecStreamRequest.resize": h("the terminal's new size (TTY commands)"),
+  "ExecStreamRequest.close": h("EOF on the command's stdin"),
+  "ExecStreamInit.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "ExecStreamInit.command": h("argv (1 MiB in all)"),
+  "ExecStreamInit.tty": h("a pseudo-terminal"),
+  "ExecStreamInit.tty_width": h("its columns (below 10000)"),
+  "ExecStreamInit.tty_height": h("its rows (below 10000)"),
+  "ExecStreamInit.env": h("added to the sandbox's environment (256 KiB)"),
+  "ExecStreamInit.container": c(PRIMARY_ONLY),
+  "ExecStreamResize.width": h("columns"),
+  "ExecStreamResize.height": h("rows"),
+  "StreamLogsRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "StreamLogsRequest.follow": h("keep streaming until the sandbox ends"),
+  "StreamLogsRequest.tail_lines": h("only the last lines"),
+  "StreamLogsRequest.since_time": h("only lines after it"),
+  "StreamLogsRequest.container": c(PRIMARY_ONLY),
+  "StreamLogsRequest.timestamps": h("a timestamp per entry"),
+  "StreamLogsRequest.resume_log_session_id": c("Hangar offers no log sessions: answered with a SESSION_NOT_FOUND error frame"),
+  "StreamLogsRequest.resume_log_offset": r("log offsets need a log session, which Hangar does not offer"),
+  "WriteFileRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "WriteFileRequest.path": h("absolute path"),
+  "WriteFileRequest.content": h("the file's bytes (at most HANGAR_MAX_FILE_BYTES)"),
+  "WriteFileRequest.container": c(PRIMARY_ONLY),
+  "ReadFileRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
+  "ReadFileRequest.path": h("absolute path"),
+  "ReadFileRequest.container": c(PRIMARY_ONLY),
+
+  // Discovery
+  "ListAvailableRunnersRequest.runner_group_id": h("runners of this group"),
+  "ListAvailableRunnersRequest.gpu_type": h("no runner has GPUs, so nothing matches"),
+  "ListAvailableRunnersRequest.architecture": h("runners of this architecture"),
+  "ListAvailableRunnersRequest.healthy_only": h("healthy runners only"),
+  "ListAvailableRunnersRequest.page_size": h("every runner fits one page"),
+  "ListAvailableRunnersRequest.page_token": c("every runner fits one page: a token is INVALID_ARGUMENT"),
+  "ListAvailableRunnersRequest.view": h("FULL adds resources and capabilities"),
+  "ListAvailableRunnersRequest.service_visibility": h("runners offering that service visibility (none do)"),
+  "GetAvailableRunnerRequest.runner_id": h("the runner, else NOT_FOUND"),
+  "GetAvailableRunnerRequest.view": h("FULL adds resources and capabilities"),
+  "GetAvailableRunnerRequest.organization_id": h("must match the runner's organization"),
+};
+
+/** A value that is its type's default: absent, empty, zero, false or the enum's zero value. */
+function isDefault(f: protobuf.Field, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (Buffer.isBuffer(v) || v instanceof Uint8Array) return v.length === 0;
+  if (f.map) return Object.keys(v as object).length === 0;
+  if (f.resolvedType instanceof protobuf.Enum) return v === f.resolvedType.valuesById[0] || v === 0;
+  if (f.resolvedType instanceof protobuf.Type) return false;
+  return v === "" || v === 0 || v === "0" || v === false;
+}
+
+export interface RuleTrip {
+  field: string;
+  rule: Extract<Rule, { refused: string }>;
+}
+
+/** Every refused field the message sets, with its path (`sandbox.spec.containers[0].primary`). */
+export function refusedFields(type: protobuf.Type, msg: unknown, base = ""): RuleTrip[] {
+  const out: RuleTrip[] = [];
+  if (!msg || typeof msg !== "object") return out;
+  for (const f of type.fieldsArray) {
+    f.resolve();
+    const v = (msg as Record<string, unknown>)[f.name];
+    if (isDefault(f, v)) continue;
+    const at = base ? `${base}.${f.name}` : f.name;
+    const rule = FIELD_RULES[`${type.name}.${f.name}`] ?? { refused: "Hangar does not know this field" };
+    if ("refused" in rule) {
+      out.push({ field: at, rule });
+      continue;
+    }
+    if (!("honoured" in rule)) continue; // checked: the handler owns the subtree; output: ignored on input
+    const t = f.resolvedType;
+    if (!(t instanceof protobuf.Type) || t.fullName.startsWith(".google.")) continue;
+    if (f.map) for (const [k, x] of Object.entries(v as object)) out.push(...refusedFields(t, x, `${at}[${JSON.stringify(k)}]`));
+    else if (Array.isArray(v)) v.forEach((x, i) => out.push(...refusedFields(t, x, `${at}[${i}]`)));
+    else out.push(...refusedFields(t, v, at));
+  }
+  return out;
+}
+
+/** Throws the typed refusal for a request that sets refused fields: UNIMPLEMENTED first, else every violation at once. */
+export function guardRequest(type: protobuf.Type, msg: unknown): void {
+  const trips = refusedFields(type, msg);
+  if (!trips.length) return;
+  const unimpl = trips.find((t) => t.rule.unimplemented);
+  if (unimpl) throw errors.notImplemented(`${unimpl.rule.refused} (field ${unimpl.field})`);
+  const v: FieldViolation[] = trips.map((t) => ({ field: t.field, description: `not supported by this Hangar: ${t.rule.refused}` }));
+  throw errors.invalid(v);
+}

@@ -1,0 +1,65 @@
+/** docs/fields.md, rendered from the descriptors and the rules of api/field-policy.ts. */
+import protobuf from "protobufjs";
+import { FIELD_RULES, GUARDED_SERVICES, METHOD_RULES, type Rule, SERVICE_RULES } from "./field-policy.js";
+
+const cell = (s: string) => s.replace(/\|/g, "\\|");
+
+function describe(rule: Rule | undefined): [string, string] {
+  if (!rule) return ["**no rule**", "refused as unknown"];
+  if ("honoured" in rule) return ["honoured", rule.honoured];
+  if ("checked" in rule) return ["checked", rule.checked];
+  if ("output" in rule) return ["output only", "ignored on input (OUTPUT_ONLY in the contract)"];
+  return ["refused", `${rule.unimplemented ? "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED)" : "INVALID_ARGUMENT naming the field"}: ${rule.refused}`];
+}
+
+function rows(t: protobuf.Type, base: string, stack: Set<string>, out: string[]) {
+  if (stack.has(t.fullName)) return;
+  stack.add(t.fullName);
+  for (const f of t.fieldsArray) {
+    f.resolve();
+    const at = `${base}${f.name}${f.repeated || f.map ? "[]" : ""}`;
+    const rule = FIELD_RULES[`${t.name}.${f.name}`];
+    const [k, text] = describe(rule);
+    out.push(`| \`${at}\` | ${k} | ${cell(text)} |`);
+    const nested = f.resolvedType;
+    if (rule && ("honoured" in rule || "checked" in rule) && nested instanceof protobuf.Type && !nested.fullName.startsWith(".google.")) rows(nested, `${at}.`, stack, out);
+  }
+  stack.delete(t.fullName);
+}
+
+export function fieldTable(root: protobuf.Root): string {
+  const out = [
+    "# Request fields: honoured or refused",
+    "",
+    "Generated from `proto/` (the cwsandbox 1.22.0 contract) and the rules in `api/field-policy.ts` by",
+    "`make fields`; `test/unit/field-policy.test.ts` fails when a request field has no rule or this file is",
+    "stale. **honoured**: Hangar does what the field asks (how, per runtime where they differ). **checked**:",
+    "the handler's own validation honours some values and refuses others with the typed error named.",
+    "**refused**: any value but the default is refused with the error named, before anything runs.",
+    "**output only**: the contract marks it OUTPUT_ONLY; a value sent in a request is ignored (AIP-203).",
+    "",
+    "## Services refused as a whole",
+    "",
+    "| service | every method answers |",
+    "|---|---|",
+    ...Object.entries(SERVICE_RULES).map(([s, why]) => `| \`${s}\` | ${cell(why)} |`),
+    "",
+  ];
+  for (const s of GUARDED_SERVICES) {
+    const svc = root.lookupService(s);
+    for (const m of svc.methodsArray) {
+      m.resolve();
+      const req = m.resolvedRequestType as protobuf.Type;
+      out.push(`## ${svc.name}.${m.name} (\`${req.name}\`)`, "");
+      const refused = METHOD_RULES[`${svc.name}.${m.name}`];
+      if (refused) {
+        out.push(`Refused as a whole: ${refused}.`, "");
+        continue;
+      }
+      out.push("| field | | what Hangar does |", "|---|---|---|");
+      rows(req, "", new Set(), out);
+      out.push("");
+    }
+  }
+  return out.join("\n");
+}

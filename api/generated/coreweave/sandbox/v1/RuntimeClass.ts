@@ -1,0 +1,23 @@
+// Original file: proto/coreweave/sandbox/v1/runtime_class.proto
+
+export const RuntimeClass = {
+  RUNTIME_CLASS_UNSPECIFIED: 'RUNTIME_CLASS_UNSPECIFIED',
+  RUNTIME_CLASS_CPU_DEFAULT: 'RUNTIME_CLASS_CPU_DEFAULT',
+  RUNTIME_CLASS_CPU_NESTED_VIRT: 'RUNTIME_CLASS_CPU_NESTED_VIRT',
+  RUNTIME_CLASS_CPU_SNAPSHOT_RESTORE: 'RUNTIME_CLASS_CPU_SNAPSHOT_RESTORE',
+  RUNTIME_CLASS_GPU_DEFAULT: 'RUNTIME_CLASS_GPU_DEFAULT',
+} as const;
+
+export type RuntimeClass =
+  | 'RUNTIME_CLASS_UNSPECIFIED'
+  | 0
+  | 'RUNTIME_CLASS_CPU_DEFAULT'
+  | 1
+  | 'RUNTIME_CLASS_CPU_NESTED_VIRT'
+  | 2
+  | 'RUNTIME_CLASS_CPU_SNAPSHOT_RESTORE'
+  | 3
+  | 'RUNTIME_CLASS_GPU_DEFAULT'
+  | 4
+
+export type RuntimeClass__Output = typeof RuntimeClass[keyof typeof RuntimeClass]
