@@ -1,5 +1,6 @@
 /** DiscoveryService: the runners of this Hangar (one for the local runtime), filtered as asked. */
 import { errors } from "../core/errors.js";
+import { gpuTypeMatches } from "../core/gpu.js";
 import type { RunnerInfo } from "../core/types.js";
 import type { CallWrapper } from "./call.js";
 import type { AvailableRunner } from "./generated/coreweave/sandbox/v1/AvailableRunner.js";
@@ -18,8 +19,8 @@ function toProto(r: RunnerInfo, full: boolean): AvailableRunner {
     capabilities: {
       max_cpu_millicores: String(r.maxCpuMillicores),
       max_memory_bytes: String(r.maxMemoryBytes),
-      max_gpu_count: "0",
-      supported_gpu_types: [],
+      max_gpu_count: String(r.gpus?.perNodeMax ?? 0),
+      supported_gpu_types: r.gpus?.types ?? [],
       supported_architectures: r.architectures,
       supports_privileged: false,
       available_storage_classes: [],
@@ -29,7 +30,7 @@ function toProto(r: RunnerInfo, full: boolean): AvailableRunner {
       ? {
           available_cpu_millicores: String(r.availableCpuMillicores),
           available_memory_bytes: String(r.availableMemoryBytes),
-          available_gpu_count: "0",
+          available_gpu_count: String(r.gpus?.available ?? 0),
           running_sandboxes: r.runningSandboxes,
         }
       : null,
@@ -48,7 +49,7 @@ export function createDiscoveryService(runners: () => RunnerInfo[], wrap: CallWr
           (!req.healthy_only || r.healthy) &&
           (!req.runner_group_id || r.runnerGroupId === req.runner_group_id) &&
           (!req.architecture || r.architectures.includes(req.architecture)) &&
-          !req.gpu_type &&
+          (!req.gpu_type || (r.gpus?.types ?? []).some((t) => gpuTypeMatches(req.gpu_type as string, t))) &&
           (vis === "VISIBILITY_UNSPECIFIED"),
       );
       return { runners: list.map((r) => toProto(r, full)), next_page_token: "" };

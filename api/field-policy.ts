@@ -95,10 +95,10 @@ export const FIELD_RULES: Record<string, Rule> = {
   "Container.startup_probe": r("startup probes are not supported: RUNNING means the main process runs"),
   "Resources.cpu": h("a Kubernetes quantity: the pod's cpu request or limit; locally a limit is the cgroup CPU quota (at least the kernel's 1 ms)"),
   "Resources.memory": h("a Kubernetes quantity: the pod's memory request or limit; locally a limit is the cgroup memory cap"),
-  "Resources.gpu": c("any GPU count is refused with FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER): no runner of this Hangar has GPUs"),
-  "Gpu.count": c("see Resources.gpu"),
-  "Gpu.type": c("see Resources.gpu"),
-  "Gpu.memory_gb": c("see Resources.gpu"),
+  "Resources.gpu": h("GPUs, below; the local runtime has none, so any count there is FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER)"),
+  "Gpu.count": h("GPUs from one node: the extended resource (HANGAR_KUBE_GPU_RESOURCE; requests = limits) on a runner whose nodes have enough; more than any node of the runners asked for has is FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER) naming what exists; while none are free the sandbox waits, its status showing the scheduler's reason"),
+  "Gpu.type": h('the GPU model ("H100", "A100-80GB"), matched word by word against the nodes\' model labels (HANGAR_KUBE_GPU_TYPE_LABELS): node affinity to the matching models'),
+  "Gpu.memory_gb": h("least memory per GPU (GB): node affinity on the nodes' GPU memory label (HANGAR_KUBE_GPU_MEMORY_LABEL, MiB)"),
   "FileMount.path": h("absolute path of the file"),
   "FileMount.content": h("its bytes"),
   "VolumeMount.volume": h("the name of a volume in spec.volumes (INVALID_ARGUMENT when there is none)"),
@@ -198,7 +198,7 @@ export const FIELD_RULES: Record<string, Rule> = {
 
   // Discovery
   "ListAvailableRunnersRequest.runner_group_id": h("runners of this group"),
-  "ListAvailableRunnersRequest.gpu_type": h("no runner has GPUs, so nothing matches"),
+  "ListAvailableRunnersRequest.gpu_type": h("runners with a GPU model matching it (word by word, as on create)"),
   "ListAvailableRunnersRequest.architecture": h("runners of this architecture"),
   "ListAvailableRunnersRequest.healthy_only": h("healthy runners only"),
   "ListAvailableRunnersRequest.page_size": h("every runner fits one page"),

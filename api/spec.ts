@@ -55,17 +55,23 @@ function quantities(r: Resources__Output | undefined, field: string, v: FieldVio
     else q[k] = s;
   }
   if (r.gpu) {
+    // Which runner and node can give them is the controller's placement (controller/placement.ts).
     const count = Number(r.gpu.count ?? 0);
-    if (!Number.isSafeInteger(count) || count < 0) v.push({ field: `${field}.gpu.count`, description: "must be a non-negative integer" });
+    if (!Number.isSafeInteger(count) || count < 0 || count > 64) v.push({ field: `${field}.gpu.count`, description: "must be an integer from 0 to 64" });
     else if (count > 0) q.gpuCount = count;
-    if (r.gpu.type) q.gpuType = r.gpu.type;
+    const type = r.gpu.type ?? "";
+    if (type && (type.length > 128 || !/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/.test(type))) v.push({ field: `${field}.gpu.type`, description: 'a GPU model such as "H100" or "A100-80GB" (letters, digits, " ._-", at most 128)' });
+    else if (type) q.gpuType = type;
+    const mem = Number(r.gpu.memory_gb ?? 0);
+    if (!Number.isSafeInteger(mem) || mem < 0 || mem > 4096) v.push({ field: `${field}.gpu.memory_gb`, description: "must be an integer from 0 to 4096 (GB per GPU)" });
+    else if (mem > 0) q.gpuMemoryGb = mem;
+    if ((q.gpuType || q.gpuMemoryGb) && !q.gpuCount) v.push({ field: `${field}.gpu.count`, description: "a GPU type or memory needs a count of at least 1" });
   }
   return q;
 }
 
 export interface SpecLimits {
   maxLifetimeSeconds: number;
-  gpus: boolean;
 }
 
 export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: SpecLimits, base = "sandbox.spec"): SandboxSpec {
@@ -106,6 +112,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const rr = c.resource_requirements;
   const requests = quantities(rr?.requests ?? c.resources ?? undefined, `${cf}.resource_requirements.requests`, v);
   const limitsQ = quantities(rr?.limits ?? c.resources ?? undefined, `${cf}.resource_requirements.limits`, v);
+  if (requests.gpuCount && limitsQ.gpuCount && requests.gpuCount !== limitsQ.gpuCount) v.push({ field: `${cf}.resource_requirements.requests.gpu.count`, description: `GPU requests and limits must be equal (${requests.gpuCount} and ${limitsQ.gpuCount}): GPUs are not shared` });
   for (const k of ["cpu", "memory"] as const) {
     const rq = requests[k], lq = limitsQ[k];
     if (rq && lq && (parseQuantity(rq) ?? 0) > (parseQuantity(lq) ?? 0)) v.push({ field: `${cf}.resource_requirements.requests.${k}`, description: `request ${rq} exceeds limit ${lq}` });
@@ -149,7 +156,6 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size };
   });
   if (v.length) throw errors.invalid(v);
-  if ((requests.gpuCount ?? limitsQ.gpuCount ?? 0) > 0 && !limits.gpus) throw errors.noSuitableRunner("no runner of this Hangar has GPUs");
   return {
     image,
     argv,

@@ -203,6 +203,12 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       runnersText: str("HANGAR_KUBE_RUNNERS", ""),
       tolerations: parseTolerations(str("HANGAR_KUBE_TOLERATIONS", "")),
+      gpu: {
+        resource: str("HANGAR_KUBE_GPU_RESOURCE", "nvidia.com/gpu"),
+        typeLabels: str("HANGAR_KUBE_GPU_TYPE_LABELS", "nvidia.com/gpu.product,gpu.nvidia.com/class").split(",").map((x) => x.trim()).filter(Boolean),
+        memoryLabel: str("HANGAR_KUBE_GPU_MEMORY_LABEL", "nvidia.com/gpu.memory"),
+      },
+      nodeRefreshMs: int("HANGAR_KUBE_NODE_REFRESH_SECONDS", 30, 1, 3600) * 1000,
       execAgentBinary: execAgent ? agentBinary : undefined,
       warmPools: (() => {
         try {

@@ -42,6 +42,8 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       defaultDenyEgress: cfg.defaultDenyEgress,
       runtimeClassName: cfg.kube.runtimeClassName,
       tolerations: cfg.kube.tolerations,
+      gpu: cfg.kube.gpu,
+      nodeRefreshMs: cfg.kube.nodeRefreshMs,
       warmPools: cfg.kube.warmPools,
       execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
@@ -124,7 +126,7 @@ async function main() {
     log: log.child({ component: "api" }),
     protoDir: PROTO_DIR,
     sandbox: {
-      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, gpus: false },
+      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds },
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,

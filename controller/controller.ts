@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
+import { chooseRunner } from "./placement.js";
 import { isTerminal, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
 import * as files from "./files.js";
@@ -86,6 +87,12 @@ export function createController(o: ControllerOptions) {
     return true;
   };
 
+  /** A starting sandbox's reason follows the runtime's (a GPU sandbox waiting for the scheduler says why). */
+  const onProgress = (id: string, reason: string) => {
+    const r = records.get(id);
+    if (r?.state === "CREATING") r.stateReason = reason;
+  };
+
   /** A record stored by another replica or before a restart: new ones are taken as they are, known ones only move forward. */
   const onRecord = (stored: SandboxRecord) => {
     const r = records.get(stored.id);
@@ -144,11 +151,9 @@ export function createController(o: ControllerOptions) {
       if (rec) return rec;
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
-    const all = o.runtime.runners();
-    const runner = input.spec.runnerIds.length ? all.find((x) => input.spec.runnerIds.includes(x.runnerId)) : all[0];
-    if (!runner) {
-      throw errors.noSuitableRunner(`no runner among [${input.spec.runnerIds.join(", ")}]; this Hangar's runners: ${all.map((x) => x.runnerId).join(", ")}`);
-    }
+    const placed = chooseRunner(input.spec, o.runtime.runners());
+    if ("refused" in placed) throw errors.noSuitableRunner(placed.refused);
+    const runner = placed.runner;
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
@@ -168,7 +173,7 @@ export function createController(o: ControllerOptions) {
     if (input.requestId) byRequest.set(key, r.id);
     o.onStateChange?.(undefined, "PENDING");
     setState(r, "CREATING", "starting");
-    o.runtime.start(r.id, r.spec, { onExit }, runner.runnerId, r).then(
+    o.runtime.start(r.id, r.spec, { onExit, onProgress }, runner.runnerId, r).then(
       (started) => {
         r.imageNote = started.imageNote;
         r.startedAtMs = started.startedAtMs;

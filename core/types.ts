@@ -14,7 +14,37 @@ export interface Quantities {
   cpu?: string;
   memory?: string;
   gpuCount?: number;
+  /** A GPU model as users name it ("H100", "A100-80GB"): matched against the nodes' model labels. */
   gpuType?: string;
+  /** Least memory per GPU, in GB. */
+  gpuMemoryGb?: number;
+}
+
+/** What a sandbox asks of GPUs: the larger count of requests and limits, with its type and memory. */
+export interface GpuAsk {
+  count: number;
+  type?: string;
+  memoryGb?: number;
+}
+
+export function gpuAsk(spec: { requests: Quantities; limits: Quantities }): GpuAsk | undefined {
+  const count = Math.max(spec.requests.gpuCount ?? 0, spec.limits.gpuCount ?? 0);
+  if (count <= 0) return undefined;
+  const type = spec.limits.gpuType ?? spec.requests.gpuType;
+  const memoryGb = spec.limits.gpuMemoryGb ?? spec.requests.gpuMemoryGb;
+  return { count, ...(type ? { type } : {}), ...(memoryGb ? { memoryGb } : {}) };
+}
+
+/** The GPUs of a runner's nodes. A sandbox's GPUs all come from one node. */
+export interface RunnerGpus {
+  /** The most GPUs one node of the runner has (allocatable). */
+  perNodeMax: number;
+  /** GPUs allocatable on all its nodes, and those no live sandbox of this Hangar asked for. */
+  total: number;
+  available: number;
+  /** GPU models (the nodes' model-label values), and the most memory per GPU (GB) among them. */
+  types: string[];
+  maxMemoryGb?: number;
 }
 
 export interface ScratchVolume {
@@ -83,4 +113,6 @@ export interface RunnerInfo {
   availableCpuMillicores: number;
   availableMemoryBytes: number;
   runningSandboxes: number;
+  /** Absent: the runner has no GPUs. */
+  gpus?: RunnerGpus;
 }

@@ -24,6 +24,8 @@ export interface ExitInfo {
 export interface RuntimeEvents {
   /** The sandbox's main process ended (on its own, or after stop()). Called once, after start() settled. */
   onExit(id: string, exit: ExitInfo): void;
+  /** Why a starting sandbox is not running yet (the scheduler's reason, an image pull), when that changes; only before start() settles. */
+  onProgress?(id: string, reason: string): void;
 }
 
 export interface OutputChunk {

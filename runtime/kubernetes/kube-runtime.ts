@@ -7,11 +7,12 @@ import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
-import { DEFAULT_MAIN_ARGV, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
+import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
+import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf } from "./node-capacity.js";
 import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
@@ -52,12 +53,18 @@ export interface KubeRuntimeOptions {
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
   runners: KubeRunner[];
+  /** GPUs on the nodes: the extended resource and the model and memory labels (node-capacity.ts). */
+  gpu?: GpuConfig;
+  /** How often the nodes' capacity and GPU labels are read again (ms). */
+  nodeRefreshMs?: number;
   organizationId: string;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }
 
 interface Tracked {
   id: string;
+  /** The last reason reported while starting (RuntimeEvents.onProgress). */
+  progress?: string;
   /** The pod's name: sbx-<id> when created cold, the pool pod's name when claimed warm. */
   pod: string;
   /** Env applied to every exec: the spec's env when the pod was claimed from a pool. */
@@ -86,7 +93,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const tracked = new Map<string, Tracked>();
   const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
   const connectedAtMs = Date.now();
-  const capacity = new Map<string, { cpu: number; memory: number }>();
+  const capacity = new Map<string, NodeOffer>();
+  const runnerNodes = new Map<string, k8s.V1Node[]>();
+  const gpuConfig = o.gpu ?? DEFAULT_GPU_CONFIG;
   let closing = false;
   let sink: Sink | undefined;
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
@@ -139,6 +148,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       t.shell = execMode === "sh";
     }
     const view = observePod(p, Date.now(), o.startupTimeoutMs);
+    if (t.settle && view.t === "starting" && view.reason !== t.progress) {
+      t.progress = view.reason;
+      t.events?.onProgress?.(id, view.reason);
+    }
     if (t.settle && view.t !== "starting") {
       const s = t.settle;
       t.settle = undefined;
@@ -217,6 +230,11 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       });
       void warm.refillOnce();
     }
+    await refreshNodes();
+  }
+
+  /** Capacity and GPUs per runner from the nodes; the configured fallback where nodes cannot be listed. */
+  async function refreshNodes() {
     let nodes: k8s.V1Node[] | undefined;
     try {
       nodes = (await core.listNode()).items;
@@ -224,12 +242,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       nodes = undefined; // a namespace-scoped identity cannot list nodes: report the configured capacity
     }
     for (const r of o.runners) {
-      const mine = nodes?.filter((n) => Object.entries(r.nodeSelector).every(([k, v]) => n.metadata?.labels?.[k] === v));
-      capacity.set(r.runnerId, mine
-        ? { cpu: mine.reduce((a, n) => a + (cpuMillicores(n.status?.allocatable?.cpu ?? "0") ?? 0), 0), memory: mine.reduce((a, n) => a + (parseQuantity(n.status?.allocatable?.memory ?? "0") ?? 0), 0) }
-        : { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes });
+      const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));
+      runnerNodes.set(r.runnerId, mine ?? []);
+      capacity.set(r.runnerId, mine ? offerOf(mine, gpuConfig, cpuMillicores) : { cpuMillicores: o.fallbackCapacity.cpuMillicores, memoryBytes: o.fallbackCapacity.memoryBytes });
     }
   }
+  const nodeTicker = setInterval(() => void refreshNodes().catch(() => undefined), o.nodeRefreshMs ?? 30_000);
+  nodeTicker.unref();
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
   async function run(pod: string, argv: string[], input?: Buffer): Promise<number> {
@@ -259,8 +278,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         return placeFiles(t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
       }
     }
+    const ask = gpuAsk(spec);
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
+      gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, runnerNodes.get(t.runnerId) ?? [], gpuConfig) } : undefined,
       activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
       runtimeClassName: o.runtimeClassName,
       tolerations: o.tolerations,
@@ -386,7 +407,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const live = [...tracked.values()].filter((t) => !t.exited && t.runnerId === r.runnerId);
       const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
       const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
-      const cap = capacity.get(r.runnerId) ?? { cpu: o.fallbackCapacity.cpuMillicores, memory: o.fallbackCapacity.memoryBytes };
+      const cap = capacity.get(r.runnerId) ?? { cpuMillicores: o.fallbackCapacity.cpuMillicores, memoryBytes: o.fallbackCapacity.memoryBytes };
+      const usedGpus = live.reduce((a, t) => a + (gpuAsk(t.spec)?.count ?? 0), 0);
       return {
         runnerId: r.runnerId,
         runnerGroupId: r.runnerGroupId,
@@ -394,11 +416,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         architectures: [process.arch === "x64" ? "amd64" : process.arch],
         healthy: true,
         connectedAtMs,
-        maxCpuMillicores: cap.cpu,
-        maxMemoryBytes: cap.memory,
-        availableCpuMillicores: Math.max(0, cap.cpu - usedCpu),
-        availableMemoryBytes: Math.max(0, cap.memory - usedMem),
+        maxCpuMillicores: cap.cpuMillicores,
+        maxMemoryBytes: cap.memoryBytes,
+        availableCpuMillicores: Math.max(0, cap.cpuMillicores - usedCpu),
+        availableMemoryBytes: Math.max(0, cap.memoryBytes - usedMem),
         runningSandboxes: live.length,
+        ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
       };
     });
   }
@@ -406,6 +429,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function close(): Promise<void> {
     closing = true;
     clearInterval(ticker);
+    clearInterval(nodeTicker);
     warm?.close();
     agents?.close();
     await Promise.race([Promise.allSettled([...pending, store.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);

@@ -1,5 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1Pod, V1Toleration } from "@kubernetes/client-node";
+import type { V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
@@ -12,6 +12,8 @@ export interface PodOptions {
   tolerations?: V1Toleration[];
   nodeSelector?: Record<string, string>;
   defaultDenyEgress: boolean;
+  /** GPUs: the extended resource (requests = limits: GPUs are not shared) and the node affinity for model and memory. */
+  gpu?: { resource: string; count: number; affinity?: V1NodeSelectorTerm[] };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -22,19 +24,19 @@ export const EGRESS_LABEL = "hangar.dev/egress";
 
 export const podName = (id: string) => `sbx-${id}`;
 
-function resources(q: Quantities): Record<string, string> {
+function resources(q: Quantities, gpu: PodOptions["gpu"]): Record<string, string> {
   const r: Record<string, string> = {};
   if (q.cpu) r.cpu = q.cpu;
   if (q.memory) r.memory = q.memory;
-  if (q.gpuCount) r["nvidia.com/gpu"] = String(q.gpuCount);
+  if (gpu) r[gpu.resource] = String(gpu.count);
   return r;
 }
 
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
   const egress = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
   const [command, ...args] = spec.argv;
-  const requests = resources(spec.requests);
-  const limits = resources(spec.limits);
+  const requests = resources(spec.requests, o.gpu);
+  const limits = resources(spec.limits, o.gpu);
   return {
     apiVersion: "v1",
     kind: "Pod",
@@ -53,6 +55,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       activeDeadlineSeconds: o.activeDeadlineSeconds,
       runtimeClassName: o.runtimeClassName,
       nodeSelector: o.nodeSelector,
+      affinity: o.gpu?.affinity ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: o.gpu.affinity } } } : undefined,
       tolerations: o.tolerations?.length ? o.tolerations : undefined,
       hostname: `sandbox-${id.slice(0, 8)}`,
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },

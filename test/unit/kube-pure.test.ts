@@ -39,6 +39,7 @@ describe("tags as labels", () => {
 describe("buildPod", () => {
   const pod = buildPod(ID, spec({ argv: ["/bin/sh", "-c", "sleep 1"], env: { A: "1" }, requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", gpuCount: 2 }, volumes: [{ name: "ws", mountPath: "/workspace", size: "1Gi" }] }), {
     namespace: "ns", activeDeadlineSeconds: 120, runtimeClassName: "gvisor", defaultDenyEgress: true,
+    gpu: { resource: "nvidia.com/gpu", count: 2, affinity: [{ matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] }] },
   });
   const c = pod.spec?.containers[0];
   it("is locked down by default", () => {
@@ -46,9 +47,11 @@ describe("buildPod", () => {
     expect(c?.securityContext).toEqual({ allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } });
     expect(pod.metadata?.labels?.["hangar.dev/egress"]).toBe("deny");
   });
-  it("carries command, env and the caller's quantity strings verbatim, GPUs as nvidia.com/gpu", () => {
+  it("carries command, env and the caller's quantity strings verbatim, GPUs as the configured resource (requests = limits) with their node affinity", () => {
     expect(c).toMatchObject({ name: "main", command: ["/bin/sh"], args: ["-c", "sleep 1"], env: [{ name: "A", value: "1" }] });
-    expect(c?.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", "nvidia.com/gpu": "2" } });
+    expect(c?.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi", "nvidia.com/gpu": "2" }, limits: { cpu: "1", memory: "1Gi", "nvidia.com/gpu": "2" } });
+    expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms).toEqual([{ matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] }]);
+    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true }).spec?.affinity).toBeUndefined();
     expect(pod.spec?.volumes).toEqual([{ name: "vol-ws", emptyDir: { sizeLimit: "1Gi" } }]);
   });
   it("egress follows the request over the default", () => {

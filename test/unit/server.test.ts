@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   api = createGrpcServer({
     controller, authenticate: createAuthenticator([{ tenant: "alpha", key: KEY }]), metrics: createMetrics(() => controller.counts()), log, protoDir: PROTO_DIR,
-    sandbox: { specLimits: { maxLifetimeSeconds: 600, gpus: false }, exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60, getHoldMs: 2000 },
+    sandbox: { specLimits: { maxLifetimeSeconds: 600 }, exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60, getHoldMs: 2000 },
   });
   port = await api.listen("127.0.0.1:0");
 });

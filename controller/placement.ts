@@ -1,0 +1,42 @@
+/**
+ * Which runner a new sandbox goes to (pure, table-tested in test/unit/placement.test.ts): the
+ * runners it names (else all of them), and for a GPU sandbox only those with a node that has
+ * enough GPUs of the model and memory asked. A request no runner can ever satisfy is refused at
+ * once, saying what exists; one that only waits for free GPUs is placed and waits in the
+ * scheduler, whose reason the sandbox's status shows.
+ */
+import { gpuTypeMatches } from "../core/gpu.js";
+import { type GpuAsk, gpuAsk, type RunnerInfo, type SandboxSpec } from "../core/types.js";
+
+export { gpuTypeMatches };
+
+export function fits(ask: GpuAsk, r: RunnerInfo): boolean {
+  const g = r.gpus;
+  if (!g || g.perNodeMax < ask.count) return false;
+  if (ask.type && !g.types.some((t) => gpuTypeMatches(ask.type as string, t))) return false;
+  if (ask.memoryGb && (g.maxMemoryGb ?? 0) < ask.memoryGb) return false;
+  return true;
+}
+
+function describeGpus(r: RunnerInfo): string {
+  const g = r.gpus;
+  if (!g || g.perNodeMax === 0) return `${r.runnerId}: no GPUs`;
+  const mem = g.maxMemoryGb ? `, up to ${g.maxMemoryGb} GB each` : "";
+  return `${r.runnerId}: up to ${g.perNodeMax} per node (${g.types.join(", ") || "model not labelled"}${mem})`;
+}
+
+export type Placement = { runner: RunnerInfo } | { refused: string };
+
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits">, runners: RunnerInfo[]): Placement {
+  const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
+  if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
+  const ask = gpuAsk(spec);
+  if (!ask) return { runner: named[0] as RunnerInfo };
+  const able = named.filter((r) => fits(ask, r));
+  if (!able.length) {
+    const what = `${ask.count} GPU${ask.count > 1 ? "s" : ""}${ask.type ? ` of type ${ask.type}` : ""}${ask.memoryGb ? ` with at least ${ask.memoryGb} GB each` : ""}`;
+    return { refused: `no runner can give one sandbox ${what}; ${named.map(describeGpus).join("; ")}` };
+  }
+  // The runner with the most free GPUs: the scheduler then waits least.
+  return { runner: able.reduce((best, r) => ((r.gpus?.available ?? 0) > (best.gpus?.available ?? 0) ? r : best)) };
+}
