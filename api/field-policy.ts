@@ -187,7 +187,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "StreamLogsRequest.container": c(PRIMARY_ONLY),
   "StreamLogsRequest.timestamps": h("a timestamp per entry"),
   "StreamLogsRequest.resume_log_session_id": c("Hangar offers no log sessions: answered with a SESSION_NOT_FOUND error frame"),
-  "StreamLogsRequest.resume_log_offset": r("log offsets need a log session, which Hangar does not offer"),
+  "StreamLogsRequest.resume_log_offset": c("with resume_log_session_id: answered SESSION_NOT_FOUND (no log sessions); without one: INVALID_ARGUMENT"),
   "WriteFileRequest.sandbox_id": h("the caller's sandbox, else NOT_FOUND"),
   "WriteFileRequest.path": h("absolute path"),
   "WriteFileRequest.content": h("the file's bytes (at most HANGAR_MAX_FILE_BYTES)"),

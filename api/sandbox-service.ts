@@ -75,6 +75,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     const id = sandboxId(req.sandbox_id);
     const v: FieldViolation[] = [];
     if ((req.tail_lines ?? 0) < 0) v.push({ field: "tail_lines", description: "must not be negative" });
+    if (Number(req.resume_log_offset ?? 0) > 0 && !req.resume_log_session_id) v.push({ field: "resume_log_offset", description: "an offset needs the resume_log_session_id it belongs to" });
     checkContainer(req.container, v);
     if (v.length) throw errors.invalid(v);
     controller.get(ctx.tenant, id);

@@ -1,0 +1,23 @@
+"""SDK options Hangar does not honour are refused by name, never ignored; GPUs where no runner has any
+are refused at once, saying what exists (docs/fields.md lists every field)."""
+import cwsandbox
+import pytest
+from cwsandbox import Sandbox
+from cwsandbox.exceptions import CWSandboxError
+
+
+def test_a_runtime_class_is_refused_naming_the_field(hangar):
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-options"], runtime_class="gvisor").wait()
+    assert "runtime_class" in str(e.value), e.value
+
+
+def test_gpus_where_no_runner_has_them_are_refused_saying_what_exists(hangar):
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-options"], resources={"gpu": {"count": 1, "type": "H100"}}).wait()
+    msg = str(e.value)
+    assert "no runner can give one sandbox 1 GPU of type H100" in msg and "no GPUs" in msg, msg
+    # Discovery agrees: no runner offers GPUs, and filtering by a GPU model finds none.
+    runners = cwsandbox.list_runners()
+    assert runners and all(r.max_gpu_count == 0 for r in runners)
+    assert cwsandbox.list_runners(gpu_type="H100") == []
