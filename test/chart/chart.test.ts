@@ -58,7 +58,8 @@ describe("helm chart", () => {
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
-      runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", execAgent: "HANGAR_KUBE_EXEC_AGENT", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
+      gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
       runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
     };
     expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());
@@ -117,7 +118,10 @@ describe("helm chart", () => {
     const rb = one(all, "RoleBinding") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
-    expect(all.map((o) => o.kind)).not.toContain("ClusterRole");
+    // Cluster-wide only when asked (rbac.readNodes): reading nodes, nothing else.
+    expect(render(["--set", "auth.open=true"]).map((o) => o.kind)).not.toContain("ClusterRole");
+    expect((one(all, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([{ apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] }]);
+    expect((one(all, "ClusterRoleBinding") as unknown as { subjects: object[] }).subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
   });
 
   it("isolates sandboxes with shared policies: no ingress, DNS only, egress on request minus metadata and cluster ranges", () => {
