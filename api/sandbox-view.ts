@@ -1,5 +1,5 @@
 /** Domain record -> proto Sandbox: the spec echoed as sent, the status from the record. */
-import { isTerminal, type SandboxRecord } from "../core/types.js";
+import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type SandboxRecord } from "../core/types.js";
 import type { Sandbox } from "./generated/coreweave/sandbox/v1/Sandbox.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
@@ -23,6 +23,7 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
       runner_id: r.runnerId,
       runner_group_id: r.runnerGroupId,
       effective_max_lifetime_seconds: r.effectiveLifetimeSeconds,
+      effective_runtime_class: r.effectiveRuntimeClass ?? NODE_DEFAULT_RUNTIME_CLASS,
       effective_resource_requirements: container?.resource_requirements ?? null,
       effective_resources: container?.resources ?? null,
       services: (spec.services ?? []).map((s) => ({ port: s.port, name: s.name, protocol: s.protocol, visibility: s.visibility })),

@@ -131,6 +131,8 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const mode = spec.mode ?? "SANDBOX_MODE_UNSPECIFIED";
   if (typeof mode !== "string") v.push({ field: `${base}.mode`, description: `unknown mode ${String(mode)}` });
   else if (mode === "SANDBOX_MODE_SERVERLESS" && runnerIds.length) v.push({ field: `${base}.runner_ids`, description: "serverless mode cannot be pinned to runners" });
+  const runtimeClass = spec.runtime_class ?? "";
+  if (runtimeClass && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(runtimeClass)) v.push({ field: `${base}.runtime_class`, description: "must be a RuntimeClass name (lowercase DNS subdomain, at most 253 characters)" });
   const annotations = spec.annotations ?? {};
   if (Object.keys(annotations).length > LIMITS.annotations || Object.entries(annotations).reduce((a, [k, x]) => a + k.length + x.length, 0) > LIMITS.annotationBytes) {
     v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });
@@ -171,6 +173,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     denyIngress: net?.deny_ingress ?? undefined,
     annotations: { ...annotations },
     volumes: mounts,
+    ...(runtimeClass ? { runtimeClass } : {}),
   };
 }
 

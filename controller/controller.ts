@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
 import { chooseRunner } from "./placement.js";
-import { isTerminal, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
 import * as files from "./files.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
@@ -152,7 +152,7 @@ export function createController(o: ControllerOptions) {
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
     const placed = chooseRunner(input.spec, o.runtime.runners());
-    if ("refused" in placed) throw errors.noSuitableRunner(placed.refused);
+    if ("refused" in placed) throw placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
@@ -167,6 +167,7 @@ export function createController(o: ControllerOptions) {
       runnerId: runner.runnerId,
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
+      effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
       imageNote: "",
     };
     records.set(r.id, r);

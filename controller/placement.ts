@@ -25,18 +25,32 @@ function describeGpus(r: RunnerInfo): string {
   return `${r.runnerId}: up to ${g.perNodeMax} per node (${g.types.join(", ") || "model not labelled"}${mem})`;
 }
 
-export type Placement = { runner: RunnerInfo } | { refused: string };
+export type Placement = { runner: RunnerInfo } | { refused: string; field?: string };
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits">, runners: RunnerInfo[]): Placement {
+const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses.join(", ") : "none");
+
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
-  if (!ask) return { runner: named[0] as RunnerInfo };
-  const able = named.filter((r) => fits(ask, r));
-  if (!able.length) {
-    const what = `${ask.count} GPU${ask.count > 1 ? "s" : ""}${ask.type ? ` of type ${ask.type}` : ""}${ask.memoryGb ? ` with at least ${ask.memoryGb} GB each` : ""}`;
-    return { refused: `no runner can give one sandbox ${what}; ${named.map(describeGpus).join("; ")}` };
+  let able = named;
+  if (ask) {
+    able = named.filter((r) => fits(ask, r));
+    if (!able.length) {
+      const what = `${ask.count} GPU${ask.count > 1 ? "s" : ""}${ask.type ? ` of type ${ask.type}` : ""}${ask.memoryGb ? ` with at least ${ask.memoryGb} GB each` : ""}`;
+      return { refused: `no runner can give one sandbox ${what}; ${named.map(describeGpus).join("; ")}` };
+    }
   }
+  const rc = spec.runtimeClass;
+  if (rc) {
+    const offering = able.filter((r) => r.runtimeClasses.includes(rc));
+    if (!offering.length) {
+      const elsewhere = runners.filter((r) => !able.includes(r) && r.runtimeClasses.length).map((r) => `${r.runnerId} offers: ${classesOf(r)}`);
+      return { refused: `runtime class "${rc}" is not offered by ${able.map((r) => `${r.runnerId} (it offers ${classesOf(r)})`).join(", ")}${elsewhere.length ? `; ${elsewhere.join("; ")}` : ""}`, field: "sandbox.spec.runtime_class" };
+    }
+    able = offering;
+  }
+  if (!ask) return { runner: able[0] as RunnerInfo };
   // The runner with the most free GPUs: the scheduler then waits least.
   return { runner: able.reduce((best, r) => ((r.gpus?.available ?? 0) > (best.gpus?.available ?? 0) ? r : best)) };
 }

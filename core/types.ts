@@ -72,6 +72,8 @@ export interface SandboxSpec {
   denyIngress?: boolean;
   annotations: Record<string, string>;
   volumes: ScratchVolume[];
+  /** A Kubernetes RuntimeClass the sandbox asked for (gvisor, kata); unset = the runner's default. */
+  runtimeClass?: string;
 }
 
 export interface SandboxRecord {
@@ -92,6 +94,8 @@ export interface SandboxRecord {
   effectiveLifetimeSeconds: number;
   /** How the runtime realised the image (e.g. "host root filesystem, read-only lower layer"). */
   imageNote: string;
+  /** The runtime class the sandbox runs under: the one asked for, the runner's default, or "<node-default>". */
+  effectiveRuntimeClass?: string;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };
   /**
    * When a DeleteSandbox was accepted. From then on the sandbox is gone for every RPC except
@@ -115,4 +119,11 @@ export interface RunnerInfo {
   runningSandboxes: number;
   /** Absent: the runner has no GPUs. */
   gpus?: RunnerGpus;
+  /** Runtime classes a sandbox may ask for on this runner (none: runtime_class is refused). */
+  runtimeClasses: string[];
+  /** The runtime class sandboxes get when they ask for none; undefined = the node's default. */
+  defaultRuntimeClass?: string;
 }
+
+/** What Get reports as the effective runtime class when the node's default handler runs the sandbox. */
+export const NODE_DEFAULT_RUNTIME_CLASS = "<node-default>";

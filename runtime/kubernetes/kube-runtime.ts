@@ -12,7 +12,7 @@ import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Ru
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
-import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf } from "./node-capacity.js";
+import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
 import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
@@ -95,6 +95,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const connectedAtMs = Date.now();
   const capacity = new Map<string, NodeOffer>();
   const runnerNodes = new Map<string, k8s.V1Node[]>();
+  const runtimeClasses = new Map<string, string[]>();
+  const nodeApi = o.kubeConfig.makeApiClient(k8s.NodeV1Api);
   const gpuConfig = o.gpu ?? DEFAULT_GPU_CONFIG;
   let closing = false;
   let sink: Sink | undefined;
@@ -241,8 +243,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     } catch {
       nodes = undefined; // a namespace-scoped identity cannot list nodes: report the configured capacity
     }
+    let classes: k8s.V1RuntimeClass[] | undefined;
+    try {
+      classes = (await nodeApi.listRuntimeClass()).items;
+    } catch {
+      classes = undefined; // not readable: only the operator's default is known to exist
+    }
     for (const r of o.runners) {
       const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));
+      runtimeClasses.set(r.runnerId, classes ? offeredClasses(classes, mine) : o.runtimeClassName ? [o.runtimeClassName] : []);
       runnerNodes.set(r.runnerId, mine ?? []);
       capacity.set(r.runnerId, mine ? offerOf(mine, gpuConfig, cpuMillicores) : { cpuMillicores: o.fallbackCapacity.cpuMillicores, memoryBytes: o.fallbackCapacity.memoryBytes });
     }
@@ -283,7 +292,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       namespace: o.namespace,
       gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, runnerNodes.get(t.runnerId) ?? [], gpuConfig) } : undefined,
       activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
-      runtimeClassName: o.runtimeClassName,
+      runtimeClassName: spec.runtimeClass ?? o.runtimeClassName,
       tolerations: o.tolerations,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
@@ -422,6 +431,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         availableMemoryBytes: Math.max(0, cap.memoryBytes - usedMem),
         runningSandboxes: live.length,
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
+        runtimeClasses: runtimeClasses.get(r.runnerId) ?? [],
+        ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
       };
     });
   }

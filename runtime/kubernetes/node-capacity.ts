@@ -4,7 +4,7 @@
  * model label, a memory label in MiB). Also the node affinity that sends a GPU sandbox to a
  * node with the model and memory it asked for.
  */
-import type { V1Node, V1NodeSelectorTerm } from "@kubernetes/client-node";
+import type { V1Node, V1NodeSelectorTerm, V1RuntimeClass } from "@kubernetes/client-node";
 import { parseQuantity } from "../../core/quantity.js";
 import type { GpuAsk, RunnerGpus } from "../../core/types.js";
 import { gpuTypeMatches } from "../../core/gpu.js";
@@ -79,4 +79,19 @@ export function gpuAffinity(ask: GpuAsk, runnerNodes: V1Node[], c: GpuConfig): V
   }
   // No node has the model: a term that matches nothing keeps the pod Pending with the scheduler's reason.
   return terms.length ? terms : [{ matchExpressions: [{ key: c.typeLabels[0] ?? c.resource, operator: "In", values: [ask.type] }, ...memory] }];
+}
+
+/**
+ * RuntimeClasses a runner offers: every class of the cluster, less those whose scheduling
+ * nodeSelector no node of the runner matches (when its nodes are known).
+ */
+export function offeredClasses(classes: V1RuntimeClass[], runnerNodes: V1Node[] | undefined): string[] {
+  return classes
+    .filter((c) => {
+      const sel = c.scheduling?.nodeSelector;
+      return !sel || !runnerNodes || runnerNodes.some((n) => matchesSelector(n, sel));
+    })
+    .map((c) => c.metadata?.name ?? "")
+    .filter(Boolean)
+    .sort();
 }

@@ -371,6 +371,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       availableCpuMillicores: Math.max(0, maxCpu - live.reduce((a, s) => a + s.cpuMillicores, 0)),
       availableMemoryBytes: Math.max(0, Math.min(os.freemem(), maxMem - live.reduce((a, s) => a + s.memoryBytes, 0))),
       runningSandboxes: live.length,
+      runtimeClasses: [], // one launcher (bubblewrap): nothing to choose
     };
   }
 

@@ -120,7 +120,10 @@ describe("helm chart", () => {
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
     // Cluster-wide only when asked (rbac.readNodes): reading nodes, nothing else.
     expect(render(["--set", "auth.open=true"]).map((o) => o.kind)).not.toContain("ClusterRole");
-    expect((one(all, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([{ apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] }]);
+    expect((one(all, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([
+      { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
+      { apiGroups: ["node.k8s.io"], resources: ["runtimeclasses"], verbs: ["get", "list", "watch"] },
+    ]);
     expect((one(all, "ClusterRoleBinding") as unknown as { subjects: object[] }).subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
   });
 

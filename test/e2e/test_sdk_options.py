@@ -21,3 +21,13 @@ def test_gpus_where_no_runner_has_them_are_refused_saying_what_exists(hangar):
     runners = cwsandbox.list_runners()
     assert runners and all(r.max_gpu_count == 0 for r in runners)
     assert cwsandbox.list_runners(gpu_type="H100") == []
+
+
+def test_get_reports_the_effective_runtime_class(hangar):
+    sb = Sandbox.run(tags=["e2e-options"])
+    try:
+        sb.wait()
+        # No class asked for, none configured: the node's default handler runs it.
+        assert Sandbox.from_id(sb.sandbox_id).result().effective_runtime_class == "<node-default>"
+    finally:
+        sb.stop().result()

@@ -1,5 +1,5 @@
 /**
- * GPU sandboxes on the real cluster. The node gets a fake extended resource (nvidia.com/gpu: 2,
+ * What Hangar reads from the cluster's nodes: GPU sandboxes and runtime classes, on the real cluster. The node gets a fake extended resource (nvidia.com/gpu: 2,
  * patched into its status as an operator would advertise one) and the labels NVIDIA's GPU
  * feature discovery puts on GPU nodes; a second runner has no nodes with GPUs. The runtime reads
  * nodes, which needs a node-reading identity (the chart's rbac.readNodes), so it runs as admin.
@@ -15,6 +15,9 @@ import { kubeConfig, NAMESPACE, PYTHON_IMAGE, releaseRecords, waitFor } from "./
 
 const admin = kubeConfig();
 const core = admin.makeApiClient(k8s.CoreV1Api);
+const nodeApi = admin.makeApiClient(k8s.NodeV1Api);
+// containerd's own default handler: a RuntimeClass every node of the test cluster can run.
+const RC = "hangar-itest-runc";
 const silent = { info() {}, warn() {}, error() {} };
 const MODEL = "NVIDIA-H100-80GB-HBM3";
 const LABELS = { "nvidia.com/gpu.product": MODEL, "nvidia.com/gpu.memory": "81559" };
@@ -40,7 +43,8 @@ const runtime = () => createKubernetesRuntime({
 });
 let rt: ReturnType<typeof runtime>;
 let controller: ReturnType<typeof createController>;
-const spec = (gpu: { count: number; type?: string; memoryGb?: number }, runnerIds: string[] = []): SandboxSpec => ({
+const spec = (gpu: { count: number; type?: string; memoryGb?: number }, runnerIds: string[] = [], runtimeClass?: string): SandboxSpec => ({
+  ...(runtimeClass ? { runtimeClass } : {}),
   image: PYTHON_IMAGE, argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'], env: {}, files: [], tags: ["itest-gpu"], maxLifetimeSeconds: 0, runnerIds, annotations: {}, volumes: [],
   requests: {}, limits: { gpuCount: gpu.count, gpuType: gpu.type, gpuMemoryGb: gpu.memoryGb },
 });
@@ -49,6 +53,8 @@ const state = (id: string) => controller.get("t", id);
 beforeAll(async () => {
   nodeName = (await core.listNode()).items[0]?.metadata?.name ?? "";
   await patchNode(true);
+  await nodeApi.deleteRuntimeClass({ name: RC }).catch(() => undefined);
+  await nodeApi.createRuntimeClass({ body: { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name: RC }, handler: "runc" } });
   rt = runtime();
   controller = createController({
     runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
@@ -61,6 +67,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await controller?.close();
   await patchNode(false);
+  await nodeApi.deleteRuntimeClass({ name: RC }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
   const left = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${MANAGED_BY}=hangar` });
   expect(left.items.map((p) => p.metadata?.name)).toEqual([]);
@@ -107,5 +114,25 @@ describe("GPU sandboxes", () => {
     await waitFor("second RUNNING", 60_000, async () => (state(second.id).state === "RUNNING" ? true : undefined));
     controller.remove("t", second.id, { graceMs: 0, allowMissing: false });
     await waitFor("both ended", 30_000, async () => ([first.id, second.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined));
+  });
+});
+
+describe("runtime classes", () => {
+  it("a sandbox asking for one of the cluster's RuntimeClasses runs under it, and Get says so", async () => {
+    await waitFor("the RuntimeClass seen", 20_000, async () => (rt.runners().every((r) => r.runtimeClasses.includes(RC)) ? true : undefined));
+    const r = await controller.create("t", { spec: spec({ count: 0 }, [], RC), echo: {}, requestId: "" });
+    expect(r.effectiveRuntimeClass).toBe(RC);
+    await waitFor(`sandbox ${r.id} RUNNING`, 60_000, async () => (state(r.id).state === "RUNNING" ? true : undefined));
+    expect((await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE })).spec?.runtimeClassName).toBe(RC);
+    const plain = await controller.create("t", { spec: spec({ count: 0 }), echo: {}, requestId: "" });
+    expect(plain.effectiveRuntimeClass).toBe("<node-default>");
+    for (const id of [r.id, plain.id]) controller.remove("t", id, { graceMs: 0, allowMissing: false });
+    await waitFor("both ended", 30_000, async () => ([r.id, plain.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined));
+  });
+
+  it("one the cluster does not have is refused by field, naming what is offered", async () => {
+    await expect(controller.create("t", { spec: spec({ count: 0 }, [], "gvisor"), echo: {}, requestId: "" })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT", message: expect.stringMatching(new RegExp(`runtime class "gvisor" is not offered by cpu \\(it offers [^)]*${RC}`)),
+    });
   });
 });

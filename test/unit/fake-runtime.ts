@@ -10,7 +10,7 @@ export function fakeRuntime() {
     name: "fake",
     calls,
     execs,
-    runners: (): RunnerInfo[] => [{ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size }],
+    runners: (): RunnerInfo[] => [{ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size, runtimeClasses: [] }],
     async start(id, spec, events) {
       calls.push(`start ${id}`);
       live.set(id, { spec, events });

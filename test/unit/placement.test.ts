@@ -4,17 +4,17 @@ import type { V1Node } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { chooseRunner, gpuTypeMatches } from "../../controller/placement.js";
 import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
-import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf } from "../../runtime/kubernetes/node-capacity.js";
+import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/node-capacity.js";
 
 const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo => ({
   runnerId, runnerGroupId: "g", organizationId: "o", architectures: ["amd64"], healthy: true, connectedAtMs: 0,
-  maxCpuMillicores: 8000, maxMemoryBytes: 2 ** 34, availableCpuMillicores: 8000, availableMemoryBytes: 2 ** 34, runningSandboxes: 0, ...(gpus ? { gpus } : {}),
+  maxCpuMillicores: 8000, maxMemoryBytes: 2 ** 34, availableCpuMillicores: 8000, availableMemoryBytes: 2 ** 34, runningSandboxes: 0, runtimeClasses: runnerId === "cpu" ? ["gvisor"] : [], ...(gpus ? { gpus } : {}),
 });
 const h100 = runner("h100", { perNodeMax: 8, total: 16, available: 3, types: ["NVIDIA-H100-80GB-HBM3"], maxMemoryGb: 85 });
 const a100 = runner("a100", { perNodeMax: 4, total: 4, available: 4, types: ["NVIDIA-A100-SXM4-40GB"], maxMemoryGb: 42 });
 const cpu = runner("cpu");
 const ALL = [cpu, h100, a100];
-const ask = (gpuCount?: number, gpuType?: string, gpuMemoryGb?: number, runnerIds: string[] = []) => ({ runnerIds, requests: {}, limits: { gpuCount, gpuType, gpuMemoryGb } });
+const ask = (gpuCount?: number, gpuType?: string, gpuMemoryGb?: number, runnerIds: string[] = [], runtimeClass?: string) => ({ runnerIds, requests: {}, limits: { gpuCount, gpuType, gpuMemoryGb }, runtimeClass });
 
 describe("GPU model names", () => {
   const cases: [string, string, boolean][] = [
@@ -43,12 +43,16 @@ describe("placement", () => {
     ["a model nobody has", ask(1, "B200"), /of type B200/],
     ["too much memory", ask(1, "A100", 80), /with at least 80 GB each/],
     ["a runner that does not exist", ask(undefined, undefined, undefined, ["nope"]), /no runner among \[nope\]; this Hangar's runners: cpu, h100, a100/],
+    ["a runtime class the runner has", ask(undefined, undefined, undefined, [], "gvisor"), "cpu"],
+    ["a runtime class only another runner has", ask(undefined, undefined, undefined, ["h100"], "gvisor"), /runtime class "gvisor" is not offered by h100 \(it offers none\); cpu offers: gvisor/],
+    ["GPUs and a runtime class no GPU runner has", ask(1, undefined, undefined, [], "gvisor"), /runtime class "gvisor" is not offered by h100 \(it offers none\), a100 \(it offers none\)/],
   ];
   for (const [name, spec, want] of cases) {
     it(name, () => {
       const got = chooseRunner(spec, ALL);
       if (typeof want === "string") expect("runner" in got && got.runner.runnerId).toBe(want);
       else expect("refused" in got && got.refused).toMatch(want);
+      if ("refused" in got) expect(got.field).toBe(/runtime class/.test(got.refused) ? "sandbox.spec.runtime_class" : undefined);
     });
   }
   it("a runtime with no GPUs refuses every GPU request, saying so", () => {
@@ -87,5 +91,18 @@ describe("what a runner's nodes offer", () => {
       { matchExpressions: [{ key: "gpu.nvidia.com/class", operator: "In", values: ["A100_NVLINK_80GB"] }, { key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] }] },
     ]);
     expect(gpuAffinity({ count: 1, memoryGb: 80 }, [gfd], DEFAULT_GPU_CONFIG)).toEqual([{ matchExpressions: [{ key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] }] }]);
+  });
+});
+
+describe("runtime classes a runner offers", () => {
+  const gvisor = { metadata: { name: "gvisor" }, handler: "runsc" };
+  const kata = { metadata: { name: "kata" }, handler: "kata", scheduling: { nodeSelector: { "katacontainers.io/kata-runtime": "true" } } };
+  const plain = node("n1", {}, {});
+  const kataNode = node("n2", { "katacontainers.io/kata-runtime": "true" }, {});
+  it("every class of the cluster, less those no node of the runner can run", () => {
+    expect(offeredClasses([kata, gvisor], [plain, kataNode])).toEqual(["gvisor", "kata"]);
+    expect(offeredClasses([kata, gvisor], [plain])).toEqual(["gvisor"]);
+    expect(offeredClasses([kata, gvisor], undefined)).toEqual(["gvisor", "kata"]);
+    expect(offeredClasses([], [plain])).toEqual([]);
   });
 });
