@@ -99,8 +99,10 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
       if (!req.sandbox) throw errors.invalidField("sandbox", "required");
       if (req.sandbox.sandbox_id) throw errors.invalidField("sandbox.sandbox_id", "output only: Hangar assigns sandbox ids");
+      const displayName = req.sandbox.display_name ?? "";
+      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName)) throw errors.invalidField("sandbox.display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
       const spec = toDomainSpec(req.sandbox.spec, o.specLimits);
-      const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "" });
+      const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "", displayName: displayName || undefined });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
       return toProtoSandbox(r);
     }),
@@ -120,7 +122,6 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       tagsViolations(req.tags ?? [], "tags", v);
       const stateName = req.state ?? "STATE_UNSPECIFIED";
       if (typeof stateName !== "string" || !(stateName in STATES)) v.push({ field: "state", description: `unknown state ${String(stateName)}` });
-      if (req.sort_direction === "SORT_DIRECTION_DESCENDING") v.push({ field: "sort_direction", description: "List is ordered by creation time, oldest first: only ASCENDING is offered" });
       if (v.length) throw errors.invalid(v);
       if (req.volume_ids?.length) return { sandboxes: [], next_page_token: "" };
       const res = controller.list(ctx.tenant, {
@@ -130,6 +131,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
         runnerIds: req.runner_ids ?? [],
         pageSize: req.page_size ?? 0,
         pageToken: req.page_token ?? "",
+        descending: req.sort_direction === "SORT_DIRECTION_DESCENDING",
       });
       return { sandboxes: res.items.map(toProtoSandbox), next_page_token: res.nextPageToken };
     }),

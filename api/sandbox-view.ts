@@ -12,6 +12,7 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
   const terminal = isTerminal(r.state);
   return {
     sandbox_id: r.id,
+    display_name: r.displayName ?? "",
     spec,
     status: {
       state: `STATE_${r.state}`,

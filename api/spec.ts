@@ -22,6 +22,7 @@ export const LIMITS = {
   pathLength: 4096,
   imageLength: 512,
   requestIdLength: 128,
+  displayNameLength: 256,
   idLength: 256,
   annotations: 128,
   annotationBytes: 64 * 1024,

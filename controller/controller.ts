@@ -31,6 +31,8 @@ export interface CreateInput {
   spec: SandboxSpec;
   echo: unknown;
   requestId: string;
+  /** A name for people (Sandbox.display_name), stored and echoed. */
+  displayName?: string;
 }
 
 export interface ExecHandle {
@@ -168,6 +170,7 @@ export function createController(o: ControllerOptions) {
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
       effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
+      ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };
     records.set(r.id, r);

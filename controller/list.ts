@@ -9,6 +9,8 @@ export interface ListQuery {
   runnerIds: string[];
   pageSize: number;
   pageToken: string;
+  /** Newest first (SORT_DIRECTION_DESCENDING); default oldest first. */
+  descending?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 200;
@@ -27,23 +29,29 @@ export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | 
 
 const sortKey = (r: SandboxRecord) => `${String(r.createdAtMs).padStart(15, "0")}:${r.id}`;
 
-export function encodeToken(key: string): string {
-  return Buffer.from(`v1:${key}`).toString("base64url");
+/** A page token: the last key served, and the direction it was served in ("v1:" oldest first, "v1d:" newest first). */
+export function encodeToken(key: string, descending = false): string {
+  return Buffer.from(`${descending ? "v1d" : "v1"}:${key}`).toString("base64url");
 }
 
-export function decodeToken(token: string): string | undefined {
+export function decodeToken(token: string, descending = false): string | undefined {
   if (!token) return undefined;
   const raw = Buffer.from(token, "base64url").toString();
-  if (!raw.startsWith("v1:") || !/^v1:\d{15}:[A-Za-z0-9-]+$/.test(raw)) throw errors.invalidField("page_token", "not a page token from a previous ListSandboxes response");
-  return raw.slice(3);
+  const prefix = descending ? "v1d:" : "v1:";
+  if (!raw.startsWith(prefix) || !/^\d{15}:[A-Za-z0-9-]+$/.test(raw.slice(prefix.length))) {
+    throw errors.invalidField("page_token", "not a page token from a previous ListSandboxes response with the same sort_direction");
+  }
+  return raw.slice(prefix.length);
 }
 
 export function page(records: Iterable<SandboxRecord>, q: ListQuery): { items: SandboxRecord[]; nextPageToken: string } {
-  const after = decodeToken(q.pageToken);
+  const desc = !!q.descending;
+  const after = decodeToken(q.pageToken, desc);
   const size = q.pageSize > 0 ? Math.min(q.pageSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
   const all = [...records].filter((r) => matches(r, q)).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
-  const rest = after === undefined ? all : all.filter((r) => sortKey(r) > after);
+  if (desc) all.reverse();
+  const rest = after === undefined ? all : all.filter((r) => (desc ? sortKey(r) < after : sortKey(r) > after));
   const items = rest.slice(0, size);
   const last = items.at(-1);
-  return { items, nextPageToken: rest.length > size && last ? encodeToken(sortKey(last)) : "" };
+  return { items, nextPageToken: rest.length > size && last ? encodeToken(sortKey(last), desc) : "" };
 }

@@ -94,6 +94,8 @@ export interface SandboxRecord {
   effectiveLifetimeSeconds: number;
   /** How the runtime realised the image (e.g. "host root filesystem, read-only lower layer"). */
   imageNote: string;
+  /** Sandbox.display_name as sent: a name for people. */
+  displayName?: string;
   /** The runtime class the sandbox runs under: the one asked for, the runner's default, or "<node-default>". */
   effectiveRuntimeClass?: string;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };

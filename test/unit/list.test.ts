@@ -52,4 +52,15 @@ describe("page", () => {
     }
   });
   it("accepts its own tokens", () => expect(() => page(recs, q({ pageToken: encodeToken(`${"0".repeat(11)}1001:${recs[1]?.id}`) }))).not.toThrow());
+  it("walks newest first when asked, and a token keeps its direction", () => {
+    const seen: string[] = [];
+    let token = "";
+    do {
+      const res = page(recs, q({ pageSize: 2, pageToken: token, descending: true }));
+      seen.push(...res.items.map((r) => r.id));
+      token = res.nextPageToken;
+      if (token) expect(() => page(recs, q({ pageToken: token }))).toThrow(/same sort_direction/);
+    } while (token);
+    expect(seen).toEqual(recs.map((r) => r.id).reverse());
+  });
 });
