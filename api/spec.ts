@@ -156,7 +156,11 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (!vol) v.push({ field: `${cf}.volume_mounts[${i}].volume`, description: `no volume named "${m.volume ?? ""}" in spec.volumes` });
     const p = validPath(m.mount_path ?? "");
     if (p) v.push({ field: `${cf}.volume_mounts[${i}].mount_path`, description: p });
-    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size };
+    const sub = m.sub_path ?? "";
+    if (sub && (sub.startsWith("/") || sub.split("/").some((x) => x === ".." || x === ".") || hasNul(sub) || sub.length > LIMITS.pathLength)) {
+      v.push({ field: `${cf}.volume_mounts[${i}].sub_path`, description: 'a relative path inside the volume, without "." or ".." parts' });
+    }
+    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size, ...(m.read_only ? { readOnly: true } : {}), ...(sub ? { subPath: sub.replace(/\/+$/, "") } : {}) };
   });
   if (v.length) throw errors.invalid(v);
   return {

@@ -52,6 +52,10 @@ export interface ScratchVolume {
   mountPath: string;
   /** Kubernetes quantity string as given, e.g. "1Gi"; undefined = no explicit size. */
   size?: string;
+  /** This mount is read-only (the volume may be writable through another mount). */
+  readOnly?: boolean;
+  /** A directory inside the volume mounted instead of its root (relative, no ".."); created when missing. */
+  subPath?: string;
 }
 
 export interface SandboxSpec {

@@ -75,7 +75,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
             capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
             seccompProfile: { type: "RuntimeDefault" },
           },
-          volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath })),
+          volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
         },
       ],
       volumes: [...new Map(spec.volumes.map((v) => [v.name, v])).values()].map((v) => ({ name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} })),

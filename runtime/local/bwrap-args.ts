@@ -14,7 +14,7 @@ export interface SandboxPaths {
   /** host file -> path in the sandbox, mounted read-only (Container.files). */
   files: { host: string; path: string }[];
   /** host dir -> path in the sandbox (scratch volumes). */
-  volumes: { host: string; path: string }[];
+  volumes: { host: string; path: string; readOnly?: boolean }[];
 }
 
 export interface BwrapInputs {
@@ -53,7 +53,7 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
   if (i.paths.maskSecrets) a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");
-  for (const v of i.paths.volumes) a.push("--bind", v.host, v.path);
+  for (const v of i.paths.volumes) a.push(v.readOnly ? "--ro-bind" : "--bind", v.host, v.path);
   for (const f of i.paths.files) a.push("--ro-bind", f.host, f.path);
   if (i.ptyHelper) a.push("--ro-bind", i.ptyHelper, PTY_HELPER_PATH);
   if (i.guard) a.push("--ro-bind", i.guard, GUARD_PATH);

@@ -135,9 +135,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       paths.files.push({ host, path: f.path });
     }
     for (const v of spec.volumes) {
-      const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"));
+      // sub_path was checked relative and without ".." (api/spec.ts); the volume is new, so it holds no links yet.
+      const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"), v.subPath ?? "");
       await mkdir(host, { recursive: true });
-      paths.volumes.push({ host, path: v.mountPath });
+      paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
     }
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;

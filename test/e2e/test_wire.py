@@ -93,6 +93,7 @@ INVALID = [
     ("Exec", pb.ExecRequest(sandbox_id=str(uuid.uuid4()), command=["echo"], env={f"V{i}": "x" * 4096 for i in range(100)}), "env"),
     ("StreamLogs", pb.StreamLogsRequest(sandbox_id=str(uuid.uuid4()), tail_lines=-3), "tail_lines"),
     ("CreateSandbox", pb.CreateSandboxRequest(), "sandbox"),
+    ("CreateSandbox", spec(volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume())], container={"volume_mounts": [pb.VolumeMount(volume="ws", mount_path="/ws", sub_path="../escape")]}), "sandbox.spec.containers[0].volume_mounts[0].sub_path"),
     ("CreateSandbox", spec(max_lifetime_seconds=-1), "sandbox.spec.max_lifetime_seconds"),
     ("CreateSandbox", spec(max_lifetime_seconds=10**9), "sandbox.spec.max_lifetime_seconds"),
     ("CreateSandbox", spec(tags=["t"] * 65), "sandbox.spec.tags"),
@@ -369,3 +370,19 @@ def test_display_name_is_echoed_and_list_sorts_both_ways(stubs):
     finally:
         for s in made:
             stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=s.sandbox_id), metadata=md)
+
+
+def test_volume_mounts_read_only_and_sub_path(stubs):
+    stub, md, _ = stubs
+    req = spec(tags=["wire"], max_lifetime_seconds=120, volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume())],
+               container={"volume_mounts": [pb.VolumeMount(volume="ws", mount_path="/work"), pb.VolumeMount(volume="ws", mount_path="/data", sub_path="out", read_only=True)]})
+    sb = wait_state(stub, md, stub.CreateSandbox(req, metadata=md).sandbox_id, pb.STATE_RUNNING)
+    try:
+        sh = lambda script: stub.Exec(pb.ExecRequest(sandbox_id=sb.sandbox_id, command=["/bin/sh", "-c", script]), metadata=md, timeout=30)
+        wrote = sh("ls -d /work/out && echo hi > /work/out/x && cat /data/x")
+        assert (wrote.exit_code, wrote.stdout) == (0, b"/work/out\nhi\n"), wrote
+        refused = sh("echo no > /data/y")
+        assert refused.exit_code != 0 and b"Read-only file system" in refused.stderr, refused
+        assert sh("test ! -e /work/out/y").exit_code == 0
+    finally:
+        stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sb.sandbox_id), metadata=md)

@@ -37,7 +37,7 @@ describe("tags as labels", () => {
 });
 
 describe("buildPod", () => {
-  const pod = buildPod(ID, spec({ argv: ["/bin/sh", "-c", "sleep 1"], env: { A: "1" }, requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", gpuCount: 2 }, volumes: [{ name: "ws", mountPath: "/workspace", size: "1Gi" }] }), {
+  const pod = buildPod(ID, spec({ argv: ["/bin/sh", "-c", "sleep 1"], env: { A: "1" }, requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi", gpuCount: 2 }, volumes: [{ name: "ws", mountPath: "/workspace", size: "1Gi" }, { name: "ws", mountPath: "/data", size: "1Gi", readOnly: true, subPath: "out" }] }), {
     namespace: "ns", activeDeadlineSeconds: 120, runtimeClassName: "gvisor", defaultDenyEgress: true,
     gpu: { resource: "nvidia.com/gpu", count: 2, affinity: [{ matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] }] },
   });
@@ -53,6 +53,7 @@ describe("buildPod", () => {
     expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms).toEqual([{ matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] }]);
     expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true }).spec?.affinity).toBeUndefined();
     expect(pod.spec?.volumes).toEqual([{ name: "vol-ws", emptyDir: { sizeLimit: "1Gi" } }]);
+    expect(c?.volumeMounts).toEqual([{ name: "vol-ws", mountPath: "/workspace" }, { name: "vol-ws", mountPath: "/data", readOnly: true, subPath: "out" }]);
   });
   it("egress follows the request over the default", () => {
     expect(buildPod(ID, spec({ denyEgress: false }), { namespace: "ns", defaultDenyEgress: true }).metadata?.labels?.["hangar.dev/egress"]).toBe("allow");

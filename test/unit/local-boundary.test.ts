@@ -43,6 +43,12 @@ describe("the bubblewrap launcher", () => {
     expect(a).toContain("--unshare-net");
     expect(a).toEqual(expect.arrayContaining(["--cap-drop", "ALL", "--ro-bind", "/proc/sys", "/d/empty", "/proc/keys", "/d/guard", GUARD_PATH]));
   });
+  it("mounts a volume read-write or read-only as each mount asks", () => {
+    const a = launcher.mainArgv({ ...inputs, slot: 300_007, paths: { ...paths, volumes: [{ host: "/d/v/ws", path: "/work" }, { host: "/d/v/ws/out", path: "/data", readOnly: true }] } });
+    const at = (p: string) => a.slice(a.indexOf(p) - 2, a.indexOf(p) + 1);
+    expect(at("/work")).toEqual(["--bind", "/d/v/ws", "/work"]);
+    expect(at("/data")).toEqual(["--ro-bind", "/d/v/ws/out", "/data"]);
+  });
   it("as an ordinary user: bubblewrap makes the user namespace, still no network and the filter", () => {
     const a = launcher.mainArgv(inputs);
     expect(a[0]).toBe("/usr/bin/bwrap");
