@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: images setup run build gen fields check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: images setup run build gen fields test-sdk-suite check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent
 
@@ -133,6 +133,15 @@ test-e2e-deployed:
 	  ip=$$($(TEST_KUBECTL) -n hangar-system get svc hangar -o jsonpath='{.spec.clusterIP}'); \
 	  HANGAR_E2E_TARGET=http://$$ip:50051 HANGAR_E2E_KEYS_FILE=$(CURDIR)/.build/deploy-keys HANGAR_E2E_RUNTIME=kubernetes \
 	  HANGAR_TEST_NAMESPACE=hangar-sandboxes $(VENV)/bin/python -m pytest -q test/e2e
+
+# The SDK's own integration suite (its sdist's tests/integration, unmodified) against a local
+# Hangar; HANGAR_E2E_RUNTIME=kubernetes (cluster up) runs it on the Kubernetes runtime.
+# Counts and failures: .build/sdk-suite/<runtime>.json, reported in docs/sdk-suite.md.
+$(STAMP)/sdk-suite: test/sdk-suite/requirements.txt $(STAMP)/venv-$(SDK_VERSION)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r test/sdk-suite/requirements.txt
+	@touch $@
+test-sdk-suite: build images $(STAMP)/sdk-suite
+	$(VENV)/bin/python test/sdk-suite/run.py
 
 # The offline single-node Kubernetes for the integration tier (docs/test-cluster.md).
 
