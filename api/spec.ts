@@ -144,6 +144,13 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     const sdkName = dest === "https_hostname" ? " (dns_name in the SDK)" : "";
     v.push({ field: `${base}.network.egress[${i}].${dest}`, description: `per-destination egress grants (${dest}${sdkName}) are not supported: use deny_egress=false for full egress` });
   });
+  // No service is exposed by this Hangar; the endpoint kinds the SDK can branch on get their own reasons.
+  (spec.services ?? []).forEach((svc, i) => {
+    const at = `${base}.services[${i}].endpoint`;
+    if (svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH") throw errors.endpointNotSupported("CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", `TLS passthrough endpoints are not supported by this Hangar (${at}.kind)`);
+    if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.auth)`);
+  });
+  if (spec.services?.length) throw errors.notImplemented(`services (field ${base}.services): sandbox ports are not exposed by this Hangar (no Service, no ingress)`);
   const volumes = (spec.volumes ?? []).map((vol, i) => {
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
     if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();

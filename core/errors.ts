@@ -89,6 +89,9 @@ export const errors = {
   unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),
   notImplemented: (what: string) =>
     new HangarError({ code: "UNIMPLEMENTED", message: `${what} is not supported by Hangar`, reason: "CWSANDBOX_NOT_IMPLEMENTED" }),
+  /** A service endpoint kind this Hangar does not offer, with the reason the SDK branches on. */
+  endpointNotSupported: (reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" | "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", message: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message, reason }),
   snapshotsNotSupported: () =>
     new HangarError({ code: "FAILED_PRECONDITION", message: "file-system snapshots are not supported by this Hangar deployment", reason: "CWSANDBOX_FSS_NOT_SUPPORTED" }),
   noSuitableRunner: (message: string) =>

@@ -152,8 +152,10 @@ def test_unknown_sandbox_is_not_found_with_reason(stubs):
         (spec(volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume(restore_from_snapshot_id="snap"))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_FSS_NOT_SUPPORTED"),
         (spec(runner_ids=["no-such-runner"]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_NO_SUITABLE_RUNNER"),
         (spec(services=[pb.Service(port=8080, visibility=pb.VISIBILITY_PRIVATE)]), grpc.StatusCode.UNIMPLEMENTED, "CWSANDBOX_NOT_IMPLEMENTED"),
+        (spec(services=[pb.Service(port=8443, visibility=pb.VISIBILITY_PUBLIC, endpoint=pb.EndpointSpec(kind=pb.ENDPOINT_KIND_TLS_PASSTHROUGH))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED"),
+        (spec(services=[pb.Service(port=8000, visibility=pb.VISIBILITY_PUBLIC, endpoint=pb.EndpointSpec(kind=pb.ENDPOINT_KIND_HTTPS, auth=pb.ENDPOINT_AUTH_SHARE_TOKEN))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED"),
     ],
-    ids=["public+private", "restore-snapshot", "unknown-runner", "private-service"],
+    ids=["public+private", "restore-snapshot", "unknown-runner", "private-service", "tls-passthrough", "share-token"],
 )
 def test_typed_refusals_on_create(stubs, req, code, reason):
     stub, md, _ = stubs

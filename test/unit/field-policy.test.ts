@@ -93,7 +93,7 @@ describe("the guard", () => {
   });
 
   it("answers UNIMPLEMENTED where the rule says the feature is not implemented", () => {
-    const req = { sandbox: { spec: { containers: [{ image: "x" }], services: [{ port: 80 }] } } };
+    const req = { sandbox: { spec: { containers: [{ image: "x" }], network_ids: ["n1"] } } };
     expect(() => guardRequest(create, req)).toThrow(expect.objectContaining({ code: "UNIMPLEMENTED", reason: "CWSANDBOX_NOT_IMPLEMENTED" }));
   });
 
