@@ -58,6 +58,10 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       affinity: o.gpu?.affinity ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: o.gpu.affinity } } } : undefined,
       tolerations: o.tolerations?.length ? o.tolerations : undefined,
       hostname: `sandbox-${id.slice(0, 8)}`,
+      // The pod's pause process is pid 1, not the sandbox's command: a command that sets no
+      // SIGTERM handler (sleep, a plain python) ends on a stop's SIGTERM as it would anywhere,
+      // instead of ignoring it as a container's pid 1 does and holding every stop for its grace.
+      shareProcessNamespace: true,
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
       containers: [
         {

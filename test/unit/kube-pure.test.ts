@@ -43,7 +43,7 @@ describe("buildPod", () => {
   });
   const c = pod.spec?.containers[0];
   it("is locked down by default", () => {
-    expect(pod.spec).toMatchObject({ restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, activeDeadlineSeconds: 120, runtimeClassName: "gvisor" });
+    expect(pod.spec).toMatchObject({ restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, activeDeadlineSeconds: 120, runtimeClassName: "gvisor", shareProcessNamespace: true });
     expect(c?.securityContext).toEqual({ allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } });
     expect(pod.metadata?.labels?.["hangar.dev/egress"]).toBe("deny");
   });
