@@ -238,6 +238,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       unsafe,
       sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 0, 0, 65535),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
+      logBytesPerSecond: int("HANGAR_LOCAL_LOG_BYTES_PER_SECOND", 16 * 1024 * 1024, 0, 1024 ** 3),
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       defaultCpuMillicores: int("HANGAR_LOCAL_DEFAULT_CPU_MILLICORES", 1000, 10, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),

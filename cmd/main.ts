@@ -73,6 +73,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
     maskPaths: [...cfg.local.maskPaths, installDir],
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,
+    logBytesPerSecond: cfg.local.logBytesPerSecond,
     defaultMemoryBytes: cfg.local.defaultMemoryBytes,
     defaultCpuMillicores: cfg.local.defaultCpuMillicores,
     cgroupRoot: cfg.local.cgroupRoot,

@@ -22,6 +22,7 @@ import { childExec, signalNumber } from "./child-exec.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
 import { bubblewrapLauncher } from "./launcher.js";
+import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
 import { prepareLocalRuntime } from "./prepare.js";
@@ -47,6 +48,8 @@ export interface LocalRuntimeOptions {
   /** The uid (and gid) the sandbox's processes run as, inside the sandbox. */
   sandboxUid: number;
   pidsMax: number;
+  /** How fast a sandbox's output is read into its log (bytes/s, one second's burst); 0 = unlimited. */
+  logBytesPerSecond?: number;
   /** The memory cap of a sandbox that asks for none. */
   defaultMemoryBytes: number;
   /** The CPU cap of a sandbox that asks for none. */
@@ -204,8 +207,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     });
     releaseIds();
     const logs = new LogStore();
-    main.stdout?.on("data", (b: Buffer) => logs.push("stdout", b));
-    main.stderr?.on("data", (b: Buffer) => logs.push("stderr", b));
+    if (main.stdout) readAtRate(main.stdout, o.logBytesPerSecond ?? 0, (b) => logs.push("stdout", b));
+    if (main.stderr) readAtRate(main.stderr, o.logBytesPerSecond ?? 0, (b) => logs.push("stderr", b));
     const mainClosed = new Promise<void>((r) => main.once("close", () => r()));
     // When the main command ends, the sandbox ends: bubblewrap's init would otherwise wait for every
     // process left in the sandbox (and keep the output pipes, so "close", open).
