@@ -120,11 +120,11 @@ describe("GPU sandboxes", () => {
 describe("runtime classes", () => {
   it("a sandbox asking for one of the cluster's RuntimeClasses runs under it, and Get says so", async () => {
     await waitFor("the RuntimeClass seen", 20_000, async () => (rt.runners().every((r) => r.runtimeClasses.includes(RC)) ? true : undefined));
-    const r = await controller.create("t", { spec: spec({ count: 0 }, [], RC), echo: {}, requestId: "" });
+    const r = await controller.create("t", { spec: spec({ count: 0 }, ["gpu"], RC), echo: {}, requestId: "" });
     expect(r.effectiveRuntimeClass).toBe(RC);
     await waitFor(`sandbox ${r.id} RUNNING`, 60_000, async () => (state(r.id).state === "RUNNING" ? true : undefined));
     expect((await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE })).spec?.runtimeClassName).toBe(RC);
-    const plain = await controller.create("t", { spec: spec({ count: 0 }), echo: {}, requestId: "" });
+    const plain = await controller.create("t", { spec: spec({ count: 0 }, ["gpu"]), echo: {}, requestId: "" });
     expect(plain.effectiveRuntimeClass).toBe("<node-default>");
     for (const id of [r.id, plain.id]) controller.remove("t", id, { graceMs: 0, allowMissing: false });
     await waitFor("both ended", 30_000, async () => ([r.id, plain.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined));
