@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: images setup run build gen fields test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent
 
@@ -61,6 +61,10 @@ images: $(STAMP)/apt
 	@command -v go >/dev/null || { echo "building .build/hangar-agent needs Go >= 1.20 (https://go.dev/dl)"; exit 1; }
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-agent .
 
+# The exec agent's own tests (frames split anywhere, exit codes, stdin EOF, kill, output credit).
+test-agent:
+	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
+
 build: setup
 	tsc -p tsconfig.build.json
 
@@ -96,7 +100,7 @@ test-unit: setup
 test-e2e: build images
 	$(VENV)/bin/python -m pytest -q test/e2e
 
-test: setup check-gen lint build test-unit chart-check test-e2e test-sdk-suite test-cluster
+test: setup check-gen lint build test-unit test-agent chart-check test-e2e test-sdk-suite test-cluster
 
 # The Helm chart: helm lint and template tests with the real helm (built from its Go module).
 chart-check: $(STAMP)/npm

@@ -54,7 +54,11 @@ type proc struct {
 
 func main() {
 	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}}
-	go a.writer()
+	go func() {
+		if a.writer(os.Stdout) != nil {
+			os.Exit(1)
+		}
+	}()
 	a.send('H', 0, []byte(version))
 	a.reader(bufio.NewReaderSize(os.Stdin, 64<<10))
 	// The channel is gone: nothing can hear these commands any more.
@@ -70,22 +74,24 @@ func (a *agent) send(kind byte, id uint32, payload []byte) {
 	a.out <- frame{kind, id, payload}
 }
 
-func (a *agent) writer() {
-	w := bufio.NewWriterSize(os.Stdout, 64<<10)
+// writer sends the queued frames to w; it returns only when a flush fails (Hangar is gone).
+func (a *agent) writer(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
 	hdr := make([]byte, 9)
 	for f := range a.out {
 		hdr[0] = f.kind
 		binary.BigEndian.PutUint32(hdr[1:], f.id)
 		binary.BigEndian.PutUint32(hdr[5:], uint32(len(f.payload)))
-		w.Write(hdr)
-		w.Write(f.payload)
+		bw.Write(hdr)
+		bw.Write(f.payload)
 		// Flush when nothing else is queued: one websocket message per burst of frames.
 		if len(a.out) == 0 {
-			if w.Flush() != nil {
-				os.Exit(1)
+			if err := bw.Flush(); err != nil {
+				return err
 			}
 		}
 	}
+	return bw.Flush()
 }
 
 func (a *agent) reader(r *bufio.Reader) {
