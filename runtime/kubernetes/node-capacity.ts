@@ -83,9 +83,10 @@ export function gpuAffinity(ask: GpuAsk, runnerNodes: V1Node[], c: GpuConfig): V
 
 /**
  * RuntimeClasses a runner offers: every class of the cluster, less those whose scheduling
- * nodeSelector no node of the runner matches (when its nodes are known).
+ * nodeSelector no node of the runner matches (when its nodes are known; none without nodes).
  */
 export function offeredClasses(classes: V1RuntimeClass[], runnerNodes: V1Node[] | undefined): string[] {
+  if (runnerNodes && runnerNodes.length === 0) return []; // no node to run anything on
   return classes
     .filter((c) => {
       const sel = c.scheduling?.nodeSelector;

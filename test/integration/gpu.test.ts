@@ -119,7 +119,8 @@ describe("GPU sandboxes", () => {
 
 describe("runtime classes", () => {
   it("a sandbox asking for one of the cluster's RuntimeClasses runs under it, and Get says so", async () => {
-    await waitFor("the RuntimeClass seen", 20_000, async () => (rt.runners().every((r) => r.runtimeClasses.includes(RC)) ? true : undefined));
+    await waitFor("the RuntimeClass seen", 20_000, async () => (rt.runners().find((r) => r.runnerId === "gpu")?.runtimeClasses.includes(RC) ? true : undefined));
+    expect(rt.runners().find((r) => r.runnerId === "cpu")?.runtimeClasses).toEqual([]); // no nodes: nothing to run on
     const r = await controller.create("t", { spec: spec({ count: 0 }, ["gpu"], RC), echo: {}, requestId: "" });
     expect(r.effectiveRuntimeClass).toBe(RC);
     await waitFor(`sandbox ${r.id} RUNNING`, 60_000, async () => (state(r.id).state === "RUNNING" ? true : undefined));
@@ -132,7 +133,7 @@ describe("runtime classes", () => {
 
   it("one the cluster does not have is refused by field, naming what is offered", async () => {
     await expect(controller.create("t", { spec: spec({ count: 0 }, [], "gvisor"), echo: {}, requestId: "" })).rejects.toMatchObject({
-      code: "INVALID_ARGUMENT", message: expect.stringMatching(new RegExp(`runtime class "gvisor" is not offered by cpu \\(it offers [^)]*${RC}`)),
+      code: "INVALID_ARGUMENT", message: expect.stringMatching(new RegExp(`runtime class "gvisor" is not offered by cpu \\(it offers none\\), gpu \\(it offers [^)]*${RC}`)),
     });
   });
 });

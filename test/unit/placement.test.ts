@@ -104,5 +104,6 @@ describe("runtime classes a runner offers", () => {
     expect(offeredClasses([kata, gvisor], [plain])).toEqual(["gvisor"]);
     expect(offeredClasses([kata, gvisor], undefined)).toEqual(["gvisor", "kata"]);
     expect(offeredClasses([], [plain])).toEqual([]);
+    expect(offeredClasses([gvisor], [])).toEqual([]); // a runner with no nodes runs nothing
   });
 });
