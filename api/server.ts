@@ -36,7 +36,10 @@ export function createGrpcServer(d: ServerDeps) {
   const toError = createErrorMapper(loadRpcTypes(d.protoDir), d.log);
   // The services Hangar serves refuse fields they do not honour; the refused ones need no guard.
   const root = loadContractRoot(d.protoDir);
-  const inputs = new Map(GUARDED_SERVICES.flatMap((s) => root.lookupService(s).methodsArray.filter((m) => !METHOD_RULES[`${root.lookupService(s).name}.${m.name}`]).map((m) => [m.name, (m.resolve(), m.resolvedRequestType as protobuf.Type)] as const)));
+  const inputs = new Map<string, protobuf.Type>();
+  for (const svc of GUARDED_SERVICES.map((s) => root.lookupService(s))) {
+    for (const m of svc.methodsArray) if (!METHOD_RULES[`${svc.name}.${m.name}`]) inputs.set(m.name, (m.resolve(), m.resolvedRequestType as protobuf.Type));
+  }
   const guard = (method: string, request: unknown) => {
     const type = inputs.get(method);
     if (type) guardRequest(type, request);

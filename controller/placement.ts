@@ -8,8 +8,6 @@
 import { gpuTypeMatches } from "../core/gpu.js";
 import { type GpuAsk, gpuAsk, type RunnerInfo, type SandboxSpec } from "../core/types.js";
 
-export { gpuTypeMatches };
-
 export function fits(ask: GpuAsk, r: RunnerInfo): boolean {
   const g = r.gpus;
   if (!g || g.perNodeMax < ask.count) return false;

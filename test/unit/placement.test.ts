@@ -2,7 +2,8 @@
 // the nodes of a runner offer (runtime/kubernetes/node-capacity.ts): pure tables.
 import type { V1Node } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { chooseRunner, gpuTypeMatches } from "../../controller/placement.js";
+import { chooseRunner } from "../../controller/placement.js";
+import { gpuTypeMatches } from "../../core/gpu.js";
 import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
 import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/node-capacity.js";
 
