@@ -87,6 +87,17 @@ def test_commands_and_the_main_process_have_no_capabilities(sandbox):
     assert caps == [], caps
 
 
+@pytest.mark.kubernetes_only
+def test_the_pods_pause_process_is_visible_but_out_of_reach(sandbox):
+    # Sandbox pods share their process namespace (a stop's SIGTERM reaches a command with no
+    # handler): pid 1 is the pod's pause process, whose root, environment and memory stay closed.
+    r = run(sandbox, "cat /proc/1/comm; for f in /proc/1/root/etc/hostname /proc/1/environ /proc/1/mem /proc/1/cwd/.; do "
+                     "if head -c 1 $f >/dev/null 2>&1; then echo READ $f; fi; done; ls /proc/1/root/ >/dev/null 2>&1 && echo READ root")
+    lines = r.stdout.split()
+    assert lines[:1] == ["pause"], r.stdout
+    assert "READ" not in r.stdout, r.stdout
+
+
 def test_cgroups_cannot_be_changed_from_inside(sandbox):
     # Control files that exist (cgroupfs mounted read-only, as on Kubernetes) refuse writes; the local
     # runtime mounts no cgroupfs at all; nobody can mount one.
