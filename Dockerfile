@@ -2,12 +2,16 @@
 # path (`make image`, scripts/build-image.sh) produces the same runtime layout without Docker:
 #   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
 #   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
+#   /app/.build/hangar-netinit (the sandbox pods' init container: their egress rules, ADR 0012),
 #   user 10001, entrypoint tini -- node /app/dist/cmd/main.js (tini as pid 1 reaps orphans). Nothing is written outside /tmp, so a
 #   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
 FROM golang:1.26-bookworm AS agent
 WORKDIR /src/agent
 COPY agent ./
 RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-agent .
+WORKDIR /src/netinit
+COPY netinit ./
+RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-netinit .
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
@@ -32,6 +36,7 @@ COPY --from=build /src/node_modules node_modules
 COPY --from=build /src/dist dist
 COPY --from=build /src/proto proto
 COPY --from=agent /hangar-agent .build/hangar-agent
+COPY --from=agent /hangar-netinit .build/hangar-netinit
 USER 10001:10001
 EXPOSE 50051 9464
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cmd/main.js"]

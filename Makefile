@@ -8,7 +8,7 @@ STAMP := .build/stamps
 
 .PHONY: images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
-setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
 $(STAMP)/npm: package.json package-lock.json
 	@mkdir -p $(STAMP)
@@ -61,9 +61,18 @@ images: $(STAMP)/apt
 	@command -v go >/dev/null || { echo "building .build/hangar-agent needs Go >= 1.20 (https://go.dev/dl)"; exit 1; }
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-agent .
 
-# The exec agent's own tests (frames split anywhere, exit codes, stdin EOF, kill, output credit).
+# The init container of every Kubernetes sandbox pod: loads the egress policy (default deny) into the
+# pod's network namespace with nftables (netinit/main.go; google/nftables, ADR 0012). Static.
+.build/hangar-netinit: netinit/*.go netinit/go.mod netinit/go.sum
+	@mkdir -p .build
+	cd netinit && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-netinit .
+
+# The Go tests: the exec agent (frames split anywhere, exit codes, stdin EOF, kill, output credit) and
+# netinit (the rule plan, and the rules loaded by the kernel in a fresh network namespace deciding
+# real connections; that part needs root).
 test-agent:
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
+	cd netinit && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 
 build: setup
 	tsc -p tsconfig.build.json
