@@ -1,10 +1,16 @@
 /** Domain record -> proto Sandbox: the spec echoed as sent, the status from the record. */
-import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type SandboxRecord } from "../core/types.js";
+import { type EgressGrant, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type SandboxRecord } from "../core/types.js";
+import type { EgressRule } from "./generated/coreweave/sandbox/v1/EgressRule.js";
 import type { Sandbox } from "./generated/coreweave/sandbox/v1/Sandbox.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
 
 export const timestamp = (ms: number): Timestamp => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
+
+const toProtoEgress = (g: EgressGrant): EgressRule => ({
+  ...(g.to === "any" ? { any: true } : { cidr: { cidr: g.to.cidr, except: g.to.except } }),
+  ports: g.ports.map((p) => ({ protocol: p.protocol, port: p.port, ...(p.endPort ? { end_port: p.endPort } : {}) })),
+});
 
 export function toProtoSandbox(r: SandboxRecord): Sandbox {
   const spec = r.echo as SandboxSpec__Output;
@@ -28,7 +34,7 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
       effective_resource_requirements: container?.resource_requirements ?? null,
       effective_resources: container?.resources ?? null,
       services: (spec.services ?? []).map((s) => ({ port: s.port, name: s.name, protocol: s.protocol, visibility: s.visibility })),
-      effective_egress: [],
+      effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
       container_statuses: [{ name: container?.name || "main", state: `STATE_${r.state}`, exit_code: r.exitCode ?? 0 }],
     },
   };

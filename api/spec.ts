@@ -7,6 +7,7 @@
 import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
 import type { Quantities, SandboxSpec } from "../core/types.js";
+import { egressGrants } from "./egress-rules.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import { DEFAULT_MAIN_ARGV } from "../core/types.js";
@@ -27,6 +28,9 @@ export const LIMITS = {
   annotations: 128,
   annotationBytes: 64 * 1024,
   volumes: 32,
+  egressRules: 32,
+  egressExcepts: 32,
+  egressPorts: 32,
 };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -139,11 +143,8 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });
   }
   const net = spec.network;
-  (net?.egress ?? []).forEach((r, i) => {
-    const dest = r.destination ?? "destination";
-    const sdkName = dest === "https_hostname" ? " (dns_name in the SDK)" : "";
-    v.push({ field: `${base}.network.egress[${i}].${dest}`, description: `per-destination egress grants (${dest}${sdkName}) are not supported: use deny_egress=false for full egress` });
-  });
+  const egress = egressGrants(net?.egress ?? [], `${base}.network.egress`, v);
+  if (egress.length && net?.deny_egress === true) v.push({ field: `${base}.network.deny_egress`, description: "cannot be combined with egress rules (rules already deny everything they do not grant)" });
   // No service is exposed by this Hangar; the endpoint kinds the SDK can branch on get their own reasons.
   (spec.services ?? []).forEach((svc, i) => {
     const at = `${base}.services[${i}].endpoint`;
@@ -182,6 +183,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     maxLifetimeSeconds: lifetime,
     runnerIds: [...runnerIds],
     denyEgress: net?.deny_egress ?? undefined,
+    ...(egress.length ? { egress } : {}),
     denyIngress: net?.deny_ingress ?? undefined,
     annotations: { ...annotations },
     volumes: mounts,

@@ -6,6 +6,8 @@
 import { accessSync, constants, existsSync, lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseCidr } from "../core/cidr.js";
+import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseWarmPools } from "../runtime/kubernetes/warm-pool-config.js";
 
 export class ConfigError extends Error {}
@@ -51,6 +53,14 @@ export function parseKubeRunners(text: string, defaultId: string, group: string)
       nodeSelector[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
     return { runnerId: id, runnerGroupId: group, nodeSelector };
+  });
+}
+
+/** A comma-separated list of IPv4/IPv6 CIDRs (or addresses); a bad entry names the setting. */
+export function parseCidrList(key: string, text: string): string[] {
+  return text.split(",").map((c) => c.trim()).filter(Boolean).map((c) => {
+    if (!parseCidr(c)) throw new ConfigError(`${key}: "${c}" is not an IPv4 or IPv6 CIDR (such as 10.0.0.0/8 or fd00::/8)`);
+    return c;
   });
 }
 
@@ -161,6 +171,12 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const ptyHelper = tool("HANGAR_LOCAL_PTY_HELPER", path.join(installDir, ".build/hangar-pty"));
   const execAgent = bool("HANGAR_KUBE_EXEC_AGENT", false);
   const agentBinary = str("HANGAR_KUBE_AGENT_BINARY", path.join(installDir, ".build/hangar-agent"));
+  const egressEnforcement = str("HANGAR_KUBE_EGRESS_ENFORCEMENT", "netinit");
+  if (egressEnforcement !== "netinit" && egressEnforcement !== "networkpolicy") throw new ConfigError(`HANGAR_KUBE_EGRESS_ENFORCEMENT=${egressEnforcement}: expected netinit (Hangar's init container, any CNI) or networkpolicy (the chart's NetworkPolicies only)`);
+  const netinitImage = str("HANGAR_KUBE_NETINIT_IMAGE", "");
+  if (runtime === "kubernetes" && egressEnforcement === "netinit" && !netinitImage) {
+    throw new ConfigError("HANGAR_KUBE_NETINIT_IMAGE is not set: sandbox pods load their egress rules with hangar-netinit from that image (Hangar's own image holds it at /app/.build/hangar-netinit); set HANGAR_KUBE_EGRESS_ENFORCEMENT=networkpolicy to rely on NetworkPolicies alone");
+  }
   if (runtime === "kubernetes" && execAgent && !executable(agentBinary)) throw new ConfigError(`HANGAR_KUBE_AGENT_BINARY=${agentBinary}: not found; build it with 'make setup' (HANGAR_KUBE_EXEC_AGENT=true needs it)`);
   if (runtime === "local" && !executable(ptyHelper)) throw new ConfigError(`HANGAR_LOCAL_PTY_HELPER=${ptyHelper}: not found; build it with 'make setup'`);
   const guard = tool("HANGAR_LOCAL_GUARD", path.join(installDir, ".build/hangar-guard"));
@@ -209,6 +225,14 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         memoryLabel: str("HANGAR_KUBE_GPU_MEMORY_LABEL", "nvidia.com/gpu.memory"),
       },
       nodeRefreshMs: int("HANGAR_KUBE_NODE_REFRESH_SECONDS", 30, 1, 3600) * 1000,
+      egress: {
+        enforcement: egressEnforcement as "netinit" | "networkpolicy",
+        netinitImage: netinitImage || undefined,
+        netinitPath: str("HANGAR_KUBE_NETINIT_PATH", "/app/.build/hangar-netinit"),
+        privateCidrs: parseCidrList("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", str("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", "") || DEFAULT_PRIVATE_CIDRS.join(",")),
+        grantableCidrs: parseCidrList("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", str("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", "")),
+        denyCidrs: parseCidrList("HANGAR_KUBE_EGRESS_DENY_CIDRS", str("HANGAR_KUBE_EGRESS_DENY_CIDRS", "")),
+      },
       execAgentBinary: execAgent ? agentBinary : undefined,
       warmPools: (() => {
         try {

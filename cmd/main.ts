@@ -40,6 +40,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
       defaultDenyEgress: cfg.defaultDenyEgress,
+      egress: cfg.kube.egress,
       runtimeClassName: cfg.kube.runtimeClassName,
       tolerations: cfg.kube.tolerations,
       gpu: cfg.kube.gpu,
@@ -108,6 +109,7 @@ async function main() {
   const metrics = createMetrics(() => holder.controller?.counts() ?? {});
   const controller = createController({
     runtime,
+    defaultDenyEgress: cfg.defaultDenyEgress,
     policy: { retentionMs: cfg.retentionSeconds * 1000, expiryGraceMs: 0, stuckAfterMs: 30_000 },
     defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
     maxLifetimeSeconds: cfg.maxLifetimeSeconds,

@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
+import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
@@ -23,6 +24,8 @@ export interface ControllerOptions {
   maxExecs: number;
   maxFileBytes: number;
   reapIntervalMs: number;
+  /** HANGAR_DEFAULT_DENY_EGRESS: what a sandbox that makes no network choice gets (for the effective egress echo). */
+  defaultDenyEgress?: boolean;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   onStateChange?: (from: State | undefined, to: State) => void;
 }
@@ -170,6 +173,7 @@ export function createController(o: ControllerOptions) {
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
       effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
+      effectiveEgress: effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
       ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };

@@ -5,8 +5,9 @@
  * once, saying what exists; one that only waits for free GPUs is placed and waits in the
  * scheduler, whose reason the sandbox's status shows.
  */
+import { contains, overlaps, parseCidr } from "../core/cidr.js";
 import { gpuTypeMatches } from "../core/gpu.js";
-import { type GpuAsk, gpuAsk, type RunnerInfo, type SandboxSpec } from "../core/types.js";
+import { type EgressGrant, type GpuAsk, gpuAsk, type RunnerEgress, type RunnerInfo, type SandboxSpec } from "../core/types.js";
 
 export function fits(ask: GpuAsk, r: RunnerInfo): boolean {
   const g = r.gpus;
@@ -27,7 +28,27 @@ export type Placement = { runner: RunnerInfo } | { refused: string; field?: stri
 
 const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses.join(", ") : "none");
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass">, runners: RunnerInfo[]): Placement {
+/**
+ * A grant whose whole range lies in the runner's cluster-internal space, with no part the operator
+ * opened, would reach nothing: refused, naming the range (a grant that only partly overlaps is
+ * honoured for its other part).
+ */
+export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refused: string; field: string } | undefined {
+  const open = e.grantableCidrs.map(parseCidr).filter((c) => c !== undefined);
+  for (const [i, g] of grants.entries()) {
+    if (g.to === "any") continue;
+    const c = parseCidr(g.to.cidr);
+    if (!c) continue;
+    const inside = e.privateCidrs.find((p) => { const pc = parseCidr(p); return pc !== undefined && contains(pc, c); });
+    if (inside && !open.some((o) => overlaps(o, c))) {
+      const grantable = e.grantableCidrs.length ? `; ranges opened to grants: ${e.grantableCidrs.join(", ")}` : "; the operator opens such ranges with HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS";
+      return { refused: `egress to ${g.to.cidr} cannot be granted: it lies in ${inside}, which sandboxes never reach${grantable}`, field: `sandbox.spec.network.egress[${i}].cidr` };
+    }
+  }
+  return undefined;
+}
+
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
@@ -47,6 +68,13 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       return { refused: `runtime class "${rc}" is not offered by ${able.map((r) => `${r.runnerId} (it offers ${classesOf(r)})`).join(", ")}${elsewhere.length ? `; ${elsewhere.join("; ")}` : ""}`, field: "sandbox.spec.runtime_class" };
     }
     able = offering;
+  }
+  if (spec.egress?.length) {
+    const enforcing = able.filter((r) => r.egress);
+    if (!enforcing.length) return { refused: `egress rules are not enforced by ${able.map((r) => r.runnerId).join(", ")} (this runtime offers deny_egress=true or false only)`, field: "sandbox.spec.network.egress" };
+    able = enforcing;
+    const bad = unreachableGrant(spec.egress, able[0]?.egress as RunnerEgress);
+    if (bad) return bad;
   }
   if (!ask) return { runner: able[0] as RunnerInfo };
   // The runner with the most free GPUs: the scheduler then waits least.

@@ -73,6 +73,8 @@ export interface SandboxSpec {
   runnerIds: string[];
   /** undefined = deployment default (deny), as the brief asks. */
   denyEgress?: boolean;
+  /** Egress grants (NetworkOptions.egress): only what they name is reachable, never more than the operator allows. */
+  egress?: EgressGrant[];
   denyIngress?: boolean;
   annotations: Record<string, string>;
   volumes: ScratchVolume[];
@@ -102,6 +104,8 @@ export interface SandboxRecord {
   displayName?: string;
   /** The runtime class the sandbox runs under: the one asked for, the runner's default, or "<node-default>". */
   effectiveRuntimeClass?: string;
+  /** The egress grants in force (echoed as effective_egress); [] = none. */
+  effectiveEgress?: EgressGrant[];
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };
   /**
    * When a DeleteSandbox was accepted. From then on the sandbox is gone for every RPC except
@@ -109,6 +113,20 @@ export interface SandboxRecord {
    * delete) until retention ends. Stored, so every replica and a restart agree.
    */
   deletedAtMs?: number;
+}
+
+/** One egress grant: a range (minus exceptions) or "any" (everything but what the operator keeps internal), optionally on some ports. */
+export interface EgressGrant {
+  to: { cidr: string; except: string[] } | "any";
+  /** Empty: every port and protocol. */
+  ports: { protocol: "TCP" | "UDP" | "SCTP"; port: number; endPort?: number }[];
+}
+
+/** What a runner can enforce of per-sandbox egress grants; absent = grants are refused there. */
+export interface RunnerEgress {
+  /** Ranges grants reach only where grantableCidrs opens them (cluster-internal space). */
+  privateCidrs: string[];
+  grantableCidrs: string[];
 }
 
 export interface RunnerInfo {
@@ -129,6 +147,8 @@ export interface RunnerInfo {
   runtimeClasses: string[];
   /** The runtime class sandboxes get when they ask for none; undefined = the node's default. */
   defaultRuntimeClass?: string;
+  /** Per-sandbox egress grants this runner enforces; absent = refused. */
+  egress?: RunnerEgress;
 }
 
 /** What Get reports as the effective runtime class when the node's default handler runs the sandbox. */

@@ -17,6 +17,9 @@ import (
 // PolicyEnv carries the policy (JSON, see Policy) from Hangar to this process.
 const PolicyEnv = "HANGAR_NETINIT_POLICY"
 
+// NodeIPEnv carries the node's address (the pod spec maps status.hostIP into it).
+const NodeIPEnv = "HANGAR_NODE_IP"
+
 func discover(p Policy) (never, resolvers []netip.Prefix) {
 	if p.Discover {
 		if f, err := os.Open("/proc/net/route"); err == nil {
@@ -25,9 +28,12 @@ func discover(p Policy) (never, resolvers []netip.Prefix) {
 			}
 			f.Close()
 		}
-		if h := os.Getenv("KUBERNETES_SERVICE_HOST"); h != "" {
-			if a, err := parsePrefix(h); err == nil {
-				never = append(never, a)
+		// The kubernetes Service, and the pod's node (status.hostIP through the downward API).
+		for _, k := range []string{"KUBERNETES_SERVICE_HOST", NodeIPEnv} {
+			if h := os.Getenv(k); h != "" {
+				if a, err := parsePrefix(h); err == nil {
+					never = append(never, a)
+				}
 			}
 		}
 	}

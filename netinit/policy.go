@@ -24,8 +24,8 @@ type Policy struct {
 	Grants []Grant `json:"grants"`
 	// DNS: allow UDP and TCP port 53 to the pod's resolvers (from /etc/resolv.conf).
 	DNS bool `json:"dns"`
-	// Discover: also add the pod's default gateway (its node, on bridge CNIs) and the kubernetes
-	// Service address (KUBERNETES_SERVICE_HOST) to Never.
+	// Discover: also add the pod's default gateway (its node, on bridge CNIs), the kubernetes
+	// Service address (KUBERNETES_SERVICE_HOST) and the node's address (HANGAR_NODE_IP) to Never.
 	Discover bool `json:"discover"`
 }
 

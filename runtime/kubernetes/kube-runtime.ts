@@ -13,7 +13,8 @@ import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
-import { buildPod, EGRESS_LABEL, podName } from "./pod-spec.js";
+import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, netinitPolicy } from "./egress-policy.js";
+import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
 import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
@@ -42,6 +43,8 @@ export interface KubeRuntimeOptions {
   deadlineMarginSeconds: number;
   defaultLifetimeSeconds: number;
   defaultDenyEgress: boolean;
+  /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
+  egress?: EgressConfig;
   runtimeClassName?: string;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
@@ -98,6 +101,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const runtimeClasses = new Map<string, string[]>();
   const nodeApi = o.kubeConfig.makeApiClient(k8s.NodeV1Api);
   const gpuConfig = o.gpu ?? DEFAULT_GPU_CONFIG;
+  const egressConfig = o.egress ?? DEFAULT_EGRESS_CONFIG;
+  const netinitImage = egressConfig.enforcement === "netinit" ? egressConfig.netinitImage : undefined;
+  if (egressConfig.enforcement === "netinit" && !netinitImage) throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
+  /** Every node's addresses (InternalIP, ExternalIP): no sandbox reaches them. */
+  let nodeAddresses: string[] = [];
+  const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress">): PodOptions["netinit"] =>
+    netinitImage ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses) } : undefined;
   let closing = false;
   let sink: Sink | undefined;
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
@@ -225,7 +235,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         },
         idlePod: (image, labels) => {
           const pod = buildPod(randomUUID(), { image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
-            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true,
+            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }),
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
         },
@@ -248,6 +258,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       classes = (await nodeApi.listRuntimeClass()).items;
     } catch {
       classes = undefined; // not readable: only the operator's default is known to exist
+    }
+    if (nodes) {
+      const addrs = nodes.flatMap((n) => (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address));
+      nodeAddresses = [...new Set(addrs)].sort();
     }
     for (const r of o.runners) {
       const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));
@@ -274,9 +288,11 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false, recordText: text };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
-    const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], !!runner && Object.keys(runner.nodeSelector).length > 0) : undefined;
+    // Pool pods were started with no egress; under netinit their rules are fixed, so only a sandbox with none fits.
+    const egress = allowsEgress(spec, o.defaultDenyEgress);
+    const pinned = (!!runner && Object.keys(runner.nodeSelector).length > 0) || (!!netinitImage && egress);
+    const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], pinned) : undefined;
     if (warm && pool && record && text) {
-      const egress = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
       const claimedPod = await warm.claim(pool.image, (p) => claimPatch(p, { id, spec, tenant: record.tenant, recordText: text, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, Date.now()));
       if (claimedPod) {
         t.pod = claimedPod;
@@ -296,6 +312,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       tolerations: o.tolerations,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
+      netinit: netinitFor(spec),
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
@@ -433,6 +450,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
         runtimeClasses: runtimeClasses.get(r.runnerId) ?? [],
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
+        ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs } } : {}),
       };
     });
   }

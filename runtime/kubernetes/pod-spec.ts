@@ -1,6 +1,7 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
 import type { V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { Quantities, SandboxSpec } from "../../core/types.js";
+import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
@@ -14,6 +15,8 @@ export interface PodOptions {
   defaultDenyEgress: boolean;
   /** GPUs: the extended resource (requests = limits: GPUs are not shared) and the node affinity for model and memory. */
   gpu?: { resource: string; count: number; affinity?: V1NodeSelectorTerm[] };
+  /** Hangar's egress enforcement (ADR 0012): an init container loads this policy into the pod's network namespace. */
+  netinit?: { image: string; path: string; policy: NetinitPolicy };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -23,6 +26,32 @@ export const KEPT_CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "
 export const EGRESS_LABEL = "hangar.dev/egress";
 
 export const podName = (id: string) => `sbx-${id}`;
+export const NETINIT_CONTAINER = "hangar-netinit";
+
+/**
+ * The init container that loads the egress policy: NET_ADMIN in the pod's network namespace and
+ * nothing else, exits before the sandbox's container starts (which never holds NET_ADMIN, so it
+ * cannot undo the rules); a failure fails the pod, so a sandbox never starts open.
+ */
+export function netinitContainer(n: NonNullable<PodOptions["netinit"]>) {
+  return {
+    name: NETINIT_CONTAINER,
+    image: n.image,
+    imagePullPolicy: "IfNotPresent",
+    command: [n.path],
+    env: [{ name: "HANGAR_NETINIT_POLICY", value: JSON.stringify(n.policy) }, { name: "HANGAR_NODE_IP", valueFrom: { fieldRef: { fieldPath: "status.hostIP" } } }],
+    resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
+    securityContext: {
+      runAsUser: 0,
+      runAsNonRoot: false,
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] },
+      seccompProfile: { type: "RuntimeDefault" },
+    },
+  };
+}
 
 function resources(q: Quantities, gpu: PodOptions["gpu"]): Record<string, string> {
   const r: Record<string, string> = {};
@@ -33,7 +62,7 @@ function resources(q: Quantities, gpu: PodOptions["gpu"]): Record<string, string
 }
 
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
-  const egress = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
+  const egress = allowsEgress(spec, o.defaultDenyEgress);
   const [command, ...args] = spec.argv;
   const requests = resources(spec.requests, o.gpu);
   const limits = resources(spec.limits, o.gpu);
@@ -63,6 +92,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       // instead of ignoring it as a container's pid 1 does and holding every stop for its grace.
       shareProcessNamespace: true,
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      initContainers: o.netinit ? [netinitContainer(o.netinit)] : undefined,
       containers: [
         {
           name: "main",

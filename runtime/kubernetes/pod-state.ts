@@ -19,6 +19,13 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
     const why = term.reason ?? `exit code ${term.exitCode}`;
     return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}) };
   }
+  // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran.
+  for (const ic of pod.status?.initContainerStatuses ?? []) {
+    const it = ic.state?.terminated;
+    if (it && it.exitCode !== 0) return { t: "start-failed", reason: `init container ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})` };
+    const iw = ic.state?.waiting;
+    if (iw?.reason && FATAL_WAITING.has(iw.reason)) return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
+  }
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
     const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (pod.status.reason ?? pod.status.phase);
     return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why, ...(pod.status.reason === "DeadlineExceeded" ? { endedBy: why } : {}) };

@@ -60,9 +60,9 @@ export const poolName = (image: string) => `p${createHash("sha256").update(image
  * the default main process, no resources, volumes, working directory or runtime choices the
  * idle pod was not made with. Env and mounted files are fine (applied per exec / written at claim).
  */
-export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], runnerHasSelector: boolean): WarmPoolConfig | undefined {
+export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean): WarmPoolConfig | undefined {
   const defaultMain = spec.argv.length === 0 || (spec.argv.length === DEFAULT_MAIN_ARGV.length && spec.argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
-  if (runnerHasSelector || !defaultMain || spec.workingDir || spec.volumes.length || spec.runtimeClass) return undefined;
+  if (mustBeCold || !defaultMain || spec.workingDir || spec.volumes.length || spec.runtimeClass) return undefined;
   const q = [spec.requests, spec.limits];
   if (q.some((x) => x.cpu || x.memory || x.gpuCount)) return undefined;
   return pools.find((p) => p.image === spec.image);

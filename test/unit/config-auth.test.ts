@@ -38,7 +38,11 @@ describe("loadConfig", () => {
     ["missing keys file", { HANGAR_API_KEYS_FILE: "/nonexistent/keys" }, /HANGAR_API_KEYS_FILE/],
     ["no bubblewrap", { HANGAR_LOCAL_BWRAP: "/nonexistent/bwrap" }, /bubblewrap is not installed.*HANGAR_LOCAL_UNSAFE_NO_ISOLATION/],
     ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
-    ["the exec agent without its binary", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: "/nonexistent/agent" }, /HANGAR_KUBE_AGENT_BINARY=.*make setup/],
+    ["the exec agent without its binary", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1", HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: "/nonexistent/agent" }, /HANGAR_KUBE_AGENT_BINARY=.*make setup/],
+    ["Kubernetes without the netinit image", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool }, /HANGAR_KUBE_NETINIT_IMAGE is not set.*HANGAR_KUBE_EGRESS_ENFORCEMENT=networkpolicy/],
+    ["an unknown egress enforcement", { HANGAR_KUBE_EGRESS_ENFORCEMENT: "cilium" }, /HANGAR_KUBE_EGRESS_ENFORCEMENT=cilium: expected netinit/],
+    ["a grantable range that is not a CIDR", { HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.1.0.0/16,10.2.0.0/33" }, /HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.2.0.0\/33" is not/],
+    ["a deny range that is not a CIDR", { HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range" }, /HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range"/],
   ];
   for (const [name, env, msg] of bad) {
     it(`refuses ${name}, naming the setting`, () => {
@@ -49,8 +53,15 @@ describe("loadConfig", () => {
   it("allows open mode off loopback only when told to", () => {
     expect(loadConfig({ ...base, HANGAR_LISTEN: "0.0.0.0:1", HANGAR_ALLOW_OPEN_NON_LOOPBACK: "true" }, [], dir).listen.host).toBe("0.0.0.0");
   });
+  it("Kubernetes egress: netinit from the named image by default, private ranges defaulted, lists parsed", () => {
+    const k = loadConfig({ ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1", HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.1.0.0/16, fd00:1::/64" }, [], dir).kube.egress;
+    expect(k).toMatchObject({ enforcement: "netinit", netinitImage: "hangar:1", netinitPath: "/app/.build/hangar-netinit", grantableCidrs: ["10.1.0.0/16", "fd00:1::/64"], denyCidrs: [] });
+    expect(k.privateCidrs).toContain("10.0.0.0/8");
+    const np = loadConfig({ ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_EGRESS_ENFORCEMENT: "networkpolicy" }, [], dir).kube.egress;
+    expect(np.enforcement).toBe("networkpolicy");
+  });
   it("the exec agent is off unless asked for, and then names its binary", () => {
-    const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool };
+    const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };
     expect(loadConfig(k, [], dir).kube.execAgentBinary).toBeUndefined();
     expect(loadConfig({ ...k, HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: fakeTool }, [], dir).kube.execAgentBinary).toBe(fakeTool);
   });

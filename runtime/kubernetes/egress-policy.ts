@@ -1,0 +1,68 @@
+/**
+ * A sandbox's egress on Kubernetes -> the policy hangar-netinit loads into its pod's network
+ * namespace (netinit/policy.go reads it), pure and table-tested. Default deny: a sandbox reaches
+ * only what its grants name, never a range in `never` (nodes, metadata, loopback, the operator's
+ * additions, and what netinit discovers: the pod's gateway and the kubernetes Service), and a
+ * cluster-internal (private) range only where the operator made it grantable. ADR 0012.
+ */
+import { effectiveGrants } from "../../core/egress.js";
+import type { SandboxSpec } from "../../core/types.js";
+
+export { allowsEgress } from "../../core/egress.js";
+
+export interface EgressConfig {
+  /** netinit: Hangar's init container enforces (any CNI); networkpolicy: only the chart's NetworkPolicies (a CNI that enforces them). */
+  enforcement: "netinit" | "networkpolicy";
+  /** The image holding hangar-netinit (Hangar's own image in the chart) and the binary's path in it. */
+  netinitImage?: string;
+  netinitPath: string;
+  privateCidrs: string[];
+  grantableCidrs: string[];
+  /** Extra ranges no sandbox reaches, whatever it is granted (node ranges, Hangar's Service range). */
+  denyCidrs: string[];
+}
+
+/** Cluster-internal space by default: RFC 1918, CGNAT, "this network", multicast, reserved, IPv6 ULA and multicast. */
+export const DEFAULT_PRIVATE_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "fc00::/7", "ff00::/8"];
+/** Never reachable, not even by a grant the operator allowed: loopback, link-local (cloud metadata), IPv4-mapped IPv6. */
+export const ALWAYS_NEVER = ["127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10", "::ffff:0:0/96"];
+/** Above this many node addresses Hangar stops listing them one by one (each is a rule every new connection passes): name the node ranges in denyCidrs instead. */
+export const MAX_NODE_ADDRESSES = 64;
+
+export const DEFAULT_EGRESS_CONFIG: EgressConfig = {
+  enforcement: "networkpolicy",
+  netinitPath: "/app/.build/hangar-netinit",
+  privateCidrs: DEFAULT_PRIVATE_CIDRS,
+  grantableCidrs: [],
+  denyCidrs: [],
+};
+
+/** The shape netinit decodes (DisallowUnknownFields: keep in step with netinit/policy.go). */
+export interface NetinitPolicy {
+  never: string[];
+  private: string[];
+  grantable: string[];
+  grants: { cidr: string; except?: string[]; ports?: { protocol: string; port: number; endPort?: number }[] }[];
+  dns: boolean;
+  discover: boolean;
+}
+
+const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
+
+export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[]): NetinitPolicy {
+  const grants: NetinitPolicy["grants"] = [];
+  for (const g of effectiveGrants(spec, defaultDenyEgress)) {
+    const ports = g.ports.length ? g.ports.map((p) => ({ protocol: p.protocol.toLowerCase(), port: p.port, ...(p.endPort ? { endPort: p.endPort } : {}) })) : undefined;
+    const targets = g.to === "any" ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }] : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
+    for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
+  }
+  const nodes = nodeAddresses.length <= MAX_NODE_ADDRESSES ? nodeAddresses.map(hostCidr) : [];
+  return {
+    never: [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes])],
+    private: cfg.privateCidrs,
+    grantable: cfg.grantableCidrs,
+    grants,
+    dns: grants.length > 0,
+    discover: true,
+  };
+}
