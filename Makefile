@@ -157,6 +157,7 @@ $(STAMP)/sdk-suite: test/sdk-suite/requirements.txt $(STAMP)/venv-$(SDK_VERSION)
 test-sdk-suite: build images $(STAMP)/sdk-suite
 	$(VENV)/bin/python test/sdk-suite/run.py
 test-sdk-suite-kubernetes: build $(STAMP)/sdk-suite
+	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$(CURDIR)/.cluster/hangar-sa.kubeconfig \
 	  HANGAR_E2E_RUNTIME=kubernetes $(VENV)/bin/python test/sdk-suite/run.py
 
@@ -172,12 +173,14 @@ cluster-status:
 	bash test/cluster/cluster-status.sh
 
 # Integration tier against the cluster KUBECONFIG names (default: the one cluster-up wrote).
-test-integration: $(STAMP)/npm .build/hangar-agent
+test-integration: $(STAMP)/npm .build/hangar-agent .build/hangar-netinit
+	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project integration
 
 # The real-SDK suite against the Kubernetes runtime, Hangar running as the least-privilege
 # ServiceAccount; the admin kubeconfig only checks that no pod leaked.
 test-e2e-kubernetes: build
+	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$(CURDIR)/.cluster/hangar-sa.kubeconfig \
 	  HANGAR_E2E_RUNTIME=kubernetes $(VENV)/bin/python -m pytest -q test/e2e
 
@@ -191,6 +194,7 @@ $(STAMP)/bench-venv: bench/requirements.txt $(STAMP)/venv-$(SDK_VERSION)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r bench/requirements.txt
 	touch $@
 bench: build $(STAMP)/bench-venv
+	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/report.py
 	$(MAKE) --no-print-directory bench-sdk
@@ -199,6 +203,7 @@ bench: build $(STAMP)/bench-venv
 # cluster of KUBECONFIG is up) and raw pods, in one run: bench/sdk-results.json -> docs/benchmarks.md.
 # BENCH_SDK_LABEL=before BENCH_HANGAR_DIR=<a built checkout of an older commit> measures that build.
 bench-sdk: build images
+	if [ -S /run/hangar-test/containerd/containerd.sock ]; then bash test/cluster/netinit-image.sh >/dev/null; fi
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/sdk-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/sdk_report.py
 

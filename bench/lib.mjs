@@ -3,7 +3,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import * as k8s from "@kubernetes/client-node";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 
 export const NS = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
@@ -17,8 +17,11 @@ export const now = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const ratio = (h, r) => ({ p50: +(h.p50 / r.p50).toFixed(2), p99: +(h.p99 / r.p99).toFixed(2), p50_delta_ms: +(h.p50 - r.p50).toFixed(2) });
 
+/** The sandbox pods' init container image in the test cluster (test/cluster/netinit-image.sh writes its name). */
+export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFileSync(".cluster/netinit-image", "utf8").trim() : "");
+
 export async function startHangar(extraEnv) {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_KUBE_NETINIT_IMAGE: netinitImage(), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
   const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     let buf = "";

@@ -90,7 +90,7 @@ JSON
 cat > "$ETC/kubelet.yaml" <<YAML
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
-address: 127.0.0.1
+address: 0.0.0.0
 port: 10250
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
@@ -170,7 +170,12 @@ start kube-scheduler "$BIN/kube-scheduler" --kubeconfig="$ETC/admin.kubeconfig" 
   --leader-elect=false --bind-address=127.0.0.1 --v=1
 done_step
 
-step "starting the kubelet and waiting for node $NODE to be Ready"
+step "starting the kubelet (port 10250 reachable from loopback and the pod bridge only) and waiting for node $NODE to be Ready"
+iptables -N HANGAR-TEST-KUBELET 2>/dev/null || iptables -F HANGAR-TEST-KUBELET
+iptables -A HANGAR-TEST-KUBELET -i lo -j ACCEPT
+iptables -A HANGAR-TEST-KUBELET -i "$BRIDGE" -j ACCEPT
+iptables -A HANGAR-TEST-KUBELET -j DROP
+iptables -C INPUT -p tcp --dport 10250 -j HANGAR-TEST-KUBELET 2>/dev/null || iptables -I INPUT -p tcp --dport 10250 -j HANGAR-TEST-KUBELET
 mkdir -p "$STATE/kubelet"
 start kubelet "$BIN/kubelet" --config="$ETC/kubelet.yaml" --kubeconfig="$ETC/kubelet.kubeconfig" --root-dir="$STATE/kubelet" --v=1
 node_ready() { kapi "$API/api/v1/nodes/$NODE" | python3 -c 'import json,sys; n=json.load(sys.stdin); sys.exit(0 if any(c["type"]=="Ready" and c["status"]=="True" for c in n["status"]["conditions"]) and not any(t["key"].startswith("node.kubernetes.io/not-ready") for t in n["spec"].get("taints",[])) else 1)'; }
@@ -218,6 +223,10 @@ TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
 kubeconfig "$OUT/hangar-sa.kubeconfig" hangar "token: \"$TOKEN\""
 cp "$ETC/admin.kubeconfig" "$OUT/kubeconfig"
+done_step
+
+step "importing the sandbox pods' init container image (hangar-netinit)"
+"$REPO/test/cluster/netinit-image.sh" >/dev/null
 done_step
 
 awk -v a="$(date +%s.%N)" -v b="$T_START" 'BEGIN { printf "==> cluster up in %.1fs; KUBECONFIG=%s\n", a - b, "'"$OUT/kubeconfig"'" }'

@@ -13,6 +13,7 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -145,6 +146,14 @@ def deployed_hangar() -> Hangar:
     return Hangar(u.port or 80, 9464, DEPLOYED, keys, "/tmp/hangar", None, "", host=u.hostname or "127.0.0.1")
 
 
+def netinit_image() -> str:
+    """The sandbox pods' init container image in the test cluster (test/cluster/netinit-image.sh imports it)."""
+    f = REPO / ".cluster/netinit-image"
+    if not f.exists():
+        raise RuntimeError(f"{f} is missing: run bash test/cluster/netinit-image.sh (the Makefile's Kubernetes targets do)")
+    return f.read_text().strip()
+
+
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:
     """Starts dist/cmd/main.js (after `prefix`, e.g. a pid namespace and an init) with its own data dir and keys."""
     tmp = tempfile.mkdtemp(prefix="hangar-e2e-")
@@ -166,7 +175,8 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
         # Hangar runs as HANGAR_E2E_KUBECONFIG (the least-privilege ServiceAccount in make
         # test-cluster); KUBECONFIG (admin) is only for the leak check below.
         env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60",
-                   KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]))
+                   KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]),
+                   HANGAR_KUBE_NETINIT_IMAGE=netinit_image())
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:
@@ -264,3 +274,72 @@ def sandbox(hangar):
     sb.wait()
     yield sb
     sb.stop(missing_ok=True).result()
+
+
+def free_test_range() -> str:
+    """A /24 of the benchmarking range 198.18.0.0/15 that no route of this machine uses."""
+    routes = subprocess.run(["ip", "-4", "route", "show", "table", "all"], capture_output=True, text=True, check=True).stdout
+    for i in range(256):
+        net = f"198.18.{i}"
+        if f"{net}." not in routes:
+            return net
+    raise AssertionError("every /24 of 198.18.0.0/16 is routed on this machine: no safe range for the stand-in internet")
+
+
+# Answers HTTP GET with "internet-ok" on every (address, port) given as address:port arguments.
+INTERNET_SERVER = r"""
+import http.server, sys, threading
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"internet-ok")
+    def log_message(self, *a): pass
+servers = [http.server.ThreadingHTTPServer((a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])), H) for a in sys.argv[1:]]
+for s in servers: threading.Thread(target=s.serve_forever, daemon=True).start()
+print("ready", flush=True)
+threading.Event().wait()
+"""
+
+FETCH = "import sys, urllib.request\ntry:\n    print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())\nexcept Exception as e:\n    print('failed', e.__class__.__name__)\n"
+
+METADATA = "169.254.169.254"
+
+
+@dataclass
+class Internet:
+    address: str  # HTTP on ports 8080 and 8081
+    metadata: str  # the cloud metadata address, HTTP on port 80, at home in the same namespace
+
+
+@pytest.fixture
+def internet():
+    """A stand-in internet in a network namespace of its own behind a veth, routed from this host
+    (and so from the test cluster's pods), with the cloud metadata address given a home there too:
+    a firewall that fails sends nothing off the machine."""
+    net, tag = free_test_range(), secrets.token_hex(3)
+    ns, host_if, peer_if = f"hangar-inet-{tag}", f"hgi{tag}", f"hgp{tag}"
+    sh = lambda *cmd: subprocess.run(cmd, check=True, capture_output=True)  # noqa: E731
+    sh("ip", "netns", "add", ns)
+    try:
+        sh("ip", "link", "add", host_if, "type", "veth", "peer", "name", peer_if)
+        sh("ip", "link", "set", peer_if, "netns", ns)
+        sh("ip", "addr", "add", f"{net}.1/24", "dev", host_if)
+        sh("ip", "link", "set", host_if, "up")
+        sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{net}.2/24", "dev", peer_if)
+        sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{METADATA}/32", "dev", peer_if)
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", peer_if, "up")
+        sh("ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
+        # Replies to pods (the test cluster's bridge does not masquerade) go back through this host.
+        sh("ip", "netns", "exec", ns, "ip", "route", "add", "default", "via", f"{net}.1")
+        sh("ip", "route", "add", f"{METADATA}/32", "via", f"{net}.2", "dev", host_if)
+        server = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", INTERNET_SERVER, f"{net}.2:8080", f"{net}.2:8081", f"{METADATA}:80"],
+                                  stdout=subprocess.PIPE, text=True)
+        assert server.stdout is not None and server.stdout.readline().strip() == "ready"
+        try:
+            yield Internet(f"{net}.2", METADATA)
+        finally:
+            server.kill()
+            server.wait()
+    finally:
+        subprocess.run(["ip", "route", "del", f"{METADATA}/32", "via", f"{net}.2"], capture_output=True)
+        subprocess.run(["ip", "link", "del", host_if], capture_output=True)
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)

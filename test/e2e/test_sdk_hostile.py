@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import pytest
 from cwsandbox import NetworkOptions, Sandbox
 
-from conftest import RUNTIME
+from conftest import FETCH, RUNTIME
 
 
 # Runs inside the sandbox: every syscall that reaches past the sandbox must fail.
@@ -183,60 +183,9 @@ def host_addresses() -> set[str]:
 
 
 
-def free_test_range() -> str:
-    """A /24 of the benchmarking range 198.18.0.0/15 that no route of this machine uses."""
-    routes = subprocess.run(["ip", "-4", "route", "show", "table", "all"], capture_output=True, text=True, check=True).stdout
-    for i in range(256):
-        net = f"198.18.{i}"
-        if f"{net}." not in routes:
-            return net
-    raise AssertionError("every /24 of 198.18.0.0/16 is routed on this machine: no safe range for the stand-in internet")
-
-
-@pytest.fixture
-def internet():
-    """A stand-in internet: an HTTP listener in a network namespace of its own behind a veth."""
-    net, tag = free_test_range(), secrets.token_hex(3)
-    ns, host_if, peer_if = f"hangar-inet-{tag}", f"hgi{tag}", f"hgp{tag}"
-    sh = lambda *cmd: subprocess.run(cmd, check=True, capture_output=True)  # noqa: E731
-    sh("ip", "netns", "add", ns)
-    try:
-        sh("ip", "link", "add", host_if, "type", "veth", "peer", "name", peer_if)
-        sh("ip", "link", "set", peer_if, "netns", ns)
-        sh("ip", "addr", "add", f"{net}.1/24", "dev", host_if)
-        sh("ip", "link", "set", host_if, "up")
-        sh("ip", "netns", "exec", ns, "ip", "addr", "add", f"{net}.2/24", "dev", peer_if)
-        sh("ip", "netns", "exec", ns, "ip", "link", "set", peer_if, "up")
-        server = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", INTERNET_SERVER, f"{net}.2"], stdout=subprocess.PIPE, text=True)
-        assert server.stdout is not None and server.stdout.readline().strip() == "ready"
-        try:
-            yield f"{net}.2"
-        finally:
-            server.kill()
-            server.wait()
-    finally:
-        subprocess.run(["ip", "link", "del", host_if], capture_output=True)
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-
-
-INTERNET_SERVER = r"""
-import http.server, sys
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"internet-ok")
-    def log_message(self, *a): pass
-s = http.server.HTTPServer((sys.argv[1], 8080), H)
-print("ready", flush=True)
-s.serve_forever()
-"""
-
-FETCH = "import sys, urllib.request\ntry:\n    print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())\nexcept Exception as e:\n    print('failed', e.__class__.__name__)\n"
-
-
-@pytest.mark.local_only
 @pytest.mark.skipif(os.geteuid() != 0, reason="creates a network namespace")
 def test_egress_reaches_the_internet_only_when_allowed(hangar, internet):
-    url = f"http://{internet}:8080/"
+    url = f"http://{internet.address}:8080/"
     allowed = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300, network=NetworkOptions(deny_egress=False))
     denied = Sandbox.run(tags=["e2e-hostile"], max_lifetime_seconds=300, network=NetworkOptions(deny_egress=True))
     try:

@@ -31,3 +31,12 @@ def test_get_reports_the_effective_runtime_class(hangar):
         assert Sandbox.from_id(sb.sandbox_id).result().effective_runtime_class == "<node-default>"
     finally:
         sb.stop().result()
+
+
+@pytest.mark.local_only
+def test_egress_rules_are_refused_by_the_local_runtime_naming_the_field(hangar):
+    from cwsandbox import EgressRule, NetworkOptions
+
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-options"], network=NetworkOptions(egress=[EgressRule(cidr="198.18.0.0/15")])).wait()
+    assert "network.egress" in str(e.value) and "deny_egress=true or false only" in str(e.value), e.value
