@@ -57,6 +57,8 @@ describe("helm chart", () => {
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
+      egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
+      egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
       runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
       gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
@@ -154,6 +156,10 @@ describe("helm chart", () => {
     expect(objs.map((o) => o.kind)).not.toContain("Secret");
     expect(one(objs, "Deployment").spec.template.spec.volumes).toContainEqual({ name: "api-keys", secret: { secretName: "mine", defaultMode: 0o440 } });
     expect(env(objs).HANGAR_NAMESPACE).toBe("hangar");
+    // Egress enforced by netinit from Hangar's own image unless told otherwise.
+    const image = one(objs, "Deployment").spec.template.spec.containers[0].image;
+    expect(env(objs).HANGAR_KUBE_NETINIT_IMAGE).toBe(image);
+    expect(env(objs).HANGAR_KUBE_EGRESS_ENFORCEMENT).toBe("netinit");
     expect(render(["--set", "auth.open=true", "--set", "replicaCount=1"]).map((o) => o.kind)).not.toContain("PodDisruptionBudget");
   });
 
@@ -165,6 +171,8 @@ describe("helm chart", () => {
     ["a key shorter than 16 characters", ["--set", "auth.keys.alpha=short"], /alpha|minLength|16/i],
     ["a malformed warm pool list", ["--set", "auth.open=true", "--set", "config.warmPools=python"], /warmPools/],
     ["a bad CIDR", ["--set", "auth.open=true", "--set", "networkPolicy.blockedCIDRs[0]=nowhere"], /blockedCIDRs/],
+    ["an unknown egress enforcement", ["--set", "auth.open=true", "--set", "config.egressEnforcement=cilium"], /egressEnforcement/],
+    ["a grantable range that is no CIDR list", ["--set", "auth.open=true", "--set", "config.egressGrantableCidrs=inference-service"], /egressGrantableCidrs/],
   ];
   for (const [name, args, msg] of bad) it(`refuses ${name}`, () => expect(refuse(args)).toMatch(msg));
 });
