@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -198,6 +198,12 @@ bench: build $(STAMP)/bench-venv
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/report.py
 	$(MAKE) --no-print-directory bench-sdk
+
+# What the Kubernetes network boundary costs (ADR 0012): create and exec with and without the
+# hangar-netinit init container, and raw pods, in one run (cluster up): bench/isolation-results.json.
+bench-isolation: build
+	bash test/cluster/netinit-image.sh >/dev/null
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/isolation-bench.mjs > /dev/null
 
 # The RL reward loop through the real SDK on the local runtime, the Kubernetes runtime (when the
 # cluster of KUBECONFIG is up) and raw pods, in one run: bench/sdk-results.json -> docs/benchmarks.md.

@@ -171,6 +171,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const ptyHelper = tool("HANGAR_LOCAL_PTY_HELPER", path.join(installDir, ".build/hangar-pty"));
   const execAgent = bool("HANGAR_KUBE_EXEC_AGENT", false);
   const agentBinary = str("HANGAR_KUBE_AGENT_BINARY", path.join(installDir, ".build/hangar-agent"));
+  const userNamespaces = str("HANGAR_KUBE_USER_NAMESPACES", "auto");
+  if (!["auto", "required", "off"].includes(userNamespaces)) throw new ConfigError(`HANGAR_KUBE_USER_NAMESPACES=${userNamespaces}: expected auto (use them where the cluster runs them), required (refuse to start without them) or off`);
   const egressEnforcement = str("HANGAR_KUBE_EGRESS_ENFORCEMENT", "netinit");
   if (egressEnforcement !== "netinit" && egressEnforcement !== "networkpolicy") throw new ConfigError(`HANGAR_KUBE_EGRESS_ENFORCEMENT=${egressEnforcement}: expected netinit (Hangar's init container, any CNI) or networkpolicy (the chart's NetworkPolicies only)`);
   const netinitImage = str("HANGAR_KUBE_NETINIT_IMAGE", "");
@@ -225,6 +227,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         memoryLabel: str("HANGAR_KUBE_GPU_MEMORY_LABEL", "nvidia.com/gpu.memory"),
       },
       nodeRefreshMs: int("HANGAR_KUBE_NODE_REFRESH_SECONDS", 30, 1, 3600) * 1000,
+      userNamespaces: userNamespaces as "auto" | "required" | "off",
       egress: {
         enforcement: egressEnforcement as "netinit" | "networkpolicy",
         netinitImage: netinitImage || undefined,

@@ -41,6 +41,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
       defaultDenyEgress: cfg.defaultDenyEgress,
       egress: cfg.kube.egress,
+      userNamespaces: cfg.kube.userNamespaces,
       runtimeClassName: cfg.kube.runtimeClassName,
       tolerations: cfg.kube.tolerations,
       gpu: cfg.kube.gpu,
@@ -52,7 +53,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       organizationId: cfg.organizationId,
       log: log.child({ component: "runtime" }),
     });
-    await rt.ready().catch((e: Error) => fail(`HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${e.message}`));
+    await rt.ready().catch((e: Error) => fail(e.message.startsWith("HANGAR_") ? e.message : `HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${e.message}`));
     return rt;
   }
   return createLocalRuntime({

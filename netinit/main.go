@@ -103,7 +103,26 @@ func join(ps []netip.Prefix) string {
 	return strings.Join(s, ",")
 }
 
+// uidmap prints this process's uid_map, also as the termination message: Hangar's user-namespace
+// probe pod runs it (hostUsers: false) and reads the answer from the pod's status.
+func uidmap() error {
+	m, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return err
+	}
+	fmt.Print(string(m))
+	_ = os.WriteFile("/dev/termination-log", m, 0o644)
+	return nil
+}
+
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "uidmap" {
+		if err := uidmap(); err != nil {
+			fmt.Fprintln(os.Stderr, "hangar-netinit uidmap:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(); err != nil {
 		msg := "hangar-netinit: " + err.Error()
 		fmt.Fprintln(os.Stderr, msg)

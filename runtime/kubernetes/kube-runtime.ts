@@ -19,6 +19,7 @@ import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
 import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
+import { probeUserNamespaces, type UsernsMode } from "./userns.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
 /** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
 const ORPHAN_GRACE_MS = 15_000;
@@ -43,6 +44,8 @@ export interface KubeRuntimeOptions {
   deadlineMarginSeconds: number;
   defaultLifetimeSeconds: number;
   defaultDenyEgress: boolean;
+  /** User namespaces for sandbox pods (userns.ts): auto = probe and use them where they work; default off. */
+  userNamespaces?: UsernsMode;
   /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
   egress?: EgressConfig;
   runtimeClassName?: string;
@@ -104,6 +107,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const egressConfig = o.egress ?? DEFAULT_EGRESS_CONFIG;
   const netinitImage = egressConfig.enforcement === "netinit" ? egressConfig.netinitImage : undefined;
   if (egressConfig.enforcement === "netinit" && !netinitImage) throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
+  /** Whether sandbox pods run with hostUsers: false, and what each sandbox's status says about it. */
+  let userns = { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" };
   /** Every node's addresses (InternalIP, ExternalIP): no sandbox reaches them. */
   let nodeAddresses: string[] = [];
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress">): PodOptions["netinit"] =>
@@ -223,6 +228,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function ready() {
     await informer.start();
+    if ((o.userNamespaces ?? "off") !== "off") {
+      const image = egressConfig.netinitImage;
+      const v = image ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8)) : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
+      userns = v.t === "supported" ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` } : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
+      if (!userns.on && o.userNamespaces === "required") throw new Error(`HANGAR_KUBE_USER_NAMESPACES=required, but this cluster does not run pods with hostUsers: false: ${userns.note}`);
+      (userns.on ? o.log.info : o.log.warn).call(o.log, { userNamespaces: userns.on }, userns.on ? "sandbox pods run in user namespaces" : `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${userns.note}`);
+    }
     if (o.warmPools?.length) {
       warm = createWarmPools({
         core, namespace: o.namespace, pools: o.warmPools, log: o.log,
@@ -235,7 +247,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         },
         idlePod: (image, labels) => {
           const pod = buildPod(randomUUID(), { image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
-            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }),
+            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on,
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
         },
@@ -313,6 +325,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
       netinit: netinitFor(spec),
+      hostUsers: !userns.on,
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
@@ -364,7 +377,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     t.started = true;
     if (t.lastPod) onPod(t.lastPod, false);
-    return { imageNote: `${note}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
+    const inUserns = (t.lastPod ?? informer.get(t.pod, o.namespace))?.spec?.hostUsers === false;
+    const users = inUserns ? "; in a user namespace (hostUsers: false)" : (o.userNamespaces ?? "off") !== "off" ? `; ${userns.note}` : "";
+    return { imageNote: `${note}${users}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
   }
 
   async function stop(id: string, graceMs: number): Promise<void> {

@@ -15,6 +15,8 @@ export interface PodOptions {
   defaultDenyEgress: boolean;
   /** GPUs: the extended resource (requests = limits: GPUs are not shared) and the node affinity for model and memory. */
   gpu?: { resource: string; count: number; affinity?: V1NodeSelectorTerm[] };
+  /** false: the pod runs in its own user namespace (sandbox root is not the node's root); unset/true: the host's. */
+  hostUsers?: boolean;
   /** Hangar's egress enforcement (ADR 0012): an init container loads this policy into the pod's network namespace. */
   netinit?: { image: string; path: string; policy: NetinitPolicy };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
@@ -91,6 +93,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       // SIGTERM handler (sleep, a plain python) ends on a stop's SIGTERM as it would anywhere,
       // instead of ignoring it as a container's pid 1 does and holding every stop for its grace.
       shareProcessNamespace: true,
+      ...(o.hostUsers === false ? { hostUsers: false } : {}),
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
       initContainers: o.netinit ? [netinitContainer(o.netinit)] : undefined,
       containers: [

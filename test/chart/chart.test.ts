@@ -57,7 +57,7 @@ describe("helm chart", () => {
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
-      egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
+      egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", userNamespaces: "HANGAR_KUBE_USER_NAMESPACES", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
       runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
@@ -116,6 +116,7 @@ describe("helm chart", () => {
       { apiGroups: [""], resources: ["pods"], verbs: ["create", "get", "list", "watch", "delete", "patch"] },
       { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+      { apiGroups: [""], resources: ["events"], verbs: ["list"] },
     ]);
     const rb = one(all, "RoleBinding") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");

@@ -40,6 +40,7 @@ describe("loadConfig", () => {
     ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
     ["the exec agent without its binary", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1", HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: "/nonexistent/agent" }, /HANGAR_KUBE_AGENT_BINARY=.*make setup/],
     ["Kubernetes without the netinit image", { HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool }, /HANGAR_KUBE_NETINIT_IMAGE is not set.*HANGAR_KUBE_EGRESS_ENFORCEMENT=networkpolicy/],
+    ["an unknown user-namespace mode", { HANGAR_KUBE_USER_NAMESPACES: "maybe" }, /HANGAR_KUBE_USER_NAMESPACES=maybe: expected auto/],
     ["an unknown egress enforcement", { HANGAR_KUBE_EGRESS_ENFORCEMENT: "cilium" }, /HANGAR_KUBE_EGRESS_ENFORCEMENT=cilium: expected netinit/],
     ["a grantable range that is not a CIDR", { HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.1.0.0/16,10.2.0.0/33" }, /HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.2.0.0\/33" is not/],
     ["a deny range that is not a CIDR", { HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range" }, /HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range"/],

@@ -1,0 +1,97 @@
+/**
+ * User namespaces for sandbox pods (`hostUsers: false`): whether this cluster runs them, found by a
+ * probe pod that prints its own uid_map (hangar-netinit uidmap). The verdict is a pure function of
+ * the probe pod's status, table-tested; HANGAR_KUBE_USER_NAMESPACES picks what to do with it.
+ */
+import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
+
+export type UsernsMode = "auto" | "required" | "off";
+export type UsernsVerdict = { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string };
+
+/** A uid_map line that maps uid 0 to host uid 0 is the host's own user namespace. */
+export function isHostMapping(uidMap: string): boolean {
+  return uidMap.split("\n").some((l) => {
+    const [inside, outside] = l.trim().split(/\s+/);
+    return inside === "0" && outside === "0";
+  });
+}
+
+export function usernsVerdict(pod: V1Pod, nowMs: number, timeoutMs: number): UsernsVerdict {
+  const cs = pod.status?.containerStatuses?.[0];
+  const term = cs?.state?.terminated;
+  if (term) {
+    const map = (term.message ?? "").trim();
+    if (term.exitCode !== 0) return { t: "unsupported", reason: `the probe pod failed (exit ${term.exitCode}: ${term.reason ?? ""} ${map}`.trim() + ")" };
+    if (!map) return { t: "unsupported", reason: "the probe pod reported no uid_map" };
+    if (isHostMapping(map)) return { t: "unsupported", reason: `hostUsers: false was ignored (the probe ran in the host's user namespace: uid_map ${map.replace(/\s+/g, " ")})` };
+    return { t: "supported", uidMap: map.replace(/\s+/g, " ") };
+  }
+  const waiting = cs?.state?.waiting;
+  if (waiting?.reason && waiting.reason !== "ContainerCreating" && waiting.reason !== "PodInitializing") {
+    return { t: "unsupported", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
+  }
+  // The kubelet refuses the pod sandbox before any container exists ("runtime does not support user namespaces").
+  const failedSandbox = pod.status?.conditions?.find((c) => c.type === "PodReadyToStartContainers" && c.status === "False" && c.message);
+  if (pod.status?.phase === "Failed") return { t: "unsupported", reason: pod.status.message ?? pod.status.reason ?? "the probe pod failed" };
+  const created = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
+  if (nowMs - created > timeoutMs) return { t: "unsupported", reason: `the probe pod did not finish in ${Math.round(timeoutMs / 1000)}s${failedSandbox ? ` (${failedSandbox.message})` : ""}` };
+  return { t: "pending" };
+}
+
+/** The kubelet's refusal of a user-namespaced pod sandbox, from the probe pod's events. */
+export function refusedBy(events: { reason?: string; message?: string }[]): string | undefined {
+  const e = events.find((x) => x.reason === "FailedCreatePodSandBox" && /user namespace/i.test(x.message ?? ""));
+  return e ? `the node refused it: ${e.message}` : undefined;
+}
+
+export function probePod(name: string, namespace: string, image: string, path: string): V1Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name, namespace, labels: { "app.kubernetes.io/managed-by": "hangar-probe" } },
+    spec: {
+      hostUsers: false,
+      restartPolicy: "Never",
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      terminationGracePeriodSeconds: 0,
+      securityContext: { seccompProfile: { type: "RuntimeDefault" } },
+      containers: [{
+        name: "probe", image, imagePullPolicy: "IfNotPresent", command: [path, "uidmap"],
+        resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "100m", memory: "32Mi" } },
+        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, readOnlyRootFilesystem: true },
+      }],
+    },
+  };
+}
+
+/** Runs the probe pod to its end (or the timeout) and deletes it; the answer says why when it is no. */
+export async function probeUserNamespaces(core: CoreV1Api, namespace: string, image: string, path: string, timeoutMs: number, suffix: string): Promise<UsernsVerdict> {
+  const name = `hangar-userns-probe-${suffix}`;
+  try {
+    await core.createNamespacedPod({ namespace, body: probePod(name, namespace, image, path) });
+  } catch (e) {
+    return { t: "unsupported", reason: `the probe pod could not be created: ${(e as { body?: string }).body ?? (e as Error).message}` };
+  }
+  try {
+    let eventsReadable = true;
+    for (;;) {
+      const pod = await core.readNamespacedPod({ name, namespace });
+      const v = usernsVerdict(pod, Date.now(), timeoutMs);
+      if (v.t !== "pending") return v;
+      // A runtime without user namespaces leaves the pod Pending; only an event says why.
+      if (eventsReadable) {
+        try {
+          const ev = await core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}` });
+          const why = refusedBy(ev.items.map((e) => ({ reason: e.reason, message: e.message })));
+          if (why) return { t: "unsupported", reason: why };
+        } catch {
+          eventsReadable = false; // no events permission: the timeout decides
+        }
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  } finally {
+    await core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+  }
+}
