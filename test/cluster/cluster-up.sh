@@ -16,9 +16,9 @@ if ls "$RUNDIR"/*.pid >/dev/null 2>&1 || [ -d "$STATE" ]; then
   "$REPO/test/cluster/cluster-down.sh"
 fi
 
-step "installing Debian packages (containerd, runc, CNI plugins, etcd, debootstrap, iptables)"
+step "installing Debian packages (CNI plugins, etcd, debootstrap, iptables, libseccomp-dev for runc)"
 need=()
-for p in containerd runc containernetworking-plugins etcd-server debootstrap iptables iproute2 openssl curl gcc libc6-dev; do
+for p in containernetworking-plugins etcd-server libseccomp-dev debootstrap iptables iproute2 openssl curl gcc libc6-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -27,6 +27,8 @@ fi
 done_step
 
 "$REPO/test/cluster/build-binaries.sh"
+"$REPO/test/cluster/build-runtime.sh"
+PATH="$RT_BIN:$PATH"
 "$REPO/test/cluster/build-images.sh"
 
 step "preparing state, certificates and configuration"
@@ -77,6 +79,7 @@ state = "$RUNDIR/containerd"
       runtime_type = "io.containerd.runc.v2"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
+        BinaryName = "$RT_BIN/runc"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$ETC/cni"

@@ -6,6 +6,11 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 K8S_VERSION="$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\)$/\1/p' "$REPO/test/cluster/k8s/go.mod")"
 CACHE="${HANGAR_TEST_CACHE:-/var/cache/hangar-test}"
 BIN="$CACHE/k8s-$K8S_VERSION/bin"
+# containerd and runc built from the Go proxy (build-runtime.sh): user namespaces need containerd >= 2, runc >= 1.2.
+CONTAINERD_VERSION=v2.4.2
+RUNC_VERSION=v1.5.2
+RT_BIN="$CACHE/runtime-containerd-$CONTAINERD_VERSION-runc-$RUNC_VERSION/bin"
+[ -d "$RT_BIN" ] && PATH="$RT_BIN:$PATH"
 IMAGES="$CACHE/images-v1"
 STATE=/var/lib/hangar-test
 RUNDIR=/run/hangar-test

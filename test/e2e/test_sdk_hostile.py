@@ -39,6 +39,15 @@ def run(sb, script: str, timeout: int = 60):
     return sb.exec(["/bin/sh", "-c", script], timeout_seconds=timeout).result()
 
 
+def test_root_in_the_sandbox_is_not_root_on_the_host(sandbox):
+    # Local: a user namespace mapped to 200000+; Kubernetes: hostUsers: false (the test cluster's
+    # containerd 2 and runc 1.5 run it). uid 0 inside must map to a host uid other than 0.
+    r = run(sandbox, "id -u; cat /proc/self/uid_map")
+    uid, *maps = r.stdout.split("\n")
+    first = maps[0].split()
+    assert uid == "0" and first[0] == "0" and first[1] != "0", r.stdout
+
+
 def test_kernel_settings_of_the_host_are_not_writable(sandbox):
     r = run(sandbox, "for f in kernel/hostname vm/swappiness kernel/core_pattern; do (echo 1 > /proc/sys/$f) 2>/dev/null && echo WROTE $f; done; echo done")
     assert r.stdout == "done\n", r.stdout

@@ -144,7 +144,6 @@ def test_a_sandbox_reaches_nothing_of_the_cluster_with_or_without_egress(hangar,
         allowed.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
 
 
-@pytest.mark.own_hangar
 def test_no_sandbox_reaches_another_of_the_same_or_another_tenant(hangar, monkeypatch):
     listener = Sandbox.run("python3", "-m", "http.server", "8000", tags=["e2e-network"], max_lifetime_seconds=300)
     same = Sandbox.run(tags=["e2e-network"], max_lifetime_seconds=300, network=NetworkOptions(deny_egress=False))
