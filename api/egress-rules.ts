@@ -1,17 +1,18 @@
 /**
  * NetworkOptions.egress -> Hangar's egress grants. Ranges (with exceptions inside them) and "any",
- * each optionally on ports, are honoured where the runner enforces them (controller/placement.ts
- * refuses them elsewhere); destinations Hangar cannot enforce are refused by name.
+ * each optionally on ports, and HTTPS hostnames (exact or a "*." wildcard, through Hangar's egress
+ * proxy) are honoured where the runner enforces them (controller/placement.ts refuses them
+ * elsewhere); destinations Hangar cannot enforce are refused by name.
  */
 import type { FieldViolation } from "../core/errors.js";
 import { contains, parseCidr } from "../core/cidr.js";
+import { normaliseHostname } from "../core/hostname.js";
 import type { EgressGrant } from "../core/types.js";
 import type { EgressRule__Output } from "./generated/coreweave/sandbox/v1/EgressRule.js";
 import type { PortRange__Output } from "./generated/coreweave/sandbox/v1/PortRange.js";
 import { LIMITS } from "./spec.js";
 
 const REFUSED: Record<string, string> = {
-  https_hostname: "egress grants by HTTPS hostname (dns_name in the SDK) are not supported yet: grant the addresses by cidr",
   tenant: "egress grants to other sandboxes (tenant) are not supported: sandboxes accept no inbound connections",
   selector: "egress grants by label selector are not supported: grant the workload's addresses by cidr",
 };
@@ -40,6 +41,12 @@ export function egressGrants(rules: EgressRule__Output[], base: string, v: Field
     const refused = REFUSED[dest];
     if (refused) return void v.push({ field: `${at}.${dest}`, description: refused });
     const p = ports(r.ports ?? [], at, v);
+    if (dest === "https_hostname") {
+      const name = normaliseHostname(r.https_hostname ?? "");
+      if (!name) return void v.push({ field: `${at}.https_hostname`, description: `"${r.https_hostname ?? ""}" is not a hostname or a "*." wildcard of one (dns_name in the SDK)` });
+      if (p.some((x) => x.protocol !== "TCP" || x.port !== 443 || (x.endPort ?? 443) !== 443)) v.push({ field: `${at}.ports`, description: "hostname grants are for HTTPS: TCP 443 only" });
+      return void out.push({ to: { hostname: name }, ports: [] });
+    }
     if (dest === "any") {
       if (!r.any) return void v.push({ field: `${at}.any`, description: "must be true when it is the destination" });
       return void out.push({ to: "any", ports: p });

@@ -8,7 +8,7 @@ import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
 export const timestamp = (ms: number): Timestamp => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
 
 const toProtoEgress = (g: EgressGrant): EgressRule => ({
-  ...(g.to === "any" ? { any: true } : { cidr: { cidr: g.to.cidr, except: g.to.except } }),
+  ...(g.to === "any" ? { any: true } : "hostname" in g.to ? { https_hostname: g.to.hostname } : { cidr: { cidr: g.to.cidr, except: g.to.except } }),
   ports: g.ports.map((p) => ({ protocol: p.protocol, port: p.port, ...(p.endPort ? { end_port: p.endPort } : {}) })),
 });
 

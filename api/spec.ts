@@ -142,6 +142,9 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   if (Object.keys(annotations).length > LIMITS.annotations || Object.entries(annotations).reduce((a, [k, x]) => a + k.length + x.length, 0) > LIMITS.annotationBytes) {
     v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });
   }
+  for (const k of Object.keys(annotations)) {
+    if (/(^|\.)hangar\.dev\//.test(k)) v.push({ field: `${base}.annotations[${JSON.stringify(k)}]`, description: "keys under hangar.dev/ are Hangar's own (records, egress grants)" });
+  }
   const net = spec.network;
   const egress = egressGrants(net?.egress ?? [], `${base}.network.egress`, v);
   if (egress.length && net?.deny_egress === true) v.push({ field: `${base}.network.deny_egress`, description: "cannot be combined with egress rules (rules already deny everything they do not grant)" });

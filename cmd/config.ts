@@ -64,6 +64,34 @@ export function parseCidrList(key: string, text: string): string[] {
   });
 }
 
+/**
+ * The egress proxy for hostname grants: HANGAR_KUBE_EGRESS_PROXY_LISTEN (host:port; empty = no
+ * proxy, hostname grants refused), _ADDRESS (the ip:port sandboxes dial; default the listen
+ * address; port 0 = the port it got), _PINNED (name=ip,... resolved without DNS).
+ */
+export function egressProxy(listen: string, address: string, pinned: string): { listen: { host: string; port: number }; address: string; pinned: Record<string, string> } | undefined {
+  if (!listen.trim()) {
+    if (address.trim() || pinned.trim()) throw new ConfigError("HANGAR_KUBE_EGRESS_PROXY_ADDRESS and _PINNED need HANGAR_KUBE_EGRESS_PROXY_LISTEN");
+    return undefined;
+  }
+  const hp = /^(.+):(\d{1,5})$/.exec(listen.trim());
+  if (!hp?.[1] || Number(hp[2]) > 65535) throw new ConfigError(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${listen}: expected host:port`);
+  const host = hp[1].replace(/^\[|\]$/g, "");
+  const adv = address.trim() || listen.trim();
+  const am = /^(.+):(\d{1,5})$/.exec(adv);
+  const advHost = am?.[1]?.replace(/^\[|\]$/g, "") ?? "";
+  if (!am || !parseCidr(advHost) || advHost === "0.0.0.0" || advHost === "::") {
+    throw new ConfigError(`HANGAR_KUBE_EGRESS_PROXY_ADDRESS=${adv}: expected the ip:port sandboxes dial (an address, not 0.0.0.0: a Service IP, or the node's)`);
+  }
+  const pins: Record<string, string> = {};
+  for (const pair of pinned.split(",").map((x) => x.trim()).filter(Boolean)) {
+    const [name, ip] = pair.split("=");
+    if (!name || !ip || !parseCidr(ip) || ip.includes("/")) throw new ConfigError(`HANGAR_KUBE_EGRESS_PROXY_PINNED: "${pair}": expected name=ip`);
+    pins[name.toLowerCase()] = ip;
+  }
+  return { listen: { host, port: Number(hp[2]) }, address: adv.includes("]") || !advHost.includes(":") ? adv : `[${advHost}]:${am[2]}`, pinned: pins };
+}
+
 export interface Toleration {
   key?: string;
   operator?: "Exists" | "Equal";
@@ -235,6 +263,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         privateCidrs: parseCidrList("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", str("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", "") || DEFAULT_PRIVATE_CIDRS.join(",")),
         grantableCidrs: parseCidrList("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", str("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", "")),
         denyCidrs: parseCidrList("HANGAR_KUBE_EGRESS_DENY_CIDRS", str("HANGAR_KUBE_EGRESS_DENY_CIDRS", "")),
+        proxy: egressProxy(str("HANGAR_KUBE_EGRESS_PROXY_LISTEN", ""), str("HANGAR_KUBE_EGRESS_PROXY_ADDRESS", ""), str("HANGAR_KUBE_EGRESS_PROXY_PINNED", "")),
       },
       execAgentBinary: execAgent ? agentBinary : undefined,
       warmPools: (() => {

@@ -36,7 +36,7 @@ const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses
 export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refused: string; field: string } | undefined {
   const open = e.grantableCidrs.map(parseCidr).filter((c) => c !== undefined);
   for (const [i, g] of grants.entries()) {
-    if (g.to === "any") continue;
+    if (g.to === "any" || "hostname" in g.to) continue;
     const c = parseCidr(g.to.cidr);
     if (!c) continue;
     const inside = e.privateCidrs.find((p) => { const pc = parseCidr(p); return pc !== undefined && contains(pc, c); });
@@ -73,7 +73,10 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
     const enforcing = able.filter((r) => r.egress);
     if (!enforcing.length) return { refused: `egress rules are not enforced by ${able.map((r) => r.runnerId).join(", ")} (this runtime offers deny_egress=true or false only)`, field: "sandbox.spec.network.egress" };
     able = enforcing;
-    const bad = unreachableGrant(spec.egress, able[0]?.egress as RunnerEgress);
+    const egress = able[0]?.egress as RunnerEgress;
+    const named = spec.egress.findIndex((g) => g.to !== "any" && "hostname" in g.to);
+    if (named >= 0 && !egress.hostnames) return { refused: "hostname egress grants need Hangar's egress proxy, which this Hangar does not run (HANGAR_KUBE_EGRESS_PROXY_LISTEN): grant the addresses by cidr", field: `sandbox.spec.network.egress[${named}].https_hostname` };
+    const bad = unreachableGrant(spec.egress, egress);
     if (bad) return bad;
   }
   if (!ask) return { runner: able[0] as RunnerInfo };

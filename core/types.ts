@@ -117,7 +117,7 @@ export interface SandboxRecord {
 
 /** One egress grant: a range (minus exceptions) or "any" (everything but what the operator keeps internal), optionally on some ports. */
 export interface EgressGrant {
-  to: { cidr: string; except: string[] } | "any";
+  to: { cidr: string; except: string[] } | "any" | { hostname: string };
   /** Empty: every port and protocol. */
   ports: { protocol: "TCP" | "UDP" | "SCTP"; port: number; endPort?: number }[];
 }
@@ -127,6 +127,8 @@ export interface RunnerEgress {
   /** Ranges grants reach only where grantableCidrs opens them (cluster-internal space). */
   privateCidrs: string[];
   grantableCidrs: string[];
+  /** Hostname grants (https_hostname) go through Hangar's egress proxy; false: none is configured. */
+  hostnames: boolean;
 }
 
 export interface RunnerInfo {

@@ -101,6 +101,17 @@ func TestNoGrantsDeniesEverythingButLoopback(t *testing.T) {
 	}
 }
 
+func TestTheProxyIsReachableBeforeTheNeverRanges(t *testing.T) {
+	cs := byName(chains(mustCompile(t, Policy{Never: []string{"10.88.7.1/32"}, Proxy: "10.88.7.1:3128"}, nil, nil)))
+	want := "oif lo accept\nct state established,related accept\ndaddr 10.88.7.1/32 tcp dport 3128 accept (egress proxy)\ndaddr 10.88.7.1/32 jump deny\njump private\njump deny"
+	if got := descs(cs["output"]); got != want {
+		t.Errorf("output:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := compile(Policy{Proxy: "10.0.0.1"}, nil, nil); err == nil {
+		t.Error("a proxy without a port compiled")
+	}
+}
+
 func TestCompileRefusesWhatItCannotLoad(t *testing.T) {
 	for name, p := range map[string]Policy{
 		"bad cidr":      {Grants: []Grant{{CIDR: "10.0.0.0/33"}}},

@@ -24,6 +24,9 @@ type Policy struct {
 	Grants []Grant `json:"grants"`
 	// DNS: allow UDP and TCP port 53 to the pod's resolvers (from /etc/resolv.conf).
 	DNS bool `json:"dns"`
+	// Proxy: Hangar's egress proxy (host:port) for hostname grants: reachable even when it lies in
+	// a never or private range (it is Hangar's own listener, which checks every CONNECT).
+	Proxy string `json:"proxy,omitempty"`
 	// Discover: also add the pod's default gateway (its node, on bridge CNIs), the kubernetes
 	// Service address (KUBERNETES_SERVICE_HOST) and the node's address (HANGAR_NODE_IP) to Never.
 	Discover bool `json:"discover"`
@@ -47,6 +50,7 @@ type PortRange struct {
 type plan struct {
 	never, private, grantable, resolvers []netip.Prefix
 	grants                               []planGrant
+	proxy                                *netip.AddrPort
 }
 
 type planGrant struct {
@@ -101,6 +105,14 @@ func compile(p Policy, extraNever, resolvers []netip.Prefix) (*plan, error) {
 	}
 	if p.DNS {
 		pl.resolvers = resolvers
+	}
+	if p.Proxy != "" {
+		ap, err := netip.ParseAddrPort(p.Proxy)
+		if err != nil || ap.Port() == 0 {
+			return nil, fmt.Errorf("proxy: %q is not an address:port", p.Proxy)
+		}
+		ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+		pl.proxy = &ap
 	}
 	for i, g := range p.Grants {
 		var pg planGrant

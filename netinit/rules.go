@@ -128,6 +128,11 @@ func chains(pl *plan) []chain {
 			out.rules = append(out.rules, rule{"daddr " + r.String() + portDesc(pp) + " accept", cat(dst(r), ports(pp), []expr.Any{verdict(expr.VerdictAccept, "")})})
 		}
 	}
+	if pl.proxy != nil {
+		a := netip.PrefixFrom(pl.proxy.Addr(), pl.proxy.Addr().BitLen())
+		pp := planPorts{proto: unix.IPPROTO_TCP, from: pl.proxy.Port(), to: pl.proxy.Port()}
+		out.rules = append(out.rules, rule{"daddr " + a.String() + portDesc(pp) + " accept (egress proxy)", cat(dst(a), ports(pp), []expr.Any{verdict(expr.VerdictAccept, "")})})
+	}
 	for _, n := range pl.never {
 		out.rules = append(out.rules, rule{"daddr " + n.String() + " jump deny", cat(dst(n), []expr.Any{verdict(expr.VerdictJump, "deny")})})
 	}

@@ -20,6 +20,8 @@ export interface EgressConfig {
   grantableCidrs: string[];
   /** Extra ranges no sandbox reaches, whatever it is granted (node ranges, Hangar's Service range). */
   denyCidrs: string[];
+  /** Hangar's egress proxy for hostname grants (egress-proxy.ts): where it listens, and the ip:port sandboxes dial. */
+  proxy?: { listen: { host: string; port: number }; address: string; pinned: Record<string, string> };
 }
 
 /** Cluster-internal space by default: RFC 1918, CGNAT, "this network", multicast, reserved, IPv6 ULA and multicast. */
@@ -45,13 +47,18 @@ export interface NetinitPolicy {
   grants: { cidr: string; except?: string[]; ports?: { protocol: string; port: number; endPort?: number }[] }[];
   dns: boolean;
   discover: boolean;
+  proxy?: string;
 }
+
+/** The hostname grants of a spec (empty: none). */
+export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] => (spec.egress ?? []).flatMap((g) => (g.to !== "any" && "hostname" in g.to ? [g.to.hostname] : []));
 
 const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
 
-export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[]): NetinitPolicy {
+export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
+    if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
     const ports = g.ports.length ? g.ports.map((p) => ({ protocol: p.protocol.toLowerCase(), port: p.port, ...(p.endPort ? { endPort: p.endPort } : {}) })) : undefined;
     const targets = g.to === "any" ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }] : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
     for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
@@ -64,5 +71,6 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, 
     grants,
     dns: grants.length > 0,
     discover: true,
+    ...(hostnamesOf(spec).length && proxyAddress ? { proxy: proxyAddress } : {}),
   };
 }

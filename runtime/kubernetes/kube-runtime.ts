@@ -13,7 +13,8 @@ import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
-import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, netinitPolicy } from "./egress-policy.js";
+import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
+import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
@@ -111,8 +112,25 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   let userns = { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" };
   /** Every node's addresses (InternalIP, ExternalIP): no sandbox reaches them. */
   let nodeAddresses: string[] = [];
+  /** The ip:port sandboxes with hostname grants dial (the proxy's, once it listens). */
+  let proxyAddress: string | undefined;
+  let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress">): PodOptions["netinit"] =>
-    netinitImage ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses) } : undefined;
+    netinitImage ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses, proxyAddress) } : undefined;
+  /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
+  const grantsOf = (ip: string): string[] | undefined => {
+    for (const p of informer.list(o.namespace)) {
+      if (p.status?.podIP !== ip || ["Succeeded", "Failed"].includes(p.status?.phase ?? "")) continue;
+      const text = p.metadata?.annotations?.[HOSTS_ANNOTATION];
+      try {
+        const v: unknown = text ? JSON.parse(text) : undefined;
+        return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  };
   let closing = false;
   let sink: Sink | undefined;
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
@@ -228,6 +246,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function ready() {
     await informer.start();
+    if (netinitImage && egressConfig.proxy) {
+      const pc = egressConfig.proxy;
+      proxy = await startEgressProxy({ listen: pc.listen, policy: { never: [...egressConfig.denyCidrs, "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10"], private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs }, grantsOf, pinned: pc.pinned, log: o.log });
+      proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
+      o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");
+    }
     if ((o.userNamespaces ?? "off") !== "off") {
       const image = egressConfig.netinitImage;
       const v = image ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8)) : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
@@ -326,6 +350,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       defaultDenyEgress: o.defaultDenyEgress,
       netinit: netinitFor(spec),
       hostUsers: !userns.on,
+      proxy: hostnamesOf(spec).length && proxyAddress ? { address: proxyAddress, hostnames: hostnamesOf(spec) } : undefined,
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
@@ -465,7 +490,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
         runtimeClasses: runtimeClasses.get(r.runnerId) ?? [],
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
-        ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs } } : {}),
+        ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
       };
     });
   }
@@ -476,6 +501,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     clearInterval(nodeTicker);
     warm?.close();
     agents?.close();
+    await proxy?.close();
     await Promise.race([Promise.allSettled([...pending, store.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await informer.stop();
   }

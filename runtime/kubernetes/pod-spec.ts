@@ -2,6 +2,7 @@
 import type { V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
+import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
@@ -17,6 +18,8 @@ export interface PodOptions {
   gpu?: { resource: string; count: number; affinity?: V1NodeSelectorTerm[] };
   /** false: the pod runs in its own user namespace (sandbox root is not the node's root); unset/true: the host's. */
   hostUsers?: boolean;
+  /** Hostname grants: the pod's annotation (what the egress proxy allows it) and HTTPS_PROXY in its env. */
+  proxy?: { address: string; hostnames: string[] };
   /** Hangar's egress enforcement (ADR 0012): an init container loads this policy into the pod's network namespace. */
   netinit?: { image: string; path: string; policy: NetinitPolicy };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
@@ -63,6 +66,12 @@ function resources(q: Quantities, gpu: PodOptions["gpu"]): Record<string, string
   return r;
 }
 
+/** The caller's annotations without Hangar's own keys (the API refuses them; this holds for any caller). */
+export const ownAnnotationsOut = (a: Record<string, string>) => Object.fromEntries(Object.entries(a).filter(([k]) => !/(^|\.)hangar\.dev\//.test(k)));
+
+/** HTTPS_PROXY (both spellings) for a sandbox with hostname grants; its own env wins. */
+const proxyEnv = (p: PodOptions["proxy"]): Record<string, string> => (p ? { HTTPS_PROXY: `http://${p.address}`, https_proxy: `http://${p.address}` } : {});
+
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
   const egress = allowsEgress(spec, o.defaultDenyEgress);
   const [command, ...args] = spec.argv;
@@ -75,7 +84,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       name: podName(id),
       namespace: o.namespace,
       labels: { ...sandboxLabels(id, spec.tags, o.record?.tenant), [EGRESS_LABEL]: egress ? "allow" : "deny" },
-      annotations: { ...spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(spec.tags), ...(o.record ? { [RECORD_ANNOTATION]: o.record.text } : {}) },
+      annotations: { ...ownAnnotationsOut(spec.annotations), [TAGS_ANNOTATION]: JSON.stringify(spec.tags), ...(o.record ? { [RECORD_ANNOTATION]: o.record.text } : {}), ...(o.proxy ? { [HOSTS_ANNOTATION]: JSON.stringify(o.proxy.hostnames) } : {}) },
       finalizers: o.record ? [RECORD_FINALIZER] : undefined,
     },
     spec: {
@@ -103,7 +112,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           imagePullPolicy: "IfNotPresent",
           command: command === undefined ? undefined : [command],
           args,
-          env: Object.entries(spec.env).map(([name, value]) => ({ name, value })),
+          env: Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
           workingDir: spec.workingDir,
           resources: { requests, limits },
           securityContext: {

@@ -10,7 +10,7 @@ import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
-import { EGRESS_LABEL } from "./pod-spec.js";
+import { EGRESS_LABEL, ownAnnotationsOut } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import type { WarmPoolConfig } from "./warm-pool-config.js";
 
@@ -44,7 +44,7 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
     metadata: {
       resourceVersion: pod.metadata?.resourceVersion,
       labels: { ...sandboxLabels(c.id, c.spec.tags, c.tenant), [EGRESS_LABEL]: c.egress ? "allow" : "deny", [POOL_LABEL]: null, [CLAIMED_LABEL]: "true" },
-      annotations: { ...c.spec.annotations, [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags), [RECORD_ANNOTATION]: c.recordText },
+      annotations: { ...ownAnnotationsOut(c.spec.annotations), [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags), [RECORD_ANNOTATION]: c.recordText },
       finalizers: [RECORD_FINALIZER],
     },
     spec: { activeDeadlineSeconds: age + c.deadlineSeconds },

@@ -30,6 +30,7 @@ LOCAL_IMAGES = os.path.join(os.environ.get("HANGAR_TEST_CACHE", "/var/cache/hang
 NAMESPACE = os.environ.get("HANGAR_TEST_NAMESPACE", "hangar-test")
 DEPLOYED = os.environ.get("HANGAR_E2E_TARGET", "")
 DEPLOY_NAMESPACE = os.environ.get("HANGAR_E2E_DEPLOY_NAMESPACE", "hangar-system")
+TEST_GATEWAY = "10.88.7.1"  # the test cluster's pod bridge on this host (test/cluster/lib.sh GATEWAY)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -176,7 +177,9 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
         # test-cluster); KUBECONFIG (admin) is only for the leak check below.
         env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60",
                    KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]),
-                   HANGAR_KUBE_NETINIT_IMAGE=netinit_image())
+                   HANGAR_KUBE_NETINIT_IMAGE=netinit_image(),
+                   # The egress proxy for hostname grants, on the pod bridge's gateway (this host), on a free port.
+                   HANGAR_KUBE_EGRESS_PROXY_LISTEN=f"{TEST_GATEWAY}:0")
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:
@@ -306,7 +309,7 @@ METADATA = "169.254.169.254"
 
 @dataclass
 class Internet:
-    address: str  # HTTP on ports 8080 and 8081
+    address: str  # HTTP on ports 8080, 8081 and 443 (plain HTTP: the hostname tests tunnel it through CONNECT)
     metadata: str  # the cloud metadata address, HTTP on port 80, at home in the same namespace
 
 
@@ -331,7 +334,7 @@ def internet():
         # Replies to pods (the test cluster's bridge does not masquerade) go back through this host.
         sh("ip", "netns", "exec", ns, "ip", "route", "add", "default", "via", f"{net}.1")
         sh("ip", "route", "add", f"{METADATA}/32", "via", f"{net}.2", "dev", host_if)
-        server = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", INTERNET_SERVER, f"{net}.2:8080", f"{net}.2:8081", f"{METADATA}:80"],
+        server = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, "-c", INTERNET_SERVER, f"{net}.2:8080", f"{net}.2:8081", f"{net}.2:443", f"{METADATA}:80"],
                                   stdout=subprocess.PIPE, text=True)
         assert server.stdout is not None and server.stdout.readline().strip() == "ready"
         try:

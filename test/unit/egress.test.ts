@@ -64,11 +64,16 @@ describe("NetworkOptions.egress -> grants", () => {
       { to: "any", ports: [{ protocol: "TCP", port: 443 }, { protocol: "UDP", port: 5000, endPort: 5010 }] },
     ]);
   });
+  it("hostnames, exact or a wildcard, become hostname grants", () => {
+    expect(create({ egress: [{ destination: "https_hostname", https_hostname: "PyPI.org" }, { destination: "https_hostname", https_hostname: "*.pythonhosted.org", ports: [{ port: 443 }] }] }).egress)
+      .toEqual([{ to: { hostname: "pypi.org" }, ports: [] }, { to: { hostname: "*.pythonhosted.org" }, ports: [] }]);
+  });
   it("no rules: no grants (deny_egress alone decides)", () => {
     expect(create({ deny_egress: false }).egress).toBeUndefined();
   });
   const bad: [string, object, RegExp][] = [
-    ["a hostname", { egress: [{ destination: "https_hostname", https_hostname: "pypi.org" }] }, /egress\[0\]\.https_hostname: .*HTTPS hostname \(dns_name in the SDK\)/],
+    ["a hostname that is none", { egress: [{ destination: "https_hostname", https_hostname: "pypi" }] }, /egress\[0\]\.https_hostname: "pypi" is not a hostname or a "\*\." wildcard of one \(dns_name in the SDK\)/],
+    ["a hostname on another port", { egress: [{ destination: "https_hostname", https_hostname: "pypi.org", ports: [{ port: 80 }] }] }, /egress\[0\]\.ports: hostname grants are for HTTPS: TCP 443 only/],
     ["a tenant", { egress: [{ destination: "tenant", tenant: "TENANT_SCOPE_SAME_USER" }] }, /egress\[0\]\.tenant: .*no inbound connections/],
     ["a selector", { egress: [{ destination: "selector", selector: { pod_labels: { a: "b" } } }] }, /egress\[0\]\.selector: /],
     ["no destination", { egress: [{}] }, /egress\[0\]: names no destination/],
@@ -87,13 +92,19 @@ const runner = (runnerId: string, egress?: RunnerInfo["egress"]): RunnerInfo => 
   runnerId, runnerGroupId: "g", organizationId: "o", architectures: ["amd64"], healthy: true, connectedAtMs: 0,
   maxCpuMillicores: 8000, maxMemoryBytes: 2 ** 34, availableCpuMillicores: 8000, availableMemoryBytes: 2 ** 34, runningSandboxes: 0, runtimeClasses: [], ...(egress ? { egress } : {}),
 });
-const kube = runner("kube", { privateCidrs: DEFAULT_PRIVATE_CIDRS, grantableCidrs: ["10.50.0.0/16"] });
+const kube = runner("kube", { privateCidrs: DEFAULT_PRIVATE_CIDRS, grantableCidrs: ["10.50.0.0/16"], hostnames: false });
 const grant = (cidr: string): EgressGrant => ({ to: { cidr, except: [] }, ports: [] });
 
 describe("where grants can be honoured", () => {
   it("a runtime that enforces no rules refuses them, naming the field", () => {
     const p = chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [grant("198.18.0.0/15")] }, [runner("local")]);
     expect(p).toEqual({ refused: expect.stringMatching(/egress rules are not enforced by local/), field: "sandbox.spec.network.egress" });
+  });
+  it("hostname grants need the egress proxy, naming the rule", () => {
+    const p = chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [grant("198.18.0.0/15"), { to: { hostname: "pypi.org" }, ports: [] }] }, [kube]);
+    expect(p).toEqual({ refused: expect.stringMatching(/hostname egress grants need Hangar's egress proxy/), field: "sandbox.spec.network.egress[1].https_hostname" });
+    const withProxy = runner("kube", { ...(kube.egress ?? expect.fail()), hostnames: true });
+    expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, [withProxy])).toEqual({ runner: withProxy });
   });
   it("a runner that enforces them is chosen over one that does not", () => {
     const p = chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [grant("198.18.0.0/15")] }, [runner("local"), kube]);
@@ -130,6 +141,11 @@ describe("the netinit policy", () => {
     const p = netinitPolicy({ egress: [{ to: { cidr: "198.18.0.0/15", except: ["198.18.9.0/24"] }, ports: [{ protocol: "TCP", port: 80, endPort: 81 }] }] }, true, cfg, []);
     expect(p.grants).toEqual([{ cidr: "198.18.0.0/15", except: ["198.18.9.0/24"], ports: [{ protocol: "tcp", port: 80, endPort: 81 }] }]);
   });
+  it("hostname grants: the proxy is reachable and nothing else is granted for them", () => {
+    const p = netinitPolicy({ egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, true, cfg, [], "10.88.7.1:3128");
+    expect(p).toMatchObject({ grants: [], dns: false, proxy: "10.88.7.1:3128" });
+    expect(netinitPolicy({ egress: [grant("198.18.0.0/15")] }, true, cfg, [], "10.88.7.1:3128").proxy).toBeUndefined();
+  });
   it("too many node addresses are left to the operator's ranges (each is a rule on every new connection)", () => {
     const many = Array.from({ length: MAX_NODE_ADDRESSES + 1 }, (_, i) => `192.0.2.${i}`);
     expect(netinitPolicy({}, true, cfg, many).never).not.toContain("192.0.2.0/32");
@@ -153,6 +169,16 @@ describe("the sandbox pod with netinit", () => {
     const main = pod.spec?.containers[0];
     expect(main?.securityContext?.capabilities?.add).not.toContain("NET_ADMIN");
     expect(main?.securityContext?.capabilities?.add).not.toContain("NET_RAW");
+  });
+  it("hostname grants: the proxy in HTTPS_PROXY (the sandbox's own env wins) and the names in Hangar's annotation, never the caller's", () => {
+    const p = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ env: { https_proxy: "http://mine:1" }, annotations: { "hangar.dev/egress-hosts": "[\"*.com\"]", note: "x" } }), { namespace: "ns", defaultDenyEgress: true, proxy: { address: "10.88.7.1:3128", hostnames: ["pypi.org"] } });
+    expect(p.spec?.containers[0]?.env).toEqual(expect.arrayContaining([{ name: "HTTPS_PROXY", value: "http://10.88.7.1:3128" }, { name: "https_proxy", value: "http://mine:1" }]));
+    expect(p.metadata?.annotations).toMatchObject({ "hangar.dev/egress-hosts": "[\"pypi.org\"]", note: "x" });
+    const q = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ annotations: { "hangar.dev/egress-hosts": "[\"*.com\"]" } }), { namespace: "ns", defaultDenyEgress: true });
+    expect(q.metadata?.annotations?.["hangar.dev/egress-hosts"]).toBeUndefined();
+  });
+  it("the API refuses annotations under hangar.dev/", () => {
+    expect(() => toDomainSpec({ containers: [{ image: "x" }], annotations: { "hangar.dev/egress-hosts": "[]" } } as never, { maxLifetimeSeconds: 60 })).toThrow(/annotations\["hangar\.dev\/egress-hosts"\]: keys under hangar\.dev\/ are Hangar's own/);
   });
   it("without netinit there is no init container", () => {
     expect(buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.initContainers).toBeUndefined();

@@ -1,0 +1,96 @@
+// Hostname egress grants: the names accepted, the CONNECT decisions, the resolved-address check
+// (pure), and the proxy itself over real sockets on loopback.
+import net from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { hostGranted, normaliseHostname } from "../../core/hostname.js";
+import { addressAllowed, decide, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress-proxy.js";
+import { egressProxy } from "../../cmd/config.js";
+
+describe("hostnames", () => {
+  const names: [string, string | undefined][] = [
+    ["PyPI.org", "pypi.org"], ["files.pythonhosted.org.", "files.pythonhosted.org"], ["*.pypi.org", "*.pypi.org"],
+    ["pypi", undefined], ["*.org", undefined], ["a.*.org", undefined], ["-bad.org", undefined], ["1.2.3.4", undefined], ["", undefined], ["x".repeat(64) + ".org", undefined],
+  ];
+  for (const [text, want] of names) it(`${JSON.stringify(text)} -> ${want}`, () => expect(normaliseHostname(text)).toBe(want));
+  const grants = ["pypi.org", "*.pythonhosted.org"];
+  const cases: [string, boolean][] = [["pypi.org", true], ["PYPI.ORG.", true], ["evil-pypi.org", false], ["sub.pypi.org", false], ["files.pythonhosted.org", true], ["a.b.pythonhosted.org", true], ["pythonhosted.org", false], ["xpythonhosted.org", false]];
+  for (const [host, want] of cases) it(`${host} granted: ${want}`, () => expect(hostGranted(host, grants)).toBe(want));
+});
+
+describe("CONNECT decisions", () => {
+  it("parses only CONNECT host:port", () => {
+    expect(parseConnect("CONNECT pypi.org:443 HTTP/1.1\r\nHost: pypi.org\r\n\r\n")).toEqual({ host: "pypi.org", port: 443 });
+    expect(parseConnect("CONNECT [2001:db8::1]:443 HTTP/1.1\r\n\r\n")).toEqual({ host: "2001:db8::1", port: 443 });
+    expect(parseConnect("GET http://pypi.org/ HTTP/1.1\r\n\r\n")).toBeUndefined();
+  });
+  const g = ["pypi.org"];
+  const cases: [string, Parameters<typeof decide>[0], string[] | undefined, number | true][] = [
+    ["a granted name on 443", { host: "pypi.org", port: 443 }, g, true],
+    ["an unknown caller", { host: "pypi.org", port: 443 }, undefined, 403],
+    ["another port", { host: "pypi.org", port: 80 }, g, 403],
+    ["a name not granted", { host: "github.com", port: 443 }, g, 403],
+    ["an address", { host: "198.18.0.2", port: 443 }, g, 403],
+    ["not a CONNECT", undefined, g, 405],
+  ];
+  for (const [name, target, grants, want] of cases) it(name, () => {
+    const v = decide(target, grants);
+    expect(v.ok ? true : v.status).toBe(want);
+  });
+  it("resolved addresses: never the never ranges, private only where grantable", () => {
+    const p = { never: ["169.254.0.0/16", "192.0.2.2/32"], private: ["10.0.0.0/8"], grantable: ["10.50.0.0/16"] };
+    expect(addressAllowed("198.18.0.2", p)).toBe(true);
+    expect(addressAllowed("169.254.169.254", p)).toBe(false);
+    expect(addressAllowed("192.0.2.2", p)).toBe(false);
+    expect(addressAllowed("10.1.2.3", p)).toBe(false);
+    expect(addressAllowed("10.50.0.9", p)).toBe(true);
+  });
+});
+
+describe("the egress proxy over loopback", () => {
+  const quiet = { warn: () => undefined, info: () => undefined };
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => { for (const c of closers) await c(); });
+
+  async function connectVia(port: number, line: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect(port, "127.0.0.1", () => s.write(line));
+      let got = "";
+      s.on("data", (b) => {
+        got += b.toString();
+        if (got.includes("\r\n\r\n") && got.startsWith("HTTP/1.1 200")) { s.write("ping"); if (got.endsWith("pong")) s.end(); }
+      });
+      s.on("end", () => resolve(got));
+      s.on("close", () => resolve(got));
+      s.on("error", reject);
+    });
+  }
+
+  it("tunnels a granted name to the address it pins, refuses the rest with a reason", async () => {
+    const upstream = net.createServer((c) => c.on("data", (b) => { if (b.toString() === "ping") c.end("pong"); }));
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
+    closers.push(() => new Promise((r) => upstream.close(() => r())));
+    const up = (upstream.address() as net.AddressInfo).port;
+    const proxy = await startEgressProxy({
+      listen: { host: "127.0.0.1", port: 0 }, policy: { never: ["169.254.0.0/16"], private: ["10.0.0.0/8"], grantable: [] },
+      grantsOf: (ip) => (ip === "127.0.0.1" ? ["allowed.test", "inside.test"] : undefined),
+      pinned: { "allowed.test": "127.0.0.1", "inside.test": "10.1.2.3" }, upstreamPort: up, log: quiet,
+    });
+    closers.push(proxy.close);
+    const ok = await connectVia(proxy.port, "CONNECT allowed.test:443 HTTP/1.1\r\n\r\n");
+    expect(ok).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\npong$/);
+    expect(await connectVia(proxy.port, "CONNECT denied.test:443 HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 403 .*denied\.test is not granted/s);
+    expect(await connectVia(proxy.port, "CONNECT inside.test:443 HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 403 .*resolves only to addresses sandboxes never reach/s);
+    expect(await connectVia(proxy.port, "GET http://allowed.test/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /);
+  });
+});
+
+describe("proxy settings", () => {
+  it("off by default; an address sandboxes can dial; pins parsed", () => {
+    expect(egressProxy("", "", "")).toBeUndefined();
+    expect(egressProxy("0.0.0.0:3128", "10.96.0.50:3128", "allowed.test=198.18.0.2")).toEqual({ listen: { host: "0.0.0.0", port: 3128 }, address: "10.96.0.50:3128", pinned: { "allowed.test": "198.18.0.2" } });
+    expect(egressProxy("10.88.7.1:0", "", "")?.address).toBe("10.88.7.1:0");
+    expect(() => egressProxy("0.0.0.0:3128", "", "")).toThrow(/HANGAR_KUBE_EGRESS_PROXY_ADDRESS=0\.0\.0\.0:3128: expected the ip:port sandboxes dial/);
+    expect(() => egressProxy("", "10.0.0.1:3128", "")).toThrow(/need HANGAR_KUBE_EGRESS_PROXY_LISTEN/);
+    expect(() => egressProxy("127.0.0.1:1", "", "x")).toThrow(/"x": expected name=ip/);
+  });
+});
