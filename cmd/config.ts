@@ -263,6 +263,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         privateCidrs: parseCidrList("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", str("HANGAR_KUBE_EGRESS_PRIVATE_CIDRS", "") || DEFAULT_PRIVATE_CIDRS.join(",")),
         grantableCidrs: parseCidrList("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", str("HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", "")),
         denyCidrs: parseCidrList("HANGAR_KUBE_EGRESS_DENY_CIDRS", str("HANGAR_KUBE_EGRESS_DENY_CIDRS", "")),
+        gvisorRuntimeClasses: str("HANGAR_KUBE_GVISOR_RUNTIME_CLASSES", "").split(",").map((x) => x.trim()).filter(Boolean),
         proxy: egressProxy(str("HANGAR_KUBE_EGRESS_PROXY_LISTEN", ""), str("HANGAR_KUBE_EGRESS_PROXY_ADDRESS", ""), str("HANGAR_KUBE_EGRESS_PROXY_PINNED", "")),
       },
       execAgentBinary: execAgent ? agentBinary : undefined,

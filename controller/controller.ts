@@ -173,7 +173,7 @@ export function createController(o: ControllerOptions) {
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
       effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
-      effectiveEgress: effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
+      effectiveEgress: input.spec.runtimeClass && runner.gvisorRuntimeClasses?.includes(input.spec.runtimeClass) ? [] : effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
       ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };

@@ -48,7 +48,7 @@ export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refu
   return undefined;
 }
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress">, runners: RunnerInfo[]): Placement {
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
@@ -68,6 +68,9 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       return { refused: `runtime class "${rc}" is not offered by ${able.map((r) => `${r.runnerId} (it offers ${classesOf(r)})`).join(", ")}${elsewhere.length ? `; ${elsewhere.join("; ")}` : ""}`, field: "sandbox.spec.runtime_class" };
     }
     able = offering;
+  }
+  if (rc && (spec.egress?.length || spec.denyEgress === false) && able.every((r) => r.gvisorRuntimeClasses?.includes(rc))) {
+    return { refused: `runtime class "${rc}" runs sandboxes with no network at all: egress cannot be granted there (ask for none, or another runtime class)`, field: spec.egress?.length ? "sandbox.spec.network.egress" : "sandbox.spec.network.deny_egress" };
   }
   if (spec.egress?.length) {
     const enforcing = able.filter((r) => r.egress);

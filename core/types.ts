@@ -151,6 +151,8 @@ export interface RunnerInfo {
   defaultRuntimeClass?: string;
   /** Per-sandbox egress grants this runner enforces; absent = refused. */
   egress?: RunnerEgress;
+  /** Runtime classes running gVisor with no network at all (runsc network=none): no egress there. */
+  gvisorRuntimeClasses?: string[];
 }
 
 /** What Get reports as the effective runtime class when the node's default handler runs the sandbox. */

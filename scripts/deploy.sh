@@ -21,9 +21,10 @@ fi
 for ns in "$NS" "$SBX"; do
   "$KUBECTL" get namespace "$ns" >/dev/null 2>&1 || "$KUBECTL" create namespace "$ns" >/dev/null
 done
-# Hangar under "restricted"; sandboxes keep a few capabilities a normal image needs: "baseline".
+# Hangar under "restricted". Sandboxes: "privileged", because the hangar-netinit init container adds NET_ADMIN
+# (ADR 0012); the chart's ValidatingAdmissionPolicy (sandboxAdmissionPolicy) guards the pods' shape instead.
 "$KUBECTL" label --overwrite namespace "$NS" pod-security.kubernetes.io/enforce=restricted >/dev/null
-"$KUBECTL" label --overwrite namespace "$SBX" pod-security.kubernetes.io/enforce=baseline >/dev/null
+"$KUBECTL" label --overwrite namespace "$SBX" pod-security.kubernetes.io/enforce=privileged pod-security.kubernetes.io/audit=baseline >/dev/null
 "$KUBECTL" -n "$NS" create secret generic "$RELEASE-api-keys" --from-file=keys="$KEYS" --dry-run=client -o yaml | "$KUBECTL" apply -f - >/dev/null
 args=(upgrade --install "$RELEASE" "$REPO/charts/hangar" -n "$NS" --wait --timeout 5m
   --set "image.repository=${IMAGE%:*}" --set "image.tag=${IMAGE##*:}" --set "sandboxNamespace=$SBX"

@@ -20,6 +20,8 @@ export interface EgressConfig {
   grantableCidrs: string[];
   /** Extra ranges no sandbox reaches, whatever it is granted (node ranges, Hangar's Service range). */
   denyCidrs: string[];
+  /** Runtime classes running gVisor with no network (runsc network=none): no netinit there (it could not load rules inside gVisor), no egress, no pod user namespace. */
+  gvisorRuntimeClasses: string[];
   /** Hangar's egress proxy for hostname grants (egress-proxy.ts): where it listens, and the ip:port sandboxes dial. */
   proxy?: { listen: { host: string; port: number }; address: string; pinned: Record<string, string> };
 }
@@ -37,6 +39,7 @@ export const DEFAULT_EGRESS_CONFIG: EgressConfig = {
   privateCidrs: DEFAULT_PRIVATE_CIDRS,
   grantableCidrs: [],
   denyCidrs: [],
+  gvisorRuntimeClasses: [],
 };
 
 /** The shape netinit decodes (DisallowUnknownFields: keep in step with netinit/policy.go). */

@@ -115,8 +115,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   /** The ip:port sandboxes with hostname grants dial (the proxy's, once it listens). */
   let proxyAddress: string | undefined;
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
-  const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress">): PodOptions["netinit"] =>
-    netinitImage ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses, proxyAddress) } : undefined;
+  const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress" | "runtimeClass">): PodOptions["netinit"] =>
+    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses, proxyAddress) } : undefined;
   /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
   const grantsOf = (ip: string): string[] | undefined => {
     for (const p of informer.list(o.namespace)) {
@@ -248,7 +248,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await informer.start();
     if (netinitImage && egressConfig.proxy) {
       const pc = egressConfig.proxy;
-      proxy = await startEgressProxy({ listen: pc.listen, policy: { never: [...egressConfig.denyCidrs, "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10"], private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs }, grantsOf, pinned: pc.pinned, log: o.log });
+      proxy = await startEgressProxy({ listen: pc.listen, policy: { never: [...egressConfig.denyCidrs, "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10"], private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs }, grantsOf, pinned: pc.pinned, log: o.log })
+        .catch((e: Error) => { throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`); });
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
       o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");
     }
@@ -349,7 +350,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
       netinit: netinitFor(spec),
-      hostUsers: !userns.on,
+      // runsc cannot join a pod user namespace (its gofer fails); gVisor's sentry runs in namespaces of its own.
+      hostUsers: !userns.on || (!!spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)),
       proxy: hostnamesOf(spec).length && proxyAddress ? { address: proxyAddress, hostnames: hostnamesOf(spec) } : undefined,
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
@@ -403,7 +405,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.started = true;
     if (t.lastPod) onPod(t.lastPod, false);
     const inUserns = (t.lastPod ?? informer.get(t.pod, o.namespace))?.spec?.hostUsers === false;
-    const users = inUserns ? "; in a user namespace (hostUsers: false)" : (o.userNamespaces ?? "off") !== "off" ? `; ${userns.note}` : "";
+    const gvisor = !!t.spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(t.spec.runtimeClass);
+    const users = inUserns ? "; in a user namespace (hostUsers: false)" : gvisor ? "; gVisor (its own kernel and namespaces), no network" : (o.userNamespaces ?? "off") !== "off" ? `; ${userns.note}` : "";
     return { imageNote: `${note}${users}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
   }
 
@@ -491,6 +494,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         runtimeClasses: runtimeClasses.get(r.runnerId) ?? [],
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
+        ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };
     });
   }

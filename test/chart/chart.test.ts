@@ -57,7 +57,7 @@ describe("helm chart", () => {
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
       execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
-      egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", userNamespaces: "HANGAR_KUBE_USER_NAMESPACES", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
+      egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", userNamespaces: "HANGAR_KUBE_USER_NAMESPACES", gvisorRuntimeClasses: "HANGAR_KUBE_GVISOR_RUNTIME_CLASSES", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
       runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
@@ -157,6 +157,10 @@ describe("helm chart", () => {
     expect(objs.map((o) => o.kind)).not.toContain("Secret");
     expect(one(objs, "Deployment").spec.template.spec.volumes).toContainEqual({ name: "api-keys", secret: { secretName: "mine", defaultMode: 0o440 } });
     expect(env(objs).HANGAR_NAMESPACE).toBe("hangar");
+    // The sandbox namespace's pods are held to their shape by a ValidatingAdmissionPolicy.
+    const vap = one(objs, "ValidatingAdmissionPolicy") as unknown as { spec: { validations: { message: string }[] } };
+    expect(vap.spec.validations.map((v) => v.message)).toEqual(expect.arrayContaining(["sandbox pods share no host namespace", "the only init container is hangar-netinit, adding NET_ADMIN alone"]));
+    expect((one(objs, "ValidatingAdmissionPolicyBinding") as unknown as { spec: object }).spec).toMatchObject({ validationActions: ["Deny"], matchResources: { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "hangar" } } } });
     // Egress enforced by netinit from Hangar's own image unless told otherwise.
     const image = one(objs, "Deployment").spec.template.spec.containers[0].image;
     expect(env(objs).HANGAR_KUBE_NETINIT_IMAGE).toBe(image);

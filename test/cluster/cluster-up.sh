@@ -28,7 +28,8 @@ done_step
 
 "$REPO/test/cluster/build-binaries.sh"
 "$REPO/test/cluster/build-runtime.sh"
-PATH="$RT_BIN:$PATH"
+"$REPO/test/cluster/build-gvisor.sh"
+PATH="$RT_BIN:$GVISOR_BIN:$PATH"
 "$REPO/test/cluster/build-images.sh"
 
 step "preparing state, certificates and configuration"
@@ -80,9 +81,21 @@ state = "$RUNDIR/containerd"
       [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
         SystemdCgroup = false
         BinaryName = "$RT_BIN/runc"
+    # gVisor for RuntimeClass gvisor: a user-space kernel, and no network at all (runsc.toml).
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runsc]
+      runtime_type = "io.containerd.runsc.v1"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runsc.options]
+        TypeUrl = "io.containerd.runsc.v1.options"
+        ConfigPath = "$ETC/runsc.toml"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$ETC/cni"
+TOML
+cat > "$ETC/runsc.toml" <<TOML
+binary_name = "$GVISOR_BIN/runsc"
+[runsc_config]
+  network = "none"
+  platform = "systrap"
 TOML
 cat > "$ETC/cni/10-hangar-test.conflist" <<JSON
 { "cniVersion": "1.0.0", "name": "hangar-test", "plugins": [
@@ -222,10 +235,35 @@ metadata: { name: hangar }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: hangar }
 subjects: [{ kind: ServiceAccount, name: hangar, namespace: $TEST_NS }]
 YAML
+# As the chart's rbac.readNodes: nodes (capacity, GPUs, and the addresses no sandbox may reach) and RuntimeClasses, read-only.
+kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/rbac.authorization.k8s.io/v1/clusterroles" --data-binary @- >/dev/null <<YAML
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: hangar-test-read-nodes }
+rules:
+- { apiGroups: [""], resources: [nodes], verbs: [get, list, watch] }
+- { apiGroups: [node.k8s.io], resources: [runtimeclasses], verbs: [get, list, watch] }
+YAML
+kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/rbac.authorization.k8s.io/v1/clusterrolebindings" --data-binary @- >/dev/null <<YAML
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: { name: hangar-test-read-nodes }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: hangar-test-read-nodes }
+subjects: [{ kind: ServiceAccount, name: hangar, namespace: $TEST_NS }]
+YAML
 TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/$TEST_NS/serviceaccounts/hangar/token" \
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
 kubeconfig "$OUT/hangar-sa.kubeconfig" hangar "token: \"$TOKEN\""
 cp "$ETC/admin.kubeconfig" "$OUT/kubeconfig"
+done_step
+
+step "creating RuntimeClass gvisor (handler runsc, no network)"
+kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/node.k8s.io/v1/runtimeclasses" --data-binary @- >/dev/null <<YAML
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: { name: gvisor }
+handler: runsc
+YAML
 done_step
 
 step "importing the sandbox pods' init container image (hangar-netinit)"

@@ -30,6 +30,9 @@ for t in sys.argv[1:]:
     host, port = t.rsplit(":", 1)
     if host == "gateway":
         host = gateway()
+        if host is None:
+            out[t] = "no default route"
+            continue
     s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     s.settimeout(3)
     try:
@@ -247,3 +250,60 @@ def test_hostname_grants_go_through_hangars_proxy_and_nowhere_else(monkeypatch, 
             plain.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
     finally:
         assert stop_hangar(h) == 0
+
+
+GVISOR_CHECKS = r"""
+import ctypes, json, os, platform
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+def call(nr, *args):
+    r = libc.syscall(nr, *[ctypes.c_long(a) for a in args])
+    return "ok" if r >= 0 else os.strerror(ctypes.get_errno())
+print(json.dumps({
+    "kernel": open("/proc/version").read(),
+    "interfaces": sorted(os.listdir("/sys/class/net")) if os.path.isdir("/sys/class/net") else [l.split(":")[0].strip() for l in open("/proc/net/dev").read().splitlines()[2:]],
+    "keyctl": call(250, 0, 0, 0, 0, 0), "bpf": call(321, 0, 0, 0), "io_uring": call(425, 1, 0),
+}))
+"""
+
+
+def test_gvisor_sandboxes_run_in_a_user_space_kernel_with_no_network(hangar, internet, host_listener):
+    sb = Sandbox.run(tags=["e2e-network"], max_lifetime_seconds=300, runtime_class="gvisor")
+    try:
+        sb.wait()
+        r = sb.exec(["python3", "-c", GVISOR_CHECKS], timeout_seconds=120).result()
+        got = json.loads(r.stdout.strip().splitlines()[-1])
+        assert "-gvisor" in got["kernel"], got  # runsc's own kernel, not the node's
+        assert got["interfaces"] == ["lo"], got  # runsc --network=none: loopback only
+        assert all(got[k] != "ok" for k in ("keyctl", "bpf", "io_uring")), got
+        targets = cluster_targets(host_listener, internet.metadata) + [f"{internet.address}:8080"]
+        reached = [t for t, v in sandbox_probe(sb, targets).items() if v == "CONNECTED"]
+        assert reached == [], reached
+        assert Sandbox.from_id(sb.sandbox_id).result().effective_egress == ()
+    finally:
+        sb.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-network"], runtime_class="gvisor", network=NetworkOptions(deny_egress=False)).wait()
+    assert "network.deny_egress" in str(e.value) and "no network at all" in str(e.value), e.value
+
+
+@pytest.mark.deployed_only
+@pytest.mark.parametrize("change, why", [
+    ({"containers": [{"name": "main", "image": "python:3.11", "securityContext": {"capabilities": {"add": ["NET_ADMIN"]}}}]}, "a sandbox container adds only"),
+    ({"initContainers": [{"name": "sneaky", "image": "python:3.11"}]}, "the only init container is hangar-netinit"),
+    ({"hostNetwork": True}, "share no host namespace"),
+    ({"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}, "mount no host path"),
+])
+def test_the_sandbox_namespace_admits_only_sandbox_shaped_pods(hangar, change, why):
+    # Even a cluster admin's pod is held to the shape (the chart's ValidatingAdmissionPolicy), which
+    # stands in for Pod Security "baseline" in a namespace netinit needs at "privileged".
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"hangar-shape-{secrets.token_hex(3)}"},
+           "spec": {"containers": [{"name": "main", "image": "python:3.11"}], **change}}
+    try:
+        _kube("POST", f"/api/v1/namespaces/{NAMESPACE}/pods", json.dumps(pod).encode())
+    except Exception as e:  # urllib's HTTPError: the apiserver's 403 and its message
+        body = e.read().decode() if hasattr(e, "read") else str(e)
+        assert "403" in str(e) and why in body, body
+        return
+    _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{pod['metadata']['name']}")
+    raise AssertionError(f"the sandbox namespace admitted {change}")

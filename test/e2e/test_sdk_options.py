@@ -8,7 +8,7 @@ from cwsandbox.exceptions import CWSandboxError
 
 def test_a_runtime_class_is_refused_naming_the_field(hangar):
     with pytest.raises(CWSandboxError) as e:
-        Sandbox.run(tags=["e2e-options"], runtime_class="gvisor").wait()
+        Sandbox.run(tags=["e2e-options"], runtime_class="kata").wait()
     assert "runtime_class" in str(e.value), e.value
 
 

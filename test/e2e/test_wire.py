@@ -106,9 +106,9 @@ INVALID = [
     ("CreateSandbox", spec(container={"files": [pb.FileMount(path=NUL, content=b"x")]}), "sandbox.spec.containers[0].files[0].path"),
     ("CreateSandbox", spec(container={"resource_requirements": pb.ResourceRequirements(requests=pb.Resources(cpu="lots"))}), "sandbox.spec.containers[0].resource_requirements.requests.cpu"),
     ("CreateSandbox", spec(container={"resource_requirements": pb.ResourceRequirements(requests=pb.Resources(memory="2Gi"), limits=pb.Resources(memory="1Gi"))}), "sandbox.spec.containers[0].resource_requirements.requests.memory"),
-    ("CreateSandbox", spec(network=pb.NetworkOptions(egress=[pb.EgressRule(https_hostname="example.com")])), "sandbox.spec.network.egress[0].https_hostname"),
+    ("CreateSandbox", spec(network=pb.NetworkOptions(egress=[pb.EgressRule(https_hostname="example")])), "sandbox.spec.network.egress[0].https_hostname"),
     # Fields Hangar does not honour are refused by name, never ignored (api/field-policy.ts).
-    ("CreateSandbox", spec(runtime_class="gvisor"), "sandbox.spec.runtime_class"),
+    ("CreateSandbox", spec(runtime_class="kata"), "sandbox.spec.runtime_class"),
     ("CreateSandbox", spec(container={"security_context": pb.SecurityContext(run_as_user=1000)}), "sandbox.spec.containers[0].security_context.run_as_user"),
     ("CreateSandbox", spec(container={"startup_probe": pb.Probe(exec=["true"])}), "sandbox.spec.containers[0].startup_probe"),
     ("CreateSandbox", spec(network=pb.NetworkOptions(dns_egress=pb.DNS_EGRESS_MODE_ALLOW)), "sandbox.spec.network.dns_egress"),

@@ -106,6 +106,12 @@ describe("where grants can be honoured", () => {
     const withProxy = runner("kube", { ...(kube.egress ?? expect.fail()), hostnames: true });
     expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, [withProxy])).toEqual({ runner: withProxy });
   });
+  it("a runtime class without network refuses egress of any kind, naming what was asked", () => {
+    const g = { ...runner("kube", kube.egress), runtimeClasses: ["gvisor"], gvisorRuntimeClasses: ["gvisor"] };
+    expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor", denyEgress: false }, [g])).toEqual({ refused: expect.stringMatching(/runtime class "gvisor" runs sandboxes with no network at all/), field: "sandbox.spec.network.deny_egress" });
+    expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor", egress: [grant("198.18.0.0/15")] }, [g])).toMatchObject({ field: "sandbox.spec.network.egress" });
+    expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor" }, [g])).toEqual({ runner: g });
+  });
   it("a runner that enforces them is chosen over one that does not", () => {
     const p = chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [grant("198.18.0.0/15")] }, [runner("local"), kube]);
     expect(p).toEqual({ runner: kube });
