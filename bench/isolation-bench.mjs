@@ -1,6 +1,7 @@
 // What the Kubernetes network boundary (ADR 0012: the hangar-netinit init container) costs, in one
 // run on the test cluster: cold create -> RUNNING and exec `true`, with netinit, with
-// HANGAR_KUBE_EGRESS_ENFORCEMENT=networkpolicy (no init container), and raw pods, alternating.
+// HANGAR_KUBE_EGRESS_ENFORCEMENT=networkpolicy (no init container), that and no user namespace
+// (HANGAR_KUBE_USER_NAMESPACES=off), and raw pods, alternating.
 // Writes bench/isolation-results.json; make bench-isolation (cluster up).
 import { writeFileSync } from "node:fs";
 import { core, deleteRawPods, hangarExec, netinitImage, now, NS, ratio, rawCreate, rawExec, startHangar, stats, unary, waitRunning } from "./lib.mjs";
@@ -15,18 +16,23 @@ const del = (c, id) => unary(c, "DeleteSandbox", { sandbox_id: id, grace_period_
 
 const withRules = await startHangar({ HANGAR_MAX_SANDBOXES: "1000" });
 const without = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EGRESS_ENFORCEMENT: "networkpolicy" });
+const hostUsers = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EGRESS_ENFORCEMENT: "networkpolicy", HANGAR_KUBE_USER_NAMESPACES: "off" });
 const r = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13 (make cluster-up)", sizes: { N, N_EXEC } };
 try {
   log(`cold create -> RUNNING, ${N} each, alternating`);
-  const a = [], b = [], raw = [];
+  const a = [], b = [], c = [], raw = [];
   for (let i = 0; i < N + 2; i++) {
     let t0 = now(); const x = await create(withRules.client, `a${i}`); await waitRunning(withRules.client, x.sandbox_id); const ta = now() - t0;
     t0 = now(); const y = await create(without.client, `b${i}`); await waitRunning(without.client, y.sandbox_id); const tb = now() - t0;
+    t0 = now(); const z = await create(hostUsers.client, `c${i}`); await waitRunning(hostUsers.client, z.sandbox_id); const tc = now() - t0;
     const tr = await rawCreate(`bench-raw-${Date.now()}-${i}`);
-    if (i >= 2) { a.push(ta); b.push(tb); raw.push(tr); } // the first two warm the node's caches
-    await del(withRules.client, x.sandbox_id); await del(without.client, y.sandbox_id);
+    if (i >= 2) { a.push(ta); b.push(tb); c.push(tc); raw.push(tr); } // the first two warm the node's caches
+    await del(withRules.client, x.sandbox_id); await del(without.client, y.sandbox_id); await del(hostUsers.client, z.sandbox_id);
   }
-  r.create_to_running_ms = { netinit: stats(a), no_netinit: stats(b), raw: stats(raw), netinit_vs_no_netinit: ratio(stats(a), stats(b)), netinit_vs_raw: ratio(stats(a), stats(raw)) };
+  r.create_to_running_ms = {
+    netinit: stats(a), no_netinit: stats(b), no_netinit_no_userns: stats(c), raw: stats(raw),
+    netinit_vs_no_netinit: ratio(stats(a), stats(b)), userns_vs_no_userns: ratio(stats(b), stats(c)), netinit_vs_raw: ratio(stats(a), stats(raw)),
+  };
   await deleteRawPods();
 
   log(`exec true, ${N_EXEC} each`);
@@ -43,7 +49,7 @@ try {
   r.exec_true_ms = { netinit: stats(ea), no_netinit: stats(eb), raw_in_the_netinit_pod: stats(er), netinit_vs_no_netinit: ratio(stats(ea), stats(eb)) };
   await del(withRules.client, x.sandbox_id); await del(without.client, y.sandbox_id);
 } finally {
-  for (const h of [withRules, without]) { h.proc.kill("SIGTERM"); await new Promise((res) => h.proc.once("exit", res)); }
+  for (const h of [withRules, without, hostUsers]) { h.proc.kill("SIGTERM"); await new Promise((res) => h.proc.once("exit", res)); }
 }
 writeFileSync("bench/isolation-results.json", JSON.stringify(r, null, 2) + "\n");
 console.log(JSON.stringify(r, null, 2));
