@@ -72,13 +72,16 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
   if (rc && (spec.egress?.length || spec.denyEgress === false) && able.every((r) => r.gvisorRuntimeClasses?.includes(rc))) {
     return { refused: `runtime class "${rc}" runs sandboxes with no network at all: egress cannot be granted there (ask for none, or another runtime class)`, field: spec.egress?.length ? "sandbox.spec.network.egress" : "sandbox.spec.network.deny_egress" };
   }
+  const hostRule = (spec.egress ?? []).findIndex((g) => g.to !== "any" && "hostname" in g.to);
+  if (hostRule >= 0 && !able.some((r) => r.egress?.hostnames)) {
+    return { refused: "hostname egress grants (dns_name in the SDK) need Hangar's egress proxy, which this Hangar does not run (HANGAR_KUBE_EGRESS_PROXY_LISTEN on Kubernetes): grant the addresses by cidr", field: `sandbox.spec.network.egress[${hostRule}].https_hostname` };
+  }
   if (spec.egress?.length) {
     const enforcing = able.filter((r) => r.egress);
     if (!enforcing.length) return { refused: `egress rules are not enforced by ${able.map((r) => r.runnerId).join(", ")} (this runtime offers deny_egress=true or false only)`, field: "sandbox.spec.network.egress" };
     able = enforcing;
+    if (hostRule >= 0) able = able.filter((r) => r.egress?.hostnames);
     const egress = able[0]?.egress as RunnerEgress;
-    const named = spec.egress.findIndex((g) => g.to !== "any" && "hostname" in g.to);
-    if (named >= 0 && !egress.hostnames) return { refused: "hostname egress grants need Hangar's egress proxy, which this Hangar does not run (HANGAR_KUBE_EGRESS_PROXY_LISTEN): grant the addresses by cidr", field: `sandbox.spec.network.egress[${named}].https_hostname` };
     const bad = unreachableGrant(spec.egress, egress);
     if (bad) return bad;
   }

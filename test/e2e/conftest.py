@@ -178,9 +178,6 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
         env.update(HANGAR_RUNTIME="kubernetes", HANGAR_NAMESPACE=NAMESPACE, HANGAR_STARTUP_TIMEOUT_SECONDS="60",
                    KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]),
                    HANGAR_KUBE_NETINIT_IMAGE=netinit_image(),
-                   # The egress proxy for hostname grants, on a free port; sandboxes dial it on the pod
-                   # bridge's gateway (this host; the bridge appears with the first pod, so listen on all).
-                   HANGAR_KUBE_EGRESS_PROXY_LISTEN="0.0.0.0:0", HANGAR_KUBE_EGRESS_PROXY_ADDRESS=f"{TEST_GATEWAY}:0",
                    # The test cluster's RuntimeClass gvisor runs runsc with --network=none.
                    HANGAR_KUBE_GVISOR_RUNTIME_CLASSES="gvisor")
     if keys:

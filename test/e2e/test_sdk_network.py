@@ -224,7 +224,10 @@ except Exception as e:
 @pytest.mark.own_hangar
 def test_hostname_grants_go_through_hangars_proxy_and_nowhere_else(monkeypatch, internet):
     # A Hangar whose proxy resolves the test's names to the stand-in internet (and one into the cluster).
-    h = start_hangar({"HANGAR_KUBE_EGRESS_PROXY_PINNED": f"allowed.test={internet.address},a.wild.test={internet.address},inside.test=10.96.0.1"})
+    # Every granted name is pinned: the proxy never asks DNS, so nothing leaves the machine. It
+    # listens on all addresses (the pod bridge appears with the first pod); sandboxes dial the gateway.
+    h = start_hangar({"HANGAR_KUBE_EGRESS_PROXY_LISTEN": "0.0.0.0:0", "HANGAR_KUBE_EGRESS_PROXY_ADDRESS": f"{TEST_GATEWAY}:0",
+                      "HANGAR_KUBE_EGRESS_PROXY_PINNED": f"allowed.test={internet.address},a.wild.test={internet.address},inside.test=10.96.0.1"})
     try:
         point_sdk_at(monkeypatch, h)
         sb = Sandbox.run(tags=["e2e-network"], max_lifetime_seconds=300, network=NetworkOptions(egress=[EgressRule(dns_name="allowed.test"), EgressRule(dns_name="*.wild.test"), EgressRule(dns_name="inside.test")]))
