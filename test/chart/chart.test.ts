@@ -121,13 +121,14 @@ describe("helm chart", () => {
     const rb = one(all, "RoleBinding") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
-    // Cluster-wide only when asked (rbac.readNodes): reading nodes, nothing else.
-    expect(render(["--set", "auth.open=true"]).map((o) => o.kind)).not.toContain("ClusterRole");
-    expect((one(all, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([
+    // Cluster-wide by default only rbac.readNodes: reading nodes and RuntimeClasses, nothing else; none when turned off.
+    expect(all.map((o) => o.kind)).not.toContain("ClusterRole");
+    const defaults = render(["--set", "auth.open=true"]);
+    expect((one(defaults, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([
       { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
       { apiGroups: ["node.k8s.io"], resources: ["runtimeclasses"], verbs: ["get", "list", "watch"] },
     ]);
-    expect((one(all, "ClusterRoleBinding") as unknown as { subjects: object[] }).subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
+    expect((one(defaults, "ClusterRoleBinding") as unknown as { subjects: object[] }).subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
   });
 
   it("isolates sandboxes with shared policies: no ingress, DNS only, egress on request minus metadata and cluster ranges", () => {
