@@ -11,14 +11,14 @@ import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type Sa
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
-import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID } from "./labels.js";
+import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { observePod, type PodView } from "./pod-state.js";
-import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
+import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
 import { probeUserNamespaces, type UsernsMode } from "./userns.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
@@ -153,11 +153,27 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   );
   const idOf = (p: k8s.V1Pod) => p.metadata?.labels?.[SANDBOX_ID];
   /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
+  const newerSeen = new Set<string>();
   const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
     const text = p.metadata?.annotations?.[RECORD_ANNOTATION];
     // Without the finalizer the record was released (retention ended): do not bring it back.
-    const rec = sink && p.metadata?.finalizers?.includes(RECORD_FINALIZER) ? decodeRecord(text) : undefined;
-    if (!rec || !sink) return undefined;
+    if (!sink || !p.metadata?.finalizers?.includes(RECORD_FINALIZER)) return undefined;
+    const read = readRecord(text);
+    let rec: SandboxRecord;
+    if (read.ok) rec = read.record;
+    else if (read.newer) {
+      // A newer replica's (a rolling upgrade): it is theirs to run; this one neither reports nor stops it.
+      if (!newerSeen.has(id)) o.log.warn({ pod: p.metadata?.name, sandbox: id, why: read.why }, "a sandbox pod carries a record from a newer Hangar: left to it");
+      newerSeen.add(id);
+      return undefined;
+    } else {
+      // A record this Hangar cannot read (corrupt, or written by another version): surfaced as a
+      // FAILED sandbox and its pod stopped; retention then releases the finalizer. Never dropped.
+      const name = p.metadata?.name ?? podName(id);
+      rec = unreadableRecord({ name, id, tenantLabel: p.metadata?.labels?.[TENANT], createdMs: new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() }, read.why, Date.now());
+      o.log.warn({ pod: name, sandbox: id, why: read.why }, "a sandbox pod's record could not be read: reported FAILED, pod stopped");
+      void track(core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+    }
     const claimed = p.metadata?.labels?.[CLAIMED_LABEL] === "true";
     const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
     tracked.set(id, t);

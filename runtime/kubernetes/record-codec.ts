@@ -28,7 +28,13 @@ export function encodeRecord(r: SandboxRecord): string {
 
 /** The record stored in an annotation, or undefined when it is missing or not one Hangar wrote. */
 export function decodeRecord(text: string | undefined): SandboxRecord | undefined {
-  if (!text) return undefined;
+  const r = readRecord(text);
+  return r.ok ? r.record : undefined;
+}
+
+/** Like decodeRecord, saying why a present annotation is not a record this Hangar can read. */
+export function readRecord(text: string | undefined): { ok: true; record: SandboxRecord } | { ok: false; why: string; newer?: true } {
+  if (!text) return { ok: false, why: "no record annotation" };
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(text, (_k, v: unknown) => {
@@ -37,12 +43,37 @@ export function decodeRecord(text: string | undefined): SandboxRecord | undefine
       }
       return v;
     }) as Record<string, unknown>;
-  } catch {
-    return undefined;
+  } catch (e) {
+    return { ok: false, why: `not JSON (${(e as Error).message})` };
   }
-  if (!o || typeof o !== "object" || o.v !== VERSION || typeof o.id !== "string" || typeof o.tenant !== "string" || !STATES.includes(o.state as State)) return undefined;
-  if (typeof o.createdAtMs !== "number" || typeof o.spec !== "object" || o.spec === null) return undefined;
+  if (!o || typeof o !== "object" || Array.isArray(o)) return { ok: false, why: "not a JSON object" };
+  if (typeof o.v === "number" && Number.isInteger(o.v) && o.v > VERSION) return { ok: false, why: `record version ${o.v}, written by a newer Hangar (this one reads ${VERSION})`, newer: true };
+  if (o.v !== VERSION) return { ok: false, why: `record version ${JSON.stringify(o.v)}, this Hangar reads ${VERSION}` };
+  if (typeof o.id !== "string" || typeof o.tenant !== "string" || !STATES.includes(o.state as State)) return { ok: false, why: "id, tenant or state missing or invalid" };
+  if (typeof o.createdAtMs !== "number" || typeof o.spec !== "object" || o.spec === null) return { ok: false, why: "createdAtMs or spec missing" };
   const { v: _v, ...rest } = o;
   void _v;
-  return rest as unknown as SandboxRecord;
+  return { ok: true, record: rest as unknown as SandboxRecord };
+}
+
+/**
+ * What a pod whose record cannot be read becomes: a FAILED sandbox saying why, owned by the
+ * tenant its label names (a hashed label, for a tenant name that is not a label value, matches
+ * no caller), so Get shows it and retention releases its finalizer; never silently dropped.
+ */
+export function unreadableRecord(pod: { name: string; id: string; tenantLabel?: string; createdMs: number }, why: string, nowMs: number): SandboxRecord {
+  return {
+    id: pod.id,
+    tenant: pod.tenantLabel ?? "",
+    spec: { image: "", argv: [], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] },
+    echo: {},
+    state: "FAILED",
+    stateReason: `the record on pod ${pod.name} could not be read (${why}); the pod was stopped`,
+    createdAtMs: pod.createdMs,
+    endedAtMs: nowMs,
+    runnerId: "",
+    runnerGroupId: "",
+    effectiveLifetimeSeconds: 0,
+    imageNote: "",
+  };
 }

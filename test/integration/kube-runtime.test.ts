@@ -129,6 +129,21 @@ describe("durable records on the real cluster", () => {
     await a.c.close();
   }, 60_000);
 
+  it("a pod whose record cannot be read is reported FAILED, saying why, stopped, and released at retention", async () => {
+    // A corrupt record (as a bad write or another tool would leave it), finalizer set: before, the
+    // pod was ignored, kept running and kept its finalizer forever.
+    const id = "0badc0de-0000-4000-8000-000000000001";
+    await core.createNamespacedPod({ namespace: NAMESPACE, body: {
+      metadata: { name: `sbx-${id}`, labels: { [MANAGED_BY]: "hangar", "hangar.dev/sandbox-id": id, "hangar.dev/tenant": "t" }, annotations: { "hangar.dev/record": "{\"v\":1,\"id\":" }, finalizers: ["hangar.dev/record"] },
+      spec: { restartPolicy: "Never", terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, containers: [{ name: "main", image: PYTHON_IMAGE, command: ["sleep", "600"] }] },
+    } });
+    const a = await replica({ retentionMs: 3_000 });
+    const got = await waitFor("the sandbox reported", 30_000, async () => { try { return a.c.get("t", id); } catch { return undefined; } });
+    expect(got).toMatchObject({ state: "FAILED", stateReason: expect.stringMatching(new RegExp(`the record on pod sbx-${id} could not be read \\(not JSON .*\\); the pod was stopped`)) });
+    await podGone(id);
+    await a.c.close();
+  }, 90_000);
+
   it("rides out an apiserver outage: Get answers from memory, exec fails typed, and what changed meanwhile arrives after", async () => {
     const proxy = await apiserverProxy(new URL(sa.getCurrentCluster()?.server ?? ""));
     const a = await replica({ kubeConfig: kubeConfigVia(SA_FILE, proxy.url()) });

@@ -5,7 +5,7 @@ import { mergeStored } from "../../controller/lifecycle.js";
 import type { SandboxRecord } from "../../core/types.js";
 import { tenantLabelValue } from "../../runtime/kubernetes/labels.js";
 import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
-import { decodeRecord, encodeRecord, RECORD_ANNOTATION, RECORD_BUDGET, RECORD_FINALIZER } from "../../runtime/kubernetes/record-codec.js";
+import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_BUDGET, RECORD_FINALIZER, unreadableRecord } from "../../runtime/kubernetes/record-codec.js";
 import type { DurableRecords, ExitInfo } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { record, spec } from "./fixtures.js";
@@ -33,6 +33,28 @@ describe("record codec", () => {
   for (const bad of [undefined, "", "{", "null", "[]", '{"v":2,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}']) {
     it(`ignores an annotation that is not a record: ${JSON.stringify(bad)}`, () => expect(decodeRecord(bad)).toBeUndefined());
   }
+  const reasons: [string | undefined, RegExp, boolean][] = [
+    [undefined, /no record annotation/, false],
+    ["{", /not JSON/, false],
+    ["[]", /not a JSON object/, false],
+    ['{"v":"1","id":"x"}', /record version "1", this Hangar reads 1/, false],
+    ['{"v":2,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":1,"spec":{}}', /record version 2, written by a newer Hangar/, true],
+    ['{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}', /id, tenant or state/, false],
+    ['{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}', /createdAtMs or spec/, false],
+  ];
+  for (const [text, why, newer] of reasons) it(`says why ${JSON.stringify(text)} is not a record`, () => {
+    const r = readRecord(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.why).toMatch(why);
+      expect(!!r.newer).toBe(newer);
+    }
+  });
+  it("an unreadable record becomes a FAILED sandbox of the labelled tenant, saying why", () => {
+    const r = unreadableRecord({ name: "sbx-1", id: "1", tenantLabel: "alpha", createdMs: 5 }, "not JSON (x)", 9);
+    expect(r).toMatchObject({ id: "1", tenant: "alpha", state: "FAILED", createdAtMs: 5, endedAtMs: 9, stateReason: "the record on pod sbx-1 could not be read (not JSON (x)); the pod was stopped" });
+    expect(decodeRecord(encodeRecord(r))).toEqual(r); // what the controller then stores reads back
+  });
   it("a pod with a record carries it, the finalizer that keeps it, and the tenant label", () => {
     const pod = buildPod(record().id, spec(), { namespace: "ns", defaultDenyEgress: true, record: { tenant: "team a/b", text: "{}" } });
     expect(pod.metadata?.finalizers).toEqual([RECORD_FINALIZER]);
