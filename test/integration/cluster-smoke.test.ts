@@ -96,7 +96,7 @@ describe("offline test cluster", () => {
 describe("least-privilege ServiceAccount kubeconfig", () => {
   // .cluster/kubeconfig -> .cluster/hangar-sa.kubeconfig (k3s: k3s-kubeconfig -> k3s-hangar-sa.kubeconfig)
   const path = process.env.KUBECONFIG?.replace(/kubeconfig$/, "hangar-sa.kubeconfig");
-  it("can create, exec into, log and delete pods in its namespace, and nothing else", async () => {
+  it("can create, exec into, log and delete pods in its namespace, read nodes, and nothing else", async () => {
     const sa = new k8s.KubeConfig();
     sa.loadFromFile(path as string);
     const api = sa.makeApiClient(k8s.CoreV1Api);
@@ -108,7 +108,10 @@ describe("least-privilege ServiceAccount kubeconfig", () => {
     expect(log).toBe("started\n");
     const listed = await api.listNamespacedPod({ namespace: NAMESPACE, labelSelector: "app.kubernetes.io/managed-by=hangar-tests" });
     expect(listed.items.map((p) => p.metadata?.name)).toContain(podName);
-    await expect(api.listNode()).rejects.toMatchObject({ code: 403 });
+    // Cluster-wide it reads nodes (as the chart's rbac.readNodes: addresses, capacity, GPUs) and can change none.
+    expect((await api.listNode()).items.length).toBeGreaterThan(0);
+    await expect(api.deleteNode({ name: "no-such-node" })).rejects.toMatchObject({ code: 403 });
+    await expect(api.patchNode({ name: "no-such-node", body: { metadata: { labels: { x: "y" } } } })).rejects.toMatchObject({ code: 403 });
     await expect(api.listNamespacedSecret({ namespace: NAMESPACE })).rejects.toMatchObject({ code: 403 });
     await expect(api.listNamespacedPod({ namespace: "default" })).rejects.toMatchObject({ code: 403 });
     await api.deleteNamespacedPod({ name: podName, namespace: NAMESPACE, gracePeriodSeconds: 0 });
