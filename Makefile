@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -105,6 +105,10 @@ run: build images
 
 test-unit: setup
 	vitest run --project unit
+
+# The gRPC surface fuzzed longer than test-unit does (ADR 0013): HANGAR_FUZZ_RUNS messages per unary method.
+fuzz: setup
+	HANGAR_FUZZ_RUNS=$${HANGAR_FUZZ_RUNS:-2000} vitest run --project unit test/unit/fuzz.test.ts
 
 test-e2e: build images
 	$(VENV)/bin/python -m pytest -q test/e2e
