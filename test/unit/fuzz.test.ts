@@ -11,17 +11,15 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import fc from "fast-check";
-import pino from "pino";
 import type protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator } from "../../api/auth.js";
-import { createMetrics } from "../../api/metrics.js";
 import { loadContractRoot, PROTO_DIR } from "../../api/proto.js";
 import { createGrpcServer } from "../../api/server.js";
 import { createController } from "../../controller/controller.js";
 import { fakeRuntime } from "./fake-runtime.js";
+import { startTestServer, TEST_KEY } from "./test-server.js";
 
-const KEY = "alpha-0123456789abcdef";
+const KEY = TEST_KEY;
 const RUNS = Number(process.env.HANGAR_FUZZ_RUNS ?? 25);
 const CORPUS = "test/fuzz-corpus";
 const root = loadContractRoot(PROTO_DIR);
@@ -32,16 +30,7 @@ let controller: ReturnType<typeof createController>;
 let client: grpc.Client;
 
 beforeAll(async () => {
-  const log = pino({ level: "silent" });
-  controller = createController({
-    runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
-    maxSandboxes: 10_000, maxExecsPerSandbox: 100, maxExecs: 1000, maxFileBytes: 1 << 20, reapIntervalMs: 1000, log,
-  });
-  api = createGrpcServer({
-    controller, authenticate: createAuthenticator([{ tenant: "alpha", key: KEY }]), metrics: createMetrics(() => controller.counts()), log, protoDir: PROTO_DIR,
-    sandbox: { specLimits: { maxLifetimeSeconds: 600 }, exec: { deadlineMarginMs: 500, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60, getHoldMs: 200 },
-  });
-  port = await api.listen("127.0.0.1:0");
+  ({ controller, api, port } = await startTestServer(rt, { controller: { maxSandboxes: 10_000, maxExecsPerSandbox: 100, maxExecs: 1000 }, exec: { deadlineMarginMs: 500 }, getHoldMs: 200 }));
   client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 });
 afterAll(async () => {

@@ -1,16 +1,14 @@
 /** The real grpc-js server on 127.0.0.1:0 over an in-memory runtime: health, reflection, errors, exec stream. */
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAuthenticator } from "../../api/auth.js";
-import { createMetrics } from "../../api/metrics.js";
 import { LOADER_OPTIONS, loadApi, PROTO_DIR } from "../../api/proto.js";
 import { createGrpcServer } from "../../api/server.js";
 import { createController } from "../../controller/controller.js";
 import { fakeRuntime } from "./fake-runtime.js";
+import { startTestServer, TEST_KEY } from "./test-server.js";
 
-const KEY = "alpha-0123456789abcdef";
+const KEY = TEST_KEY;
 let port = 0;
 let api: ReturnType<typeof createGrpcServer>;
 let controller: ReturnType<typeof createController>;
@@ -22,16 +20,7 @@ const md = () => {
 };
 
 beforeAll(async () => {
-  const log = pino({ level: "silent" });
-  controller = createController({
-    runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
-    maxSandboxes: 10, maxExecsPerSandbox: 4, maxExecs: 10, maxFileBytes: 1 << 20, reapIntervalMs: 1000, log,
-  });
-  api = createGrpcServer({
-    controller, authenticate: createAuthenticator([{ tenant: "alpha", key: KEY }]), metrics: createMetrics(() => controller.counts()), log, protoDir: PROTO_DIR,
-    sandbox: { specLimits: { maxLifetimeSeconds: 600 }, exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60, getHoldMs: 2000 },
-  });
-  port = await api.listen("127.0.0.1:0");
+  ({ controller, api, port } = await startTestServer(rt));
 });
 afterAll(async () => {
   await api.shutdown(1000);
