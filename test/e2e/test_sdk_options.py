@@ -40,3 +40,11 @@ def test_egress_rules_are_refused_by_the_local_runtime_naming_the_field(hangar):
     with pytest.raises(CWSandboxError) as e:
         Sandbox.run(tags=["e2e-options"], network=NetworkOptions(egress=[EgressRule(cidr="198.18.0.0/15")])).wait()
     assert "network.egress" in str(e.value) and "deny_egress=true or false only" in str(e.value), e.value
+
+
+def test_annotations_under_hangars_own_prefix_are_refused(hangar):
+    # hangar.dev/egress-hosts would tell the egress proxy which names a sandbox may reach; a caller
+    # must never be able to write it (or any other key Hangar keeps its records under).
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-options"], annotations={"hangar.dev/egress-hosts": '["*.com"]'}).wait()
+    assert "hangar.dev/" in str(e.value) and "annotations" in str(e.value), e.value
