@@ -108,7 +108,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     const cols = init.tty_width || 80, rows = init.tty_height || 24;
     if (init.tty && (cols > 10000 || rows > 10000)) v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
     if (v.length) throw errors.invalid(v);
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput });
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput }, ctx.signal);
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;
@@ -177,7 +177,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     if (max < 0 || max > policy.maxOutputBytes) v.push({ field: "max_output_bytes", description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}` });
     if (v.length) throw errors.invalid(v);
     const cap = max || policy.defaultMaxOutputBytes;
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true });
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true }, ctx.signal);
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;

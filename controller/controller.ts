@@ -8,7 +8,7 @@ import { errors } from "../core/errors.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
-import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime } from "../runtime/types.js";
+import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
 import { matches, page, type ListQuery } from "./list.js";
@@ -24,6 +24,8 @@ export interface ControllerOptions {
   maxExecs: number;
   maxFileBytes: number;
   reapIntervalMs: number;
+  /** How long a command for a sandbox still starting waits for it to run (default START_WAIT_MS). */
+  startWaitMs?: number;
   /** HANGAR_DEFAULT_DENY_EGRESS: what a sandbox that makes no network choice gets (for the effective egress echo). */
   defaultDenyEgress?: boolean;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
@@ -45,6 +47,9 @@ export interface ExecHandle {
 
 export type Controller = ReturnType<typeof createController>;
 
+export const START_WAIT_MS = 10_000;
+const NEVER = new AbortController().signal;
+
 /**
  * The sandbox id of a create with a request_id is derived from (tenant, request_id), so every
  * replica that receives a retried create names the same sandbox (and the Kubernetes runtime
@@ -63,6 +68,8 @@ export function createController(o: ControllerOptions) {
   const execCounts = new Map<string, number>();
   /** Callers waiting for a sandbox's state to change (a held GetSandbox), by sandbox id. */
   const waiters = new Map<string, Set<() => void>>();
+  /** Creates whose record is not stored yet (durable runtimes): a retried create waits for the first. */
+  const storing = new Map<string, Promise<void>>();
   let execTotal = 0;
   let timer: NodeJS.Timeout | undefined;
 
@@ -80,7 +87,7 @@ export function createController(o: ControllerOptions) {
     void o.runtime.records?.save(r).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
   };
 
-  const setState = (r: SandboxRecord, to: State, reason: string) => {
+  const setState = (r: SandboxRecord, to: State, reason: string, stored = false) => {
     if (r.state === to || !canMove(r.state, to)) return false;
     const from = r.state;
     r.state = to;
@@ -88,7 +95,7 @@ export function createController(o: ControllerOptions) {
     if (isTerminal(to)) r.endedAtMs ??= now();
     o.onStateChange?.(from, to);
     changed(r.id);
-    if (to !== "CREATING") save(r); // CREATING is stored with the pod itself
+    if (to !== "CREATING" && !stored) save(r); // CREATING is stored with the pod itself
     return true;
   };
 
@@ -136,6 +143,15 @@ export function createController(o: ControllerOptions) {
     return r;
   };
 
+  /** A start another replica began and this one finished (that one is gone): RUNNING, stored first. */
+  const onStarted = (id: string, started: StartedSandbox) => {
+    const r = records.get(id);
+    if (!r || r.state !== "CREATING") return;
+    r.imageNote = started.imageNote;
+    r.startedAtMs = started.startedAtMs;
+    void becomeRunning(r, started.imageNote);
+  };
+
   const onExit = (id: string, exit: ExitInfo) => {
     const r = records.get(id);
     if (!r || isTerminal(r.state)) return;
@@ -153,7 +169,12 @@ export function createController(o: ControllerOptions) {
     if (input.requestId) {
       const existing = byRequest.get(key);
       const rec = existing ? records.get(existing) : undefined;
-      if (rec) return rec;
+      if (rec) {
+        // A retry while the first is still being stored answers when that one does.
+        await storing.get(rec.id);
+        if (records.get(rec.id) !== rec) return create(tenant, input);
+        return rec;
+      }
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
     const placed = chooseRunner(input.spec, o.runtime.runners());
@@ -181,21 +202,62 @@ export function createController(o: ControllerOptions) {
     if (input.requestId) byRequest.set(key, r.id);
     o.onStateChange?.(undefined, "PENDING");
     setState(r, "CREATING", "starting");
-    o.runtime.start(r.id, r.spec, { onExit, onProgress }, runner.runnerId, r).then(
-      (started) => {
-        r.imageNote = started.imageNote;
-        r.startedAtMs = started.startedAtMs;
-        if (r.state === "CREATING") setState(r, "RUNNING", started.imageNote);
-        if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
-      },
-      (e: unknown) => {
-        o.log.warn({ sandbox_id: r.id, err: e }, "sandbox failed to start");
-        if (!isTerminal(r.state)) setState(r, "FAILED", `failed to start: ${(e as Error).message}`);
-        // A durable record stays until retention ends (the reaper removes it then).
-        if (!o.runtime.records) void o.runtime.remove(r.id);
-      },
-    );
+    // With durable records the create is answered once the record is stored (a replica killed
+    // right after answering must not lose an acknowledged sandbox); a start that fails before
+    // that leaves nothing behind, so a retry with the same request_id starts afresh.
+    let stored!: () => void;
+    const durable = o.runtime.records ? new Promise<void>((res) => (stored = res)) : undefined;
+    let isStored = !durable;
+    const onStored = () => {
+      isStored = true;
+      stored?.();
+    };
+    const startFailed = new Promise<never>((_, rej) => {
+      o.runtime.start(r.id, r.spec, { onExit, onProgress, onStored }, runner.runnerId, r).then(
+        (started) => {
+          onStored();
+          r.imageNote = started.imageNote;
+          r.startedAtMs = started.startedAtMs;
+          void becomeRunning(r, started.imageNote);
+        },
+        (e: unknown) => {
+          if (!isStored) {
+            // Never stored: as if the create had not happened (the caller gets the error).
+            records.delete(r.id);
+            if (input.requestId && byRequest.get(key) === r.id) byRequest.delete(key);
+            o.onStateChange?.(r.state, "FAILED");
+            rej(e);
+            return;
+          }
+          o.log.warn({ sandbox_id: r.id, err: e }, "sandbox failed to start");
+          if (!isTerminal(r.state)) setState(r, "FAILED", `failed to start: ${(e as Error).message}`);
+          // A durable record stays until retention ends (the reaper removes it then).
+          if (!o.runtime.records) void o.runtime.remove(r.id);
+        },
+      );
+    });
+    startFailed.catch(() => undefined);
+    if (durable) {
+      storing.set(r.id, Promise.race([durable, startFailed]).catch(() => undefined));
+      try {
+        await Promise.race([durable, startFailed]);
+      } finally {
+        storing.delete(r.id);
+      }
+    }
     return r;
+  }
+
+  /**
+   * RUNNING is shown only once it is stored: a caller that saw RUNNING here and goes to another
+   * replica (or finds this one restarted) finds it RUNNING there too.
+   */
+  async function becomeRunning(r: SandboxRecord, note: string) {
+    if (r.state === "CREATING" && o.runtime.records) {
+      await o.runtime.records.save({ ...r, state: "RUNNING", stateReason: note }).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
+      if (r.state === "CREATING") setState(r, "RUNNING", note, true);
+    } else if (r.state === "CREATING") setState(r, "RUNNING", note);
+    if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
   }
 
   function get(tenant: string, id: string): SandboxRecord {
@@ -264,6 +326,22 @@ export function createController(o: ControllerOptions) {
     return { count: hits.length, failed: [] as string[] };
   }
 
+  /**
+   * A sandbox still starting is waited for (at most START_WAIT_MS, or until the caller goes)
+   * before a command is refused as not running: another replica may have answered RUNNING a
+   * moment before this one's watch shows it, and an apiserver outage delays that further.
+   */
+  async function startedOrWait(tenant: string, id: string, signal?: AbortSignal): Promise<void> {
+    const until = now() + (o.startWaitMs ?? START_WAIT_MS);
+    for (let r = present(tenant, id); (r.state === "PENDING" || r.state === "CREATING") && !signal?.aborted; ) {
+      const left = until - now();
+      if (left <= 0) return;
+      const before = r.state;
+      r = await getChanged(tenant, id, before, left, signal ?? NEVER);
+      if (r.state === before) return; // waited all it may
+    }
+  }
+
   /** Takes one of the sandbox's and Hangar's concurrent-command slots; the returned release is idempotent. */
   function takeSlot(tenant: string, id: string): () => void {
     running(tenant, id);
@@ -283,7 +361,8 @@ export function createController(o: ControllerOptions) {
     };
   }
 
-  async function exec(tenant: string, id: string, opts: ExecOptions): Promise<ExecHandle> {
+  async function exec(tenant: string, id: string, opts: ExecOptions, signal?: AbortSignal): Promise<ExecHandle> {
+    await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
       return { process: await o.runtime.exec(id, opts), release };
@@ -293,7 +372,8 @@ export function createController(o: ControllerOptions) {
     }
   }
 
-  async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>): Promise<T> {
+  async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
       return await fn();
@@ -303,11 +383,11 @@ export function createController(o: ControllerOptions) {
   }
 
   const readFile = (tenant: string, id: string, path: string, signal: AbortSignal) =>
-    withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal));
+    withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal), signal);
 
   const writeFile = (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal) => {
     if (content.length > o.maxFileBytes) throw errors.fileTooLarge(path, "write", content.length, o.maxFileBytes);
-    return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal));
+    return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal), signal);
   };
 
   function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<Buffer> {
@@ -344,7 +424,7 @@ export function createController(o: ControllerOptions) {
 
   /** Loads the stored records (a restart, other replicas) and starts the reaper. */
   async function start() {
-    if (o.runtime.records) await o.runtime.records.open({ onRecord, onExit });
+    if (o.runtime.records) await o.runtime.records.open({ onRecord, onExit, onStarted });
     timer = setInterval(() => void reapOnce().catch((e) => o.log.error({ err: e }, "reaper tick failed")), o.reapIntervalMs);
     timer.unref();
   }

@@ -26,6 +26,8 @@ export interface RuntimeEvents {
   onExit(id: string, exit: ExitInfo): void;
   /** Why a starting sandbox is not running yet (the scheduler's reason, an image pull), when that changes; only before start() settles. */
   onProgress?(id: string, reason: string): void;
+  /** The sandbox's record is durable (runtimes with `records`: the pod exists, or the pool pod was claimed). Called at most once, before start() resolves. */
+  onStored?(id: string): void;
 }
 
 export interface OutputChunk {
@@ -78,7 +80,7 @@ export interface DurableRecords {
    * and the exits of sandboxes this process did not start. Resolves once the stored records
    * were delivered.
    */
-  open(sink: { onRecord(r: SandboxRecord): void; onExit(id: string, exit: ExitInfo): void }): Promise<void>;
+  open(sink: { onRecord(r: SandboxRecord): void; onExit(id: string, exit: ExitInfo): void; onStarted?(id: string, started: StartedSandbox): void }): Promise<void>;
   /** Stores the record's current state; saves of one sandbox land in call order. */
   save(r: SandboxRecord): Promise<void>;
 }

@@ -17,6 +17,22 @@ function setup(over: Partial<Parameters<typeof createController>[0]> = {}) {
 }
 
 describe("controller", () => {
+  it("a command for a sandbox still starting waits for it to run; past startWaitMs it is refused as not running", async () => {
+    const { c, rt } = setup({ startWaitMs: 50 });
+    let up!: () => void;
+    rt.start = () => new Promise((res) => (up = () => res({ imageNote: "up", startedAtMs: 5 })));
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    expect(r.state).toBe("CREATING");
+    const h = c.exec("alpha", r.id, { argv: ["true"] });
+    await tick();
+    expect(rt.calls.some((x) => x.startsWith("exec"))).toBe(false);
+    up();
+    (await h).release();
+    expect(rt.calls).toContain(`exec ${r.id} true`);
+    const slow = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await expect(c.writeFile("alpha", slow.id, "/f", Buffer.from("x"), new AbortController().signal)).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
+    await c.close();
+  });
   it("the reaper never overlaps itself: a tick while a sweep waits on a slow kill joins that sweep", async () => {
     const { c, rt, advance } = setup();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });

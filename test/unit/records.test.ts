@@ -1,6 +1,6 @@
 /** Durable records: the annotation codec, merging stored records, and the controller over a runtime that stores them. */
 import { describe, expect, it } from "vitest";
-import { createController } from "../../controller/controller.js";
+import { createController, idForRequest } from "../../controller/controller.js";
 import { mergeStored } from "../../controller/lifecycle.js";
 import type { SandboxRecord } from "../../core/types.js";
 import { tenantLabelValue } from "../../runtime/kubernetes/labels.js";
@@ -162,11 +162,64 @@ describe("controller with durable records", () => {
     await c.reapOnce();
     expect(() => c.get("alpha", "c1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     expect(s.rt.calls).toContain("remove c1");
-    s.rt.start = async () => { throw new Error("no such image"); };
+    s.rt.start = async (id, _spec, events) => {
+      events.onStored?.(id);
+      throw new Error("no such image");
+    };
     const f = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
     await tick();
     expect(c.get("alpha", f.id).state).toBe("FAILED");
     expect(s.rt.calls).not.toContain(`remove ${f.id}`);
+    await c.close();
+  });
+
+  it("a create is answered only once its record is stored; one that fails before that leaves nothing, and its retry starts afresh", async () => {
+    const s = storingRuntime();
+    const c = controllerOver(s.rt);
+    await c.start();
+    let store!: () => void;
+    let fail!: (e: Error) => void;
+    s.rt.start = (id, _spec, events) => new Promise((res, rej) => {
+      store = () => events.onStored?.(id);
+      fail = rej;
+    });
+    let answered = false;
+    const first = c.create("alpha", { spec: spec(), echo: {}, requestId: "r1" }).then((r) => ((answered = true), r));
+    await tick();
+    expect(answered).toBe(false);
+    store();
+    expect((await first).state).toBe("CREATING");
+
+    // The apiserver refused the pod: the caller gets the error and no record is left behind.
+    const second = c.create("alpha", { spec: spec(), echo: {}, requestId: "r2" });
+    const retryWhileStoring = c.create("alpha", { spec: spec(), echo: {}, requestId: "r2" });
+    await tick();
+    fail(new Error("apiserver unavailable"));
+    await expect(second).rejects.toThrow("apiserver unavailable");
+    // No FAILED record of the refused attempt: the retry that waited on it made a new attempt.
+    const all = () => c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => `${x.id} ${x.state}`);
+    expect(all()).toEqual([`${(await first).id} CREATING`, `${idForRequest("alpha", "r2")} CREATING`]);
+    await tick();
+    store();
+    expect((await retryWhileStoring).id).toBe(idForRequest("alpha", "r2"));
+    await c.close();
+  });
+
+  it("RUNNING is shown only once it is stored", async () => {
+    const s = storingRuntime();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    s.rt.records = { ...s.rt.records!, save: async (r) => { if (r.state === "RUNNING") await gate; s.saved.push(structuredClone(r)); } };
+    const c = controllerOver(s.rt);
+    await c.start();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    expect(c.get("alpha", r.id).state).toBe("CREATING");
+    release();
+    await tick();
+    await tick();
+    expect(c.get("alpha", r.id).state).toBe("RUNNING");
+    expect(s.saved.map((x) => x.state)).toEqual(["RUNNING"]);
     await c.close();
   });
 });
