@@ -243,7 +243,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       kubeconfig: str("KUBECONFIG", "") || undefined,
       namespace: str("HANGAR_NAMESPACE", "default"),
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
-      deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 60, 0, 86400),
+      deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
       capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),

@@ -53,7 +53,20 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       organizationId: cfg.organizationId,
       log: log.child({ component: "runtime" }),
     });
-    await rt.ready().catch((e: Error) => fail(e.message.startsWith("HANGAR_") ? e.message : `HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${e.message}`));
+    // An apiserver that is restarting or unreachable is waited for (a replica restarted during an
+    // outage serves once it is back); a refusal (forbidden, no such namespace) ends Hangar at once.
+    const { isTransient } = await import("../runtime/kubernetes/kube-errors.js");
+    for (let attempt = 0, t0 = Date.now(); ; attempt++) {
+      try {
+        await rt.ready();
+        break;
+      } catch (e) {
+        const msg = (e as Error).message;
+        if (!isTransient(e) || Date.now() - t0 > cfg.kube.startupTimeoutSeconds * 1000) fail(msg.startsWith("HANGAR_") ? msg : `HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${msg}`);
+        log.warn({ err: msg, attempt }, "the Kubernetes API is not answering; trying again");
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)));
+      }
+    }
     return rt;
   }
   return createLocalRuntime({

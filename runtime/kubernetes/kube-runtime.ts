@@ -17,6 +17,7 @@ import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, ne
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
+import { tightenedDeadline } from "./deadline.js";
 import { observePod, type PodView } from "./pod-state.js";
 import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
@@ -30,6 +31,13 @@ const ORPHAN_GRACE_MS = 15_000;
  * normally about to store RUNNING (the main process ran) and its report is the right one.
  */
 const ADOPTED_EXIT_GRACE_MS = 5_000;
+/**
+ * How long a replica that did not start a sandbox lets its pod run while the record still says
+ * CREATING before it finishes the start itself (probe, mounted files, RUNNING): the replica that
+ * started it is gone (killed mid-create) or cut off. Normally that one stores RUNNING within
+ * milliseconds of the pod running; two replicas finishing the same start is harmless.
+ */
+const TAKEOVER_AFTER_MS = 5_000;
 
 export interface KubeRunner {
   runnerId: string;
@@ -91,6 +99,11 @@ interface Tracked {
   created?: Promise<unknown>;
   /** When this replica first saw the pod of an adopted, not yet started sandbox exited. */
   exitSeenMs?: number;
+  /** When this replica first saw an adopted sandbox's pod running while its record said CREATING. */
+  creatingSeenMs?: number;
+  /** The state in that record. */
+  recordState?: string;
+  takingOver?: boolean;
 }
 
 type Sink = Parameters<DurableRecords["open"]>[0];
@@ -179,6 +192,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     tracked.set(id, t);
     sink.onRecord(rec);
     t.recordText = text;
+    t.recordState = rec.state;
     return t;
   };
   const onPod = (p: k8s.V1Pod, deleted: boolean) => {
@@ -191,6 +205,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (text !== t.recordText) {
       t.recordText = text;
       const rec = decodeRecord(text);
+      t.recordState = rec?.state;
       if (rec) sink?.onRecord(rec);
     }
     const execMode = p.metadata?.annotations?.[EXEC_ANNOTATION];
@@ -209,6 +224,11 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       s(view);
     }
     if (t.exited) return;
+    if (!t.events && view.t === "running" && t.recordState === "CREATING") {
+      t.creatingSeenMs ??= Date.now();
+      if (Date.now() - t.creatingSeenMs >= TAKEOVER_AFTER_MS && !t.takingOver) void takeOver(t);
+      return;
+    }
     if (!t.started) {
       if (t.events) return; // our own start() is still deciding
       // Adopted while starting, and the replica that started it is gone (or the start failed there).
@@ -227,6 +247,23 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (view.t === "exited") finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
     else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" });
   };
+  /** Finishes the start of an adopted sandbox whose starting replica is gone: RUNNING, or FAILED saying why. */
+  async function takeOver(t: Tracked) {
+    t.takingOver = true;
+    o.log.warn({ sandbox_id: t.id, pod: t.pod }, "a sandbox is running but its record still says CREATING: finishing its start here");
+    try {
+      if (!t.started) {
+        t.shell = await probe(t.pod);
+        if (t.shell) void agents?.open(t.pod);
+      }
+      const started = await placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`);
+      sink?.onStarted?.(t.id, started);
+    } catch (e) {
+      finish(t, { exitCode: 137, reason: "start could not be finished", startFailure: (e as Error).message });
+      void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+    }
+  }
+
   /** The main process ended: report it. The pod stays (terminated, holding no node resources) as the record until retention ends. */
   const finish = (t: Tracked, e: Omit<ExitInfo, "endedAtMs">) => {
     if (t.exited) return;
@@ -256,27 +293,37 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   });
   // A periodic look at starting pods, so the startup timeout fires without a watch event.
   const ticker = setInterval(() => {
-    for (const t of tracked.values()) if ((t.settle || !t.started) && t.lastPod) onPod(t.lastPod, false);
+    for (const t of tracked.values()) if ((t.settle || !t.started || (t.creatingSeenMs !== undefined && !t.takingOver)) && t.lastPod) onPod(t.lastPod, false);
   }, 1000);
   ticker.unref();
 
+  /** Safe to call again after it failed (Hangar retries it while the apiserver is unreachable): each step runs once. */
+  let watching = false;
+  let usernsDecided = false;
   async function ready() {
-    await informer.start();
-    if (netinitImage && egressConfig.proxy) {
+    if (!watching) {
+      // start() reports a failed first list as an error event, not a rejection: without a list
+      // this replica would answer NOT_FOUND for sandboxes that exist. Not ready until it has one.
+      await informer.start();
+      if (!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) throw new Error("could not list the sandbox pods (apiserver is unreachable?)");
+      watching = true;
+    }
+    if (netinitImage && egressConfig.proxy && !proxy) {
       const pc = egressConfig.proxy;
       proxy = await startEgressProxy({ listen: pc.listen, policy: { never: [...egressConfig.denyCidrs, "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10"], private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs }, grantsOf, pinned: pc.pinned, log: o.log })
         .catch((e: Error) => { throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`); });
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
       o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");
     }
-    if ((o.userNamespaces ?? "off") !== "off") {
+    if ((o.userNamespaces ?? "off") !== "off" && !usernsDecided) {
       const image = egressConfig.netinitImage;
       const v = image ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8)) : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
       userns = v.t === "supported" ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` } : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
       if (!userns.on && o.userNamespaces === "required") throw new Error(`HANGAR_KUBE_USER_NAMESPACES=required, but this cluster does not run pods with hostUsers: false: ${userns.note}`);
       (userns.on ? o.log.info : o.log.warn).call(o.log, { userNamespaces: userns.on }, userns.on ? "sandbox pods run in user namespaces" : `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${userns.note}`);
     }
-    if (o.warmPools?.length) {
+    usernsDecided = true;
+    if (o.warmPools?.length && !warm) {
       warm = createWarmPools({
         core, namespace: o.namespace, pools: o.warmPools, log: o.log,
         pods: () => [...informer.list(o.namespace)],
@@ -348,6 +395,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (warm && pool && record && text) {
       const claimedPod = await warm.claim(pool.image, (p) => claimPatch(p, { id, spec, tenant: record.tenant, recordText: text, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, Date.now()));
       if (claimedPod) {
+        events.onStored?.(id);
         t.pod = claimedPod;
         t.baseEnv = spec.env;
         const pod = informer.get(claimedPod, o.namespace);
@@ -360,7 +408,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
       gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, runnerNodes.get(t.runnerId) ?? [], gpuConfig) } : undefined,
-      activeDeadlineSeconds: lifetime + o.deadlineMarginSeconds,
+      // Counted from the pod's start, before the image pull and netinit: the start may take up to the
+      // startup timeout, so that much more, until the sandbox runs and this is tightened (tightenedDeadline).
+      activeDeadlineSeconds: lifetime + Math.ceil(o.startupTimeoutMs / 1000) + o.deadlineMarginSeconds,
       runtimeClassName: spec.runtimeClass ?? o.runtimeClassName,
       tolerations: o.tolerations,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
@@ -376,12 +426,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.created = created;
     try {
       await created;
+      events.onStored?.(id);
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if ((e as { code?: number }).code !== 409) {
         tracked.delete(id);
         throw errors.unavailable(`could not create the pod: ${(e as { body?: string }).body ?? (e as Error).message}`, e);
       }
+      events.onStored?.(id);
       const existing = informer.get(podName(id), o.namespace);
       if (existing) onPod(existing, false);
     }
@@ -415,7 +467,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     for (const f of t.spec.files) {
       if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
       const dir = f.path.replace(/\/[^/]*$/, "") || "/";
-      const code = await run(t.pod, ["/bin/sh", "-c", 'mkdir -p "$1" && cat > "$2" && chmod 444 "$2"', "hangar-mount", dir, f.path], f.content);
+      const code = await run(t.pod, ["/bin/sh", "-c", 'mkdir -p "$1" && t="$2.hangar-$$" && cat > "$t" && chmod 444 "$t" && mv -f "$t" "$2"', "hangar-mount", dir, f.path], f.content);
       if (code !== 0) throw new Error(`could not place mounted file ${f.path}`);
     }
     t.started = true;
@@ -483,7 +535,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const annotations: Record<string, string> = { [RECORD_ANNOTATION]: encodeRecord(r) };
       if (t?.started) annotations[EXEC_ANNOTATION] = t.shell ? "sh" : "plain";
       if (t) t.recordText = annotations[RECORD_ANNOTATION];
-      await track(store.write(r.id, annotations, t?.created));
+      // Once it runs, Kubernetes' own backstop is counted from the same start as Hangar's lifetime.
+      const deadline = r.state === "RUNNING" ? tightenedDeadline(t?.lastPod ?? (t ? informer.get(t.pod, o.namespace) : undefined), r.startedAtMs, r.effectiveLifetimeSeconds, o.deadlineMarginSeconds) : undefined;
+      await track(store.write(r.id, annotations, t?.created, deadline ? { activeDeadlineSeconds: deadline } : undefined));
     },
   };
 

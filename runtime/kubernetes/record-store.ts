@@ -32,10 +32,13 @@ export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podNam
     }
   }
 
-  /** Queues a write of annotations onto the sandbox's pod, after `after` (its creation) and earlier writes. */
-  function write(id: string, annotations: Record<string, string>, after?: Promise<unknown>): Promise<void> {
+  /**
+   * Queues a write of annotations (and, in the same patch, pod spec fields such as a lowered
+   * activeDeadlineSeconds) onto the sandbox's pod, after `after` (its creation) and earlier writes.
+   */
+  function write(id: string, annotations: Record<string, string>, after?: Promise<unknown>, spec?: object): Promise<void> {
     const prev = chains.get(id) ?? Promise.resolve();
-    const next = Promise.all([prev, after?.catch(() => undefined)]).then(() => patch(id, { metadata: { annotations } }, "store the sandbox record"));
+    const next = Promise.all([prev, after?.catch(() => undefined)]).then(() => patch(id, { metadata: { annotations }, ...(spec ? { spec } : {}) }, "store the sandbox record"));
     chains.set(id, next);
     void next.finally(() => {
       if (chains.get(id) === next) chains.delete(id);

@@ -1,5 +1,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
+import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
+import { isTransient } from "../../runtime/kubernetes/kube-errors.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
@@ -84,4 +86,38 @@ describe("observePod", () => {
     ["unschedulable past the timeout", at({ phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", message: "0/1 nodes available" }] }), 200_000, { t: "start-failed", reason: "not running after 120s (unschedulable: 0/1 nodes available)" }],
   ];
   for (const [name, pod, now, want] of cases) it(name, () => expect(observePod(pod, now, 120_000)).toEqual(want));
+});
+
+describe("tightenedDeadline: Kubernetes' backstop counted from the sandbox's start", () => {
+  const pod = (deadline: number | undefined, start: string | undefined) => ({ spec: { containers: [], activeDeadlineSeconds: deadline }, status: { startTime: start ? new Date(start) : undefined } });
+  const t0 = Date.parse("2026-11-24T10:00:00Z");
+  const table: [string, ReturnType<typeof pod> | undefined, number | undefined, number | undefined][] = [
+    ["cold pod that ran 2.7 s after its start: 2 s (whole seconds, down) + lifetime 60 + margin 2", pod(60 + 180 + 2, "2026-11-24T10:00:00Z"), t0 + 2700, 64],
+    ["started the moment the pod did", pod(242, "2026-11-24T10:00:00Z"), t0, 62],
+    ["never raised (Kubernetes refuses an increase)", pod(50, "2026-11-24T10:00:00Z"), t0 + 30_000, undefined],
+    ["equal: no patch", pod(62, "2026-11-24T10:00:00Z"), t0, undefined],
+    ["no deadline on the pod", pod(undefined, "2026-11-24T10:00:00Z"), t0, undefined],
+    ["pod start unknown", pod(242, undefined), t0, undefined],
+    ["not started", pod(242, "2026-11-24T10:00:00Z"), undefined, undefined],
+    ["no pod seen", undefined, t0, undefined],
+  ];
+  for (const [name, p, started, want] of table) it(name, () => expect(tightenedDeadline(p as never, started, 60, 2)).toBe(want));
+});
+
+describe("isTransient: one reading of Kubernetes API failures", () => {
+  const table: [string, unknown, boolean][] = [
+    ["connection refused (apiserver restarting)", Object.assign(new Error("request to https://127.0.0.1:6443/api failed, reason: connect ECONNREFUSED 127.0.0.1:6443"), { code: "ECONNREFUSED" }), true],
+    ["refused, in the message only", new Error("connect ECONNREFUSED 127.0.0.1:6443"), true],
+    ["watch cut", Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }), true],
+    ["503 from the apiserver", { code: 503, body: "etcdserver: leader changed" }, true],
+    ["429 throttled", { statusCode: 429 }, true],
+    ["cause chain", Object.assign(new Error("fetch failed"), { cause: { code: "ECONNRESET" } }), true],
+    ["no list yet", new Error("could not list the sandbox pods (apiserver is unreachable?)"), true],
+    ["403 forbidden", { code: 403, body: "forbidden" }, false],
+    ["404 namespace missing", { code: 404 }, false],
+    ["422 invalid", { code: 422 }, false],
+    ["a configuration error", new Error("HANGAR_KUBE_USER_NAMESPACES=required, but ..."), false],
+    ["nothing", undefined, false],
+  ];
+  for (const [name, e, want] of table) it(name, () => expect(isTransient(e)).toBe(want));
 });
