@@ -195,9 +195,10 @@ test-chaos: build .build/hangar-agent
 	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$(CURDIR)/.cluster/hangar-sa.kubeconfig vitest run --project chaos
 
-# cluster-up, the integration tier and the SDK suite on Kubernetes, then cluster-down always (also on failure).
+# cluster-up, the integration tier, the SDK suite on Kubernetes, the deployed suite and the chaos suite
+# (CI size, last: it restarts the cluster's daemons), then cluster-down always (also on failure).
 test-cluster: $(STAMP)/npm
-	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes test-sdk-suite-kubernetes deploy-test-cluster test-e2e-deployed
+	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes test-sdk-suite-kubernetes deploy-test-cluster test-e2e-deployed test-chaos
 
 # Hangar vs raw Kubernetes on the test cluster (make cluster-up first): bench/results.json,
 # then the tables in docs/benchmarks.md and docs/bench.png (bench/report.py, matplotlib).

@@ -135,7 +135,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       });
       return { sandboxes: res.items.map(toProtoSandbox), next_page_token: res.nextPageToken };
     }),
-    DeleteSandbox: wrap.unary("DeleteSandbox", (req: DeleteSandboxRequest__Output, ctx): DeleteSandboxResponse => {
+    DeleteSandbox: wrap.unary("DeleteSandbox", async (req: DeleteSandboxRequest__Output, ctx): Promise<DeleteSandboxResponse> => {
       const id = sandboxId(req.sandbox_id);
       const grace = req.grace_period_seconds ?? 0;
       if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
@@ -151,13 +151,16 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       }
       const r = controller.remove(ctx.tenant, id, { graceMs: grace * 1000, allowMissing: !!req.allow_missing });
       if (r) ctx.log.info({ sandbox_id: id, grace_s: grace }, "sandbox stop requested");
+      // Answered once the stop is stored: a replica killed right after must not lose it (ADR 0014).
+      await controller.stored(id);
       return r ? { sandbox: toProtoSandbox(r), file_system_snapshot_ids: [] } : {};
     }),
-    PurgeSandboxes: wrap.unary("PurgeSandboxes", (req: PurgeSandboxesRequest__Output, ctx) => {
+    PurgeSandboxes: wrap.unary("PurgeSandboxes", async (req: PurgeSandboxesRequest__Output, ctx) => {
       const v: FieldViolation[] = [];
       tagsViolations(req.tags ?? [], "tags", v);
       if (v.length) throw errors.invalid(v);
       const res = controller.purge(ctx.tenant, { tags: req.tags ?? [], dryRun: !!req.dry_run, purgeAll: !!req.purge_all });
+      await Promise.all(res.ids.map((id) => controller.stored(id)));
       return { purge_count: res.count, failed_sandbox_ids: res.failed, retryable_failed_sandbox_ids: [] };
     }),
     Exec: wrap.unary("Exec", execs.exec),

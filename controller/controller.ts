@@ -83,9 +83,17 @@ export function createController(o: ControllerOptions) {
   };
 
   /** Stores the record where it outlives this process, when the runtime can (Kubernetes: on the pod). */
+  const saving = new Map<string, Promise<void>>();
   const save = (r: SandboxRecord) => {
-    void o.runtime.records?.save(r).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
+    const p = o.runtime.records?.save(r).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
+    if (!p) return;
+    saving.set(r.id, p);
+    void p.finally(() => {
+      if (saving.get(r.id) === p) saving.delete(r.id);
+    });
   };
+  /** Settles when what was last stored of the sandbox has landed (saves land in call order): a delete is answered once its stop is durable. */
+  const stored = (id: string): Promise<void> => saving.get(id) ?? Promise.resolve();
 
   const setState = (r: SandboxRecord, to: State, reason: string, stored = false) => {
     if (r.state === to || !canMove(r.state, to)) return false;
@@ -323,7 +331,7 @@ export function createController(o: ControllerOptions) {
     if (!q.purgeAll && q.tags.length === 0) throw errors.invalidField("tags", "give at least one tag, or set purge_all to purge every sandbox");
     const hits = [...records.values()].filter((r) => r.tenant === tenant && !isTerminal(r.state) && !r.stop && matches(r, { tags: q.tags, showTerminated: false, runnerIds: [] }));
     if (!q.dryRun) for (const r of hits) stop(r, 0, "purged");
-    return { count: hits.length, failed: [] as string[] };
+    return { count: hits.length, failed: [] as string[], ids: hits.map((r) => r.id) };
   }
 
   /**
@@ -441,5 +449,5 @@ export function createController(o: ControllerOptions) {
     return c;
   };
 
-  return { create, get, present, getChanged, list, remove, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { create, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

@@ -346,8 +346,14 @@ async function lifetimes(replicasDown: boolean) {
   }
 }
 
+const report = (final: boolean) => writeFileSync(`${OUT_DIR}/result.json`, `${JSON.stringify({ when: new Date().toISOString(), final, run: RUN, seed: SEED, workers: WORKERS, ...counts }, null, 2)}\n`);
+// A long run cut short still leaves its counts so far.
+const progress = setInterval(() => report(false), 30_000);
+progress.unref();
+
 afterAll(async () => {
-  writeFileSync(`${OUT_DIR}/result.json`, `${JSON.stringify({ when: new Date().toISOString(), run: RUN, seed: SEED, workers: WORKERS, ...counts }, null, 2)}\n`);
+  clearInterval(progress);
+  report(true);
   await Promise.all(replicas.map((r) => r.stop()));
   // Release this run's records (finalizers) so the namespace is left as found.
   for (const p of await sandboxPods(RUN_TAG)) {

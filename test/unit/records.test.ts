@@ -205,6 +205,34 @@ describe("controller with durable records", () => {
     await c.close();
   });
 
+  it("stored(id) settles only when the sandbox's last write landed: a delete is answered once its stop is durable", async () => {
+    const s = storingRuntime();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // Saves of one sandbox land in call order (the DurableRecords contract; the Kubernetes store chains them).
+    let chain = Promise.resolve();
+    s.rt.records = { ...s.rt.records!, save: (r) => {
+      const snap = structuredClone(r);
+      return (chain = chain.then(async () => { if (snap.state === "TERMINATING") await gate; s.saved.push(snap); }));
+    } };
+    const c = controllerOver(s.rt);
+    await c.start();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    await tick();
+    c.remove("alpha", r.id, { graceMs: 0, allowMissing: false });
+    let durable = false;
+    void c.stored(r.id).then(() => (durable = true));
+    await tick();
+    expect(durable).toBe(false);
+    release();
+    await tick();
+    await tick();
+    expect(durable).toBe(true);
+    expect(s.saved.map((x) => x.state)).toEqual(["RUNNING", "TERMINATING", "COMPLETED"]);
+    await c.close();
+  });
+
   it("RUNNING is shown only once it is stored", async () => {
     const s = storingRuntime();
     let release!: () => void;
