@@ -10,34 +10,21 @@ import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
-import { kubeExec } from "./kube-exec.js";
+import { createExecPath } from "./exec-path.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
-import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
+import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
+import { createNodeView } from "./node-view.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
 import { observePod, type PodView } from "./pod-state.js";
+import { podStep } from "./pod-step.js";
 import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
 import { probeUserNamespaces, type UsernsMode } from "./userns.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
-/** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
-const ORPHAN_GRACE_MS = 15_000;
-/**
- * How long a replica that did not start a sandbox waits, after seeing its pod exit while the
- * record still says CREATING, before it reports the exit itself: the starting replica is
- * normally about to store RUNNING (the main process ran) and its report is the right one.
- */
-const ADOPTED_EXIT_GRACE_MS = 5_000;
-/**
- * How long a replica that did not start a sandbox lets its pod run while the record still says
- * CREATING before it finishes the start itself (probe, mounted files, RUNNING): the replica that
- * started it is gone (killed mid-create) or cut off. Normally that one stores RUNNING within
- * milliseconds of the pod running; two replicas finishing the same start is harmless.
- */
-const TAKEOVER_AFTER_MS = 5_000;
 
 export interface KubeRunner {
   runnerId: string;
@@ -113,23 +100,18 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const tracked = new Map<string, Tracked>();
   const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
   const connectedAtMs = Date.now();
-  const capacity = new Map<string, NodeOffer>();
-  const runnerNodes = new Map<string, k8s.V1Node[]>();
-  const runtimeClasses = new Map<string, string[]>();
-  const nodeApi = o.kubeConfig.makeApiClient(k8s.NodeV1Api);
   const gpuConfig = o.gpu ?? DEFAULT_GPU_CONFIG;
+  const nodes = createNodeView({ kubeConfig: o.kubeConfig, runners: o.runners, gpu: gpuConfig, fallbackCapacity: o.fallbackCapacity, runtimeClassName: o.runtimeClassName, refreshMs: o.nodeRefreshMs ?? 30_000 });
   const egressConfig = o.egress ?? DEFAULT_EGRESS_CONFIG;
   const netinitImage = egressConfig.enforcement === "netinit" ? egressConfig.netinitImage : undefined;
   if (egressConfig.enforcement === "netinit" && !netinitImage) throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
   /** Whether sandbox pods run with hostUsers: false, and what each sandbox's status says about it. */
   let userns = { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" };
-  /** Every node's addresses (InternalIP, ExternalIP): no sandbox reaches them. */
-  let nodeAddresses: string[] = [];
   /** The ip:port sandboxes with hostname grants dial (the proxy's, once it listens). */
   let proxyAddress: string | undefined;
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress" | "runtimeClass">): PodOptions["netinit"] =>
-    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodeAddresses, proxyAddress) } : undefined;
+    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress) } : undefined;
   /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
   const grantsOf = (ip: string): string[] | undefined => {
     for (const p of informer.list(o.namespace)) {
@@ -149,7 +131,11 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
   const store = createRecordStore(core, o.namespace, nameOf, o.log);
   let warm: ReturnType<typeof createWarmPools> | undefined;
+  // The agent links install with plain exec (run), which needs no agent: built in that order.
+  const run = (pod: string, argv: string[], input?: Buffer) => execPath.run(pod, argv, input);
   const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log }) : undefined;
+  const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents });
+  const probe = execPath.probe;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -165,6 +151,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     selector,
   );
   const idOf = (p: k8s.V1Pod) => p.metadata?.labels?.[SANDBOX_ID];
+  const createdMs = (p: k8s.V1Pod) => {
+    const ms = new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime();
+    return Number.isFinite(ms) ? ms : Date.now();
+  };
   /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
   const newerSeen = new Set<string>();
   const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
@@ -223,29 +213,20 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       t.settle = undefined;
       s(view);
     }
-    if (t.exited) return;
-    if (!t.events && view.t === "running" && t.recordState === "CREATING") {
-      t.creatingSeenMs ??= Date.now();
-      if (Date.now() - t.creatingSeenMs >= TAKEOVER_AFTER_MS && !t.takingOver) void takeOver(t);
-      return;
+    const step = podStep(
+      { own: !!t.events, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p) },
+      view, deleted, Date.now(), o.startupTimeoutMs,
+    );
+    if (step.t === "none") {
+      t.creatingSeenMs = step.creatingSeenMs ?? t.creatingSeenMs;
+      t.exitSeenMs = step.exitSeenMs ?? t.exitSeenMs;
+    } else if (step.t === "take-over") {
+      t.creatingSeenMs = step.creatingSeenMs;
+      void takeOver(t);
+    } else {
+      finish(t, step.exit);
+      if (step.deletePod) void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
     }
-    if (!t.started) {
-      if (t.events) return; // our own start() is still deciding
-      // Adopted while starting, and the replica that started it is gone (or the start failed there).
-      if (view.t === "exited") {
-        t.exitSeenMs ??= Date.now();
-        if (Date.now() - t.exitSeenMs >= ADOPTED_EXIT_GRACE_MS || deleted) finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
-      }
-      else if (view.t === "start-failed") finish(t, { exitCode: 137, reason: view.reason, startFailure: view.reason });
-      else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" });
-      else if (Date.now() - new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() > o.startupTimeoutMs + ORPHAN_GRACE_MS) {
-        finish(t, { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" });
-        void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
-      }
-      return;
-    }
-    if (view.t === "exited") finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy });
-    else if (deleted) finish(t, { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" });
   };
   /** Finishes the start of an adopted sandbox whose starting replica is gone: RUNNING, or FAILED saying why. */
   async function takeOver(t: Tracked) {
@@ -342,45 +323,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       });
       void warm.refillOnce();
     }
-    await refreshNodes();
+    await nodes.refresh();
   }
 
-  /** Capacity and GPUs per runner from the nodes; the configured fallback where nodes cannot be listed. */
-  async function refreshNodes() {
-    let nodes: k8s.V1Node[] | undefined;
-    try {
-      nodes = (await core.listNode()).items;
-    } catch {
-      nodes = undefined; // a namespace-scoped identity cannot list nodes: report the configured capacity
-    }
-    let classes: k8s.V1RuntimeClass[] | undefined;
-    try {
-      classes = (await nodeApi.listRuntimeClass()).items;
-    } catch {
-      classes = undefined; // not readable: only the operator's default is known to exist
-    }
-    if (nodes) {
-      const addrs = nodes.flatMap((n) => (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address));
-      nodeAddresses = [...new Set(addrs)].sort();
-    }
-    for (const r of o.runners) {
-      const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));
-      runtimeClasses.set(r.runnerId, classes ? offeredClasses(classes, mine) : o.runtimeClassName ? [o.runtimeClassName] : []);
-      runnerNodes.set(r.runnerId, mine ?? []);
-      capacity.set(r.runnerId, mine ? offerOf(mine, gpuConfig, cpuMillicores) : { cpuMillicores: o.fallbackCapacity.cpuMillicores, memoryBytes: o.fallbackCapacity.memoryBytes });
-    }
-  }
-  const nodeTicker = setInterval(() => void refreshNodes().catch(() => undefined), o.nodeRefreshMs ?? 30_000);
-  nodeTicker.unref();
 
-  /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
-  async function run(pod: string, argv: string[], input?: Buffer): Promise<number> {
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false });
-    if (input) await p.write(input);
-    p.closeStdin();
-    for await (const _ of p.output()) void _;
-    return (await p.exited).exitCode;
-  }
 
   async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
@@ -407,7 +353,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const ask = gpuAsk(spec);
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
-      gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, runnerNodes.get(t.runnerId) ?? [], gpuConfig) } : undefined,
+      gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, nodes.nodes(t.runnerId), gpuConfig) } : undefined,
       // Counted from the pod's start, before the image pull and netinit: the start may take up to the
       // startup timeout, so that much more, until the sandbox runs and this is tightened (tightenedDeadline).
       activeDeadlineSeconds: lifetime + Math.ceil(o.startupTimeoutMs / 1000) + o.deadlineMarginSeconds,
@@ -454,13 +400,6 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
   }
 
-  const probe = async (pod: string) => {
-    try {
-      return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
-    } catch {
-      return false;
-    }
-  };
 
   /** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
   async function placeFiles(t: Tracked, note: string): Promise<StartedSandbox> {
@@ -492,31 +431,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function exec(id: string, opts: ExecOptions): Promise<ExecProcess> {
     const t = tracked.get(id);
     if (!t || t.exited) throw errors.notRunning(id, "exited");
-    const env = { ...t.baseEnv, ...opts.env };
-    if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
-    if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
-    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput }));
-    // A command killed by a signal while its pod went away did not fail on its own: the pod did.
-    const exited = p.exited.then(async (r) => {
-      if (r.exitCode < 128) return r;
-      const gone = t.exited || (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
-      if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
-      return r;
-    });
-    exited.catch(() => undefined);
-    return { ...p, exited };
+    return execPath.exec(t, opts);
   }
-
-  /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */
-  function viaAgent(pod: string, argv: string[], env: Record<string, string>): ExecProcess | undefined {
-    const ch = agents?.channelFor(pod);
-    try {
-      return ch?.exec(argv, env);
-    } catch {
-      return undefined;
-    }
-  }
-  const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);
 
   const logs = (id: string, opts: LogOptions): AsyncIterable<Buffer> => podLogs(o.kubeConfig, o.namespace, nameOf(id), opts);
 
@@ -546,7 +462,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const live = [...tracked.values()].filter((t) => !t.exited && t.runnerId === r.runnerId);
       const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
       const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
-      const cap = capacity.get(r.runnerId) ?? { cpuMillicores: o.fallbackCapacity.cpuMillicores, memoryBytes: o.fallbackCapacity.memoryBytes };
+      const cap = nodes.capacity(r.runnerId);
       const usedGpus = live.reduce((a, t) => a + (gpuAsk(t.spec)?.count ?? 0), 0);
       return {
         runnerId: r.runnerId,
@@ -561,7 +477,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         availableMemoryBytes: Math.max(0, cap.memoryBytes - usedMem),
         runningSandboxes: live.length,
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
-        runtimeClasses: runtimeClasses.get(r.runnerId) ?? [],
+        runtimeClasses: nodes.runtimeClasses(r.runnerId),
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
@@ -572,7 +488,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function close(): Promise<void> {
     closing = true;
     clearInterval(ticker);
-    clearInterval(nodeTicker);
+    nodes.close();
     warm?.close();
     agents?.close();
     await proxy?.close();

@@ -1,0 +1,73 @@
+/**
+ * How a command reaches a sandbox pod: the pod's hangar-agent channel when it has one (ADR 0008),
+ * else one exec websocket per command (kube-exec.ts) under a small sh kill wrapper; and what an
+ * exit by signal means when the pod went away meanwhile (the pod failed, not the command).
+ */
+import * as k8s from "@kubernetes/client-node";
+import { errors } from "../../core/errors.js";
+import type { ExecOptions, ExecProcess } from "../types.js";
+import type { createAgentLinks } from "./agent-link.js";
+import { kubeExec } from "./kube-exec.js";
+
+/** What the exec path needs to know of a sandbox. */
+export interface ExecTarget {
+  id: string;
+  pod: string;
+  /** The image has /bin/sh (the probe said so): env, the kill wrapper and the agent need it. */
+  shell: boolean;
+  exited: boolean;
+  /** Env applied to every command: the spec's env when the pod was claimed from a pool. */
+  baseEnv?: Record<string, string>;
+}
+
+export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: string; agents?: ReturnType<typeof createAgentLinks> }) {
+  const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
+
+  /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
+  async function run(pod: string, argv: string[], input?: Buffer): Promise<number> {
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false });
+    if (input) await p.write(input);
+    p.closeStdin();
+    for await (const _ of p.output()) void _;
+    return (await p.exited).exitCode;
+  }
+
+  /** Whether exec works and the image has a shell. */
+  async function probe(pod: string): Promise<boolean> {
+    try {
+      return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  async function exec(t: ExecTarget, opts: ExecOptions): Promise<ExecProcess> {
+    const env = { ...t.baseEnv, ...opts.env };
+    if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
+    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput }));
+    // A command killed by a signal while its pod went away did not fail on its own: the pod did.
+    const exited = p.exited.then(async (r) => {
+      if (r.exitCode < 128) return r;
+      const gone = t.exited || (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
+      if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
+      return r;
+    });
+    exited.catch(() => undefined);
+    return { ...p, exited };
+  }
+
+  /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */
+  function viaAgent(pod: string, argv: string[], env: Record<string, string>): ExecProcess | undefined {
+    const ch = o.agents?.channelFor(pod);
+    try {
+      return ch?.exec(argv, env);
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { run, probe, exec };
+}
+
+const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);
