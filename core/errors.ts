@@ -102,6 +102,7 @@ export const errors = {
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", retryAfterMs }),
   tooManyExecs: (message: string, retryAfterMs: number) =>
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_OVERLOADED", retryAfterMs }),
+  clusterRefused: (message: string) => new HangarError({ code: "FAILED_PRECONDITION", message }),
   unavailable: (message: string, cause?: unknown) =>
     new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),
   invalidRequest: (message: string) => new HangarError({ code: "INVALID_ARGUMENT", message, reason: "CWSANDBOX_INVALID_REQUEST" }),

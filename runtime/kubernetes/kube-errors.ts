@@ -1,3 +1,5 @@
+import { errors, type HangarError } from "../../core/errors.js";
+
 /**
  * What a failed Kubernetes API call means, in one place: transient (the apiserver restarting,
  * unreachable, overloaded: try again) or not (refused: forbidden, not found, invalid). Pure.
@@ -13,4 +15,35 @@ export function isTransient(e: unknown): boolean {
   if (typeof x.code === "string" && TRANSIENT_CODES.has(x.code)) return true;
   if (typeof x.message === "string" && TRANSIENT_TEXT.test(x.message)) return true;
   return x.cause !== undefined && x.cause !== e && isTransient(x.cause);
+}
+
+/** The HTTP status of a failed client-node call, when it got one. */
+export const statusOf = (e: unknown): number | undefined => {
+  const x = e as { code?: unknown; statusCode?: unknown } | undefined;
+  return typeof x?.code === "number" ? x.code : typeof x?.statusCode === "number" ? x.statusCode : undefined;
+};
+export const isNotFound = (e: unknown) => statusOf(e) === 404;
+export const isConflict = (e: unknown) => statusOf(e) === 409;
+
+/** What the apiserver said (its Status message when the body is one), for people. */
+export function detailOf(e: unknown): string {
+  const body = (e as { body?: unknown }).body;
+  if (typeof body === "string") {
+    try {
+      const m = (JSON.parse(body) as { message?: unknown }).message;
+      if (typeof m === "string") return m;
+    } catch {
+      /* not JSON: the text itself */
+    }
+    return body;
+  }
+  return (e as Error)?.message ?? String(e);
+}
+
+/** A pod create the apiserver did not accept, as the caller should see it: retry later, or refused for good. */
+export function podCreateError(e: unknown): HangarError {
+  const why = detailOf(e);
+  if (isTransient(e)) return errors.unavailable(`could not create the sandbox's pod (the Kubernetes API is not answering: ${why})`, e);
+  if (statusOf(e) === 403 && /exceeded quota/i.test(why)) return errors.capacityExhausted(`the sandbox namespace's quota is used up: ${why}`, 5000);
+  return errors.clusterRefused(`the cluster refused the sandbox's pod: ${why}`);
 }

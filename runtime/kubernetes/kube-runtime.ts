@@ -11,6 +11,7 @@ import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type Sa
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
+import { detailOf, isConflict, isNotFound, podCreateError } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
 import { createNodeView } from "./node-view.js";
@@ -375,9 +376,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       events.onStored?.(id);
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
-      if ((e as { code?: number }).code !== 409) {
+      if (!isConflict(e)) {
         tracked.delete(id);
-        throw errors.unavailable(`could not create the pod: ${(e as { body?: string }).body ?? (e as Error).message}`, e);
+        throw podCreateError(e);
       }
       events.onStored?.(id);
       const existing = informer.get(podName(id), o.namespace);
@@ -422,7 +423,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       core.deleteNamespacedPod({ name: nameOf(id), namespace: o.namespace, gracePeriodSeconds: Math.ceil(graceMs / 1000) }).then(
         () => undefined,
         (e: { code?: number }) => {
-          if (e.code !== 404) throw errors.unavailable("could not delete the pod", e);
+          if (!isNotFound(e)) throw errors.unavailable(`could not delete the sandbox's pod: ${detailOf(e)}`, e);
         },
       ),
     );

@@ -5,12 +5,12 @@
  * state), and a pod that is gone ends the retries.
  */
 import * as k8s from "@kubernetes/client-node";
+import { isNotFound } from "./kube-errors.js";
 import { RECORD_FINALIZER } from "./record-codec.js";
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
-const codeOf = (e: unknown) => (e as { code?: number }).code;
 
 export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podName: (id: string) => string, log: { warn(o: object, m: string): void }) {
   const chains = new Map<string, Promise<void>>();
@@ -21,7 +21,7 @@ export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podNam
         await core.patchNamespacedPod({ name: podName(id), namespace, body }, mergePatch);
         return;
       } catch (e) {
-        if (codeOf(e) === 404) return; // the pod (and so the record) is gone: nothing to write
+        if (isNotFound(e)) return; // the pod (and so the record) is gone: nothing to write
         const delay = RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
           log.warn({ sandbox_id: id, err: e }, `could not ${what}; giving up`);
@@ -51,7 +51,7 @@ export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podNam
     await chains.get(id);
     await patch(id, { metadata: { finalizers: null } }, "release the sandbox record");
     await core.deleteNamespacedPod({ name: podName(id), namespace, gracePeriodSeconds: 0 }).catch((e: unknown) => {
-      if (codeOf(e) !== 404) log.warn({ sandbox_id: id, err: e }, "could not delete the pod after retention");
+      if (!isNotFound(e)) log.warn({ sandbox_id: id, err: e }, "could not delete the pod after retention");
     });
   }
 

@@ -4,6 +4,7 @@
  * the probe pod's status, table-tested; HANGAR_KUBE_USER_NAMESPACES picks what to do with it.
  */
 import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
+import { detailOf } from "./kube-errors.js";
 
 export type UsernsMode = "auto" | "required" | "off";
 export type UsernsVerdict = { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string };
@@ -71,7 +72,7 @@ export async function probeUserNamespaces(core: CoreV1Api, namespace: string, im
   try {
     await core.createNamespacedPod({ namespace, body: probePod(name, namespace, image, path) });
   } catch (e) {
-    return { t: "unsupported", reason: `the probe pod could not be created: ${(e as { body?: string }).body ?? (e as Error).message}` };
+    return { t: "unsupported", reason: `the probe pod could not be created: ${detailOf(e)}` };
   }
   try {
     let eventsReadable = true;

@@ -9,6 +9,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
+import { isConflict, isNotFound } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { EGRESS_LABEL, ownAnnotationsOut } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
@@ -160,8 +161,7 @@ export function createWarmPools(d: WarmPoolDeps) {
         return name;
       } catch (e) {
         claiming.delete(name);
-        const code = (e as { code?: number }).code;
-        if (code !== 409 && code !== 404) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
+        if (!isConflict(e) && !isNotFound(e)) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
       }
     }
     return undefined;

@@ -1,7 +1,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
-import { isTransient } from "../../runtime/kubernetes/kube-errors.js";
+import { isTransient, podCreateError } from "../../runtime/kubernetes/kube-errors.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
@@ -120,4 +120,21 @@ describe("isTransient: one reading of Kubernetes API failures", () => {
     ["nothing", undefined, false],
   ];
   for (const [name, e, want] of table) it(name, () => expect(isTransient(e)).toBe(want));
+});
+
+describe("podCreateError: a refused pod create as the caller sees it", () => {
+  const status = (code: number, message: string) => ({ code, body: JSON.stringify({ kind: "Status", message }) });
+  const table: [string, unknown, string, string | undefined, RegExp][] = [
+    ["apiserver away: retryable", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:6443"), { code: "ECONNREFUSED" }), "UNAVAILABLE", "CWSANDBOX_BACKEND_UNAVAILABLE", /Kubernetes API is not answering/],
+    ["apiserver overloaded", status(503, "etcd leader changed"), "UNAVAILABLE", "CWSANDBOX_BACKEND_UNAVAILABLE", /etcd leader changed/],
+    ["quota used up: capacity, retry later", status(403, 'pods "sbx-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=10, limited: pods=10'), "RESOURCE_EXHAUSTED", "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", /quota is used up: .*exceeded quota/],
+    ["admission policy: refused for good, its message passed on", status(422, "ValidatingAdmissionPolicy 'hangar-sandbox-shape' denied request: no host namespaces"), "FAILED_PRECONDITION", undefined, /cluster refused the sandbox's pod: ValidatingAdmissionPolicy/],
+    ["forbidden otherwise", status(403, "forbidden: User cannot create pods"), "FAILED_PRECONDITION", undefined, /User cannot create pods/],
+  ];
+  for (const [name, e, code, reason, msg] of table) it(name, () => {
+    const err = podCreateError(e);
+    expect(err.code).toBe(code);
+    expect(err.reason).toBe(reason);
+    expect(err.message).toMatch(msg);
+  });
 });
