@@ -8,7 +8,7 @@ import { errors } from "../core/errors.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
-import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, StartedSandbox } from "../runtime/types.js";
+import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
 import { matches, page, type ListQuery } from "./list.js";
@@ -170,6 +170,25 @@ export function createController(o: ControllerOptions) {
     o.log.info({ sandbox_id: id, state: r.state, exit_code: exit.exitCode }, "sandbox ended");
   };
 
+  /** Creates waiting for their record to be stored ("stored" events), by sandbox id. */
+  const storedWaiters = new Map<string, () => void>();
+
+  /** The runtime's one stream of events: every input from below that is not an answer to a call. */
+  const onEvent = (e: RuntimeEvent) => {
+    switch (e.t) {
+      case "progress": return onProgress(e.id, e.reason);
+      case "stored": {
+        const w = storedWaiters.get(e.id);
+        storedWaiters.delete(e.id);
+        return w?.();
+      }
+      case "exit": return onExit(e.id, e.exit);
+      case "record": return onRecord(e.record);
+      case "started": return onStarted(e.id, e.started);
+    }
+  };
+  o.runtime.subscribe(onEvent);
+
   const live = () => [...records.values()].filter((r) => !isTerminal(r.state)).length;
 
   async function create(tenant: string, input: CreateInput): Promise<SandboxRecord> {
@@ -218,10 +237,12 @@ export function createController(o: ControllerOptions) {
     let isStored = !durable;
     const onStored = () => {
       isStored = true;
+      storedWaiters.delete(r.id);
       stored?.();
     };
+    if (durable) storedWaiters.set(r.id, onStored);
     const startFailed = new Promise<never>((_, rej) => {
-      o.runtime.start(r.id, r.spec, { onExit, onProgress, onStored }, runner.runnerId, r).then(
+      o.runtime.start(r.id, r.spec, runner.runnerId, r).then(
         (started) => {
           onStored();
           r.imageNote = started.imageNote;
@@ -229,6 +250,7 @@ export function createController(o: ControllerOptions) {
           void becomeRunning(r, started.imageNote);
         },
         (e: unknown) => {
+          storedWaiters.delete(r.id);
           if (!isStored) {
             // Never stored: as if the create had not happened (the caller gets the error).
             records.delete(r.id);
@@ -432,7 +454,7 @@ export function createController(o: ControllerOptions) {
 
   /** Loads the stored records (a restart, other replicas) and starts the reaper. */
   async function start() {
-    if (o.runtime.records) await o.runtime.records.open({ onRecord, onExit, onStarted });
+    if (o.runtime.records) await o.runtime.records.open();
     timer = setInterval(() => void reapOnce().catch((e) => o.log.error({ err: e }, "reaper tick failed")), o.reapIntervalMs);
     timer.unref();
   }

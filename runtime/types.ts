@@ -21,14 +21,21 @@ export interface ExitInfo {
   endedBy?: string;
 }
 
-export interface RuntimeEvents {
-  /** The sandbox's main process ended (on its own, or after stop()). Called once, after start() settled. */
-  onExit(id: string, exit: ExitInfo): void;
+/**
+ * Everything a runtime tells the controller, as one typed stream (Runtime.subscribe): the
+ * controller's only inputs from below besides the results of its own calls.
+ */
+export type RuntimeEvent =
   /** Why a starting sandbox is not running yet (the scheduler's reason, an image pull), when that changes; only before start() settles. */
-  onProgress?(id: string, reason: string): void;
-  /** The sandbox's record is durable (runtimes with `records`: the pod exists, or the pool pod was claimed). Called at most once, before start() resolves. */
-  onStored?(id: string): void;
-}
+  | { t: "progress"; id: string; reason: string }
+  /** The sandbox's record is durable (runtimes with `records`: the pod exists, or the pool pod was claimed). At most once, before start() resolves. */
+  | { t: "stored"; id: string }
+  /** The sandbox's main process ended (on its own, after stop(), or one this process did not start). Once per sandbox; for its own starts, after start() settled. */
+  | { t: "exit"; id: string; exit: ExitInfo }
+  /** A stored record, new or changed by another replica or from before a restart (runtimes with `records`). */
+  | { t: "record"; record: SandboxRecord }
+  /** A start another replica began was finished here, that replica being gone (ADR 0014). */
+  | { t: "started"; id: string; started: StartedSandbox };
 
 export interface OutputChunk {
   stream: "stdout" | "stderr";
@@ -76,11 +83,11 @@ export interface LogOptions {
  */
 export interface DurableRecords {
   /**
-   * Delivers every stored record (existing ones first, then each change made by any replica)
-   * and the exits of sandboxes this process did not start. Resolves once the stored records
-   * were delivered.
+   * Starts delivering stored records as "record" events (existing ones first, then each change
+   * made by any replica), and the exits of sandboxes this process did not start. Resolves once the
+   * stored records were delivered.
    */
-  open(sink: { onRecord(r: SandboxRecord): void; onExit(id: string, exit: ExitInfo): void; onStarted?(id: string, started: StartedSandbox): void }): Promise<void>;
+  open(): Promise<void>;
   /** Stores the record's current state; saves of one sandbox land in call order. */
   save(r: SandboxRecord): Promise<void>;
 }
@@ -94,7 +101,9 @@ export interface Runtime {
    * Starts the sandbox on the given runner; resolves when commands can be exec'd in it.
    * `record` is what a runtime with durable records stores from the start.
    */
-  start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox>;
+  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox>;
+  /** Adds a listener to the runtime's events (the controller's, before records.open() and any start()); returns its removal. */
+  subscribe(listener: (e: RuntimeEvent) => void): () => void;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */
   stop(id: string, graceMs: number): Promise<void>;
   exec(id: string, opts: ExecOptions): Promise<ExecProcess>;

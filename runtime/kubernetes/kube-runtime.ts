@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
-import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
 import { detailOf, isConflict, isNotFound, podCreateError } from "./kube-errors.js";
@@ -74,8 +74,8 @@ interface Tracked {
   baseEnv?: Record<string, string>;
   runnerId: string;
   spec: SandboxSpec;
-  /** Own sandboxes report to their start() caller; adopted ones (another replica's, or from before a restart) to the records sink. */
-  events?: RuntimeEvents;
+  /** This replica's start() is in charge (until it returns); else adopted: another replica's, or from before a restart. */
+  own: boolean;
   shell: boolean;
   exited: boolean;
   started: boolean;
@@ -94,7 +94,6 @@ interface Tracked {
   takingOver?: boolean;
 }
 
-type Sink = Parameters<DurableRecords["open"]>[0];
 
 export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
@@ -128,7 +127,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return undefined;
   };
   let closing = false;
-  let sink: Sink | undefined;
+  /** The controller's side of the event stream (subscribe), and whether records are being delivered (records.open). */
+  const listeners = new Set<(e: RuntimeEvent) => void>();
+  const emit = (e: RuntimeEvent) => {
+    for (const l of listeners) l(e);
+  };
+  let open = false;
   const nameOf = (id: string) => tracked.get(id)?.pod ?? podName(id);
   const store = createRecordStore(core, o.namespace, nameOf, o.log);
   let warm: ReturnType<typeof createWarmPools> | undefined;
@@ -161,7 +165,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
     const text = p.metadata?.annotations?.[RECORD_ANNOTATION];
     // Without the finalizer the record was released (retention ended): do not bring it back.
-    if (!sink || !p.metadata?.finalizers?.includes(RECORD_FINALIZER)) return undefined;
+    if (!open || !p.metadata?.finalizers?.includes(RECORD_FINALIZER)) return undefined;
     const read = readRecord(text);
     let rec: SandboxRecord;
     if (read.ok) rec = read.record;
@@ -179,9 +183,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       void track(core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
     }
     const claimed = p.metadata?.labels?.[CLAIMED_LABEL] === "true";
-    const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, shell: false, exited: false, started: false };
+    const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, own: false, shell: false, exited: false, started: false };
     tracked.set(id, t);
-    sink.onRecord(rec);
+    emit({ t: "record", record: rec });
     t.recordText = text;
     t.recordState = rec.state;
     return t;
@@ -197,17 +201,17 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       t.recordText = text;
       const rec = decodeRecord(text);
       t.recordState = rec?.state;
-      if (rec) sink?.onRecord(rec);
+      if (rec && open) emit({ t: "record", record: rec });
     }
     const execMode = p.metadata?.annotations?.[EXEC_ANNOTATION];
-    if (!t.events && !t.started && execMode) {
+    if (!t.own && !t.started && execMode) {
       t.started = true;
       t.shell = execMode === "sh";
     }
     const view = observePod(p, Date.now(), o.startupTimeoutMs);
     if (t.settle && view.t === "starting" && view.reason !== t.progress) {
       t.progress = view.reason;
-      t.events?.onProgress?.(id, view.reason);
+      if (t.own) emit({ t: "progress", id, reason: view.reason });
     }
     if (t.settle && view.t !== "starting") {
       const s = t.settle;
@@ -215,7 +219,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       s(view);
     }
     const step = podStep(
-      { own: !!t.events, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p) },
+      { own: t.own, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p) },
       view, deleted, Date.now(), o.startupTimeoutMs,
     );
     if (step.t === "none") {
@@ -239,7 +243,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         if (t.shell) void agents?.open(t.pod);
       }
       const started = await placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`);
-      sink?.onStarted?.(t.id, started);
+      emit({ t: "started", id: t.id, started });
     } catch (e) {
       finish(t, { exitCode: 137, reason: "start could not be finished", startFailure: (e as Error).message });
       void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
@@ -252,8 +256,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.exited = true;
     agents?.drop(t.pod);
     const exit: ExitInfo = { ...e, endedAtMs: Date.now() };
-    if (t.events) t.events.onExit(t.id, exit);
-    else sink?.onExit(t.id, exit);
+    emit({ t: "exit", id: t.id, exit });
   };
   informer.on("add", (p) => onPod(p, false));
   informer.on("update", (p) => onPod(p, false));
@@ -329,10 +332,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
 
 
-  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
-    const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, events, shell: false, exited: false, started: false, recordText: text };
+    const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, own: true, shell: false, exited: false, started: false, recordText: text };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     // Pool pods were started with no egress; under netinit their rules are fixed, so only a sandbox with none fits.
@@ -342,7 +345,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (warm && pool && record && text) {
       const claimedPod = await warm.claim(pool.image, (p) => claimPatch(p, { id, spec, tenant: record.tenant, recordText: text, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, Date.now()));
       if (claimedPod) {
-        events.onStored?.(id);
+        emit({ t: "stored", id });
         t.pod = claimedPod;
         t.baseEnv = spec.env;
         const pod = informer.get(claimedPod, o.namespace);
@@ -373,14 +376,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.created = created;
     try {
       await created;
-      events.onStored?.(id);
+      emit({ t: "stored", id });
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if (!isConflict(e)) {
         tracked.delete(id);
         throw podCreateError(e);
       }
-      events.onStored?.(id);
+      emit({ t: "stored", id });
       const existing = informer.get(podName(id), o.namespace);
       if (existing) onPod(existing, false);
     }
@@ -443,8 +446,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   }
 
   const records: DurableRecords = {
-    async open(s) {
-      sink = s;
+    async open() {
+      open = true;
       for (const p of informer.list(o.namespace)) onPod(p, false);
     },
     async save(r) {
@@ -497,5 +500,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await informer.stop();
   }
 
-  return { name: "kubernetes", records, ready, runners, start, stop, exec, logs, remove, close };
+  const subscribe = (l: (e: RuntimeEvent) => void) => {
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  };
+  return { name: "kubernetes", records, ready, runners, start, subscribe, stop, exec, logs, remove, close };
 }

@@ -15,7 +15,7 @@ import path from "node:path";
 import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
-import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvents, StartedSandbox } from "../types.js";
+import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
@@ -112,7 +112,16 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const prepared = prepareLocalRuntime(o, instance);
   prepared.catch(() => undefined);
 
-  async function start(id: string, spec: SandboxSpec, events: RuntimeEvents): Promise<StartedSandbox> {
+  const listeners = new Set<(e: RuntimeEvent) => void>();
+  const emit = (e: RuntimeEvent) => {
+    for (const l of listeners) l(e);
+  };
+  const subscribe = (l: (e: RuntimeEvent) => void) => {
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  };
+
+  async function start(id: string, spec: SandboxSpec): Promise<StartedSandbox> {
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
     const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
@@ -231,7 +240,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
             .then(() => startSettled)
             .then(() => new Promise((r) => setImmediate(r)))
             .finally(() => {
-              events.onExit(id, { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs, startFailure });
+              emit({ t: "exit", id, exit: { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs, startFailure } });
               resolve();
             });
         });
@@ -384,7 +393,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", runners: () => [runner()], start, stop, exec, logs, remove, close };
+  return { name: "local", runners: () => [runner()], start, subscribe, stop, exec, logs, remove, close };
 }
 
 /** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */

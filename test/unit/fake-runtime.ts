@@ -1,19 +1,25 @@
 /** An in-memory Runtime for unit tests of the layers above it. */
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
-import type { ExecOptions, ExecProcess, Runtime, RuntimeEvents } from "../../runtime/types.js";
+import type { ExecOptions, ExecProcess, Runtime, RuntimeEvent } from "../../runtime/types.js";
 
 export function fakeRuntime() {
-  const live = new Map<string, { spec: SandboxSpec; events: RuntimeEvents }>();
+  const live = new Map<string, { spec: SandboxSpec }>();
+  let emitTo: (e: RuntimeEvent) => void = () => undefined;
   const calls: string[] = [];
   const execs: ExecOptions[] = [];
-  const rt: Runtime & { exit(id: string, code: number): void; calls: string[]; execs: ExecOptions[] } = {
+  const rt: Runtime & { exit(id: string, code: number): void; emit(e: RuntimeEvent): void; calls: string[]; execs: ExecOptions[] } = {
     name: "fake",
     calls,
     execs,
     runners: (): RunnerInfo[] => [{ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size, runtimeClasses: [] }],
-    async start(id, spec, events) {
+    subscribe(to) {
+      emitTo = to;
+      return () => (emitTo = () => undefined);
+    },
+    emit: (e) => emitTo(e),
+    async start(id, spec) {
       calls.push(`start ${id}`);
-      live.set(id, { spec, events });
+      live.set(id, { spec });
       return { imageNote: "fake", startedAtMs: 5 };
     },
     async stop(id, graceMs) {
@@ -25,7 +31,7 @@ export function fakeRuntime() {
       const s = live.get(id);
       if (!s) return;
       live.delete(id);
-      s.events.onExit(id, { exitCode: code, reason: "fake exit", endedAtMs: 10 });
+      emitTo({ t: "exit", id, exit: { exitCode: code, reason: "fake exit", endedAtMs: 10 } });
     },
     async exec(id, opts: ExecOptions): Promise<ExecProcess> {
       calls.push(`exec ${id} ${opts.argv.join(" ")}`);

@@ -37,7 +37,7 @@ describe("local runtime start", () => {
     try {
       await Promise.all(Array.from({ length: 24 }, async (_, i) => {
         const id = `start-${i}-${process.pid}`;
-        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined }, "t");
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
         const p = await rt.exec(id, { argv: ["/bin/sh", "-c", "id -u"] });
         p.closeStdin();
         let out = "";
@@ -48,7 +48,7 @@ describe("local runtime start", () => {
       // Right after start the main process runs: bubblewrap's init has a child that is no longer bubblewrap.
       await Promise.all(Array.from({ length: 12 }, async (_, i) => {
         const id = `main-${i}-${process.pid}`;
-        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => undefined }, "t");
+        await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
         const outer = pidsWhoseCmdlineHas(`/sandboxes/${id}/`).find((p) => readlinkSync(`/proc/${p}/exe`) === realpathSync("/usr/bin/bwrap"));
         const init = outer ? childrenOf(outer)[0] : undefined;
         const mains = init ? childrenOf(init).map((c) => readlinkSync(`/proc/${c}/exe`)) : [];
@@ -58,7 +58,10 @@ describe("local runtime start", () => {
       const killed = `killed-${process.pid}`;
       let exited!: () => void;
       const gone = new Promise<void>((r) => (exited = r));
-      await rt.start(killed, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), { onExit: () => exited() }, "t");
+      rt.subscribe((e) => {
+        if (e.t === "exit" && e.id === killed) exited();
+      });
+      await rt.start(killed, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
       const before = rt.runners()[0]?.runningSandboxes ?? 0;
       await rt.stop(killed, 0);
       await gone;

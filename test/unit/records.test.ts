@@ -91,15 +91,13 @@ describe("mergeStored", () => {
 function storingRuntime(preexisting: SandboxRecord[] = []) {
   const rt = fakeRuntime();
   const saved: SandboxRecord[] = [];
-  let sink: Parameters<DurableRecords["open"]>[0] | undefined;
   const records: DurableRecords = {
-    async open(s) {
-      sink = s;
-      for (const r of preexisting) s.onRecord(structuredClone(r));
+    async open() {
+      for (const r of preexisting) rt.emit({ t: "record", record: structuredClone(r) });
     },
     async save(r) { saved.push(structuredClone(r)); },
   };
-  return { rt: Object.assign(rt, { records }), saved, push: (r: SandboxRecord) => sink?.onRecord(r), exit: (id: string, e: ExitInfo) => sink?.onExit(id, e) };
+  return { rt: Object.assign(rt, { records }), saved, push: (r: SandboxRecord) => rt.emit({ t: "record", record: r }), exit: (id: string, exit: ExitInfo) => rt.emit({ t: "exit", id, exit }) };
 }
 
 function controllerOver(rt: ReturnType<typeof fakeRuntime>, now = () => 1_000) {
@@ -162,8 +160,8 @@ describe("controller with durable records", () => {
     await c.reapOnce();
     expect(() => c.get("alpha", "c1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     expect(s.rt.calls).toContain("remove c1");
-    s.rt.start = async (id, _spec, events) => {
-      events.onStored?.(id);
+    s.rt.start = async (id) => {
+      s.rt.emit({ t: "stored", id });
       throw new Error("no such image");
     };
     const f = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
@@ -179,8 +177,8 @@ describe("controller with durable records", () => {
     await c.start();
     let store!: () => void;
     let fail!: (e: Error) => void;
-    s.rt.start = (id, _spec, events) => new Promise((res, rej) => {
-      store = () => events.onStored?.(id);
+    s.rt.start = (id) => new Promise((res, rej) => {
+      store = () => s.rt.emit({ t: "stored", id });
       fail = rej;
     });
     let answered = false;
