@@ -43,7 +43,8 @@ export function planReap(records: Iterable<SandboxRecord>, nowMs: number, p: Lif
 /** The state a sandbox takes when its main process ended. */
 export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: string, startFailure?: string, endedBy?: string): { state: State; reason: string } {
   if (startFailure && !r.stop) return { state: "FAILED", reason: `main process could not start: ${startFailure}` };
-  if (r.state === "PENDING" || r.state === "CREATING") {
+  // CREATING with a start time: the start finished and RUNNING is being stored (ADR 0014); it ran.
+  if ((r.state === "PENDING" || r.state === "CREATING") && r.startedAtMs === undefined) {
     if (r.stop) return { state: "COMPLETED", reason: `stopped before it started (${runtimeReason})` };
     return { state: "FAILED", reason: `main process exited during start: ${runtimeReason}` };
   }
