@@ -280,7 +280,13 @@ async function use(id: string, fault: Fault) {
     counts.agent_kills++;
     const r = await pick();
     const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in *.hangar-agent-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
-    await exec(r.client, id, kill).catch((e: unknown) => noteError(e, "agent-kill"));
+    // The command that killed the agent running it: its exact result, or a typed failure.
+    await exec(r.client, id, kill).then(
+      (res) => {
+        if (res.out !== "killed\n" || res.exitCode !== 0) violation(`${id}: the agent-killing command completed with ${JSON.stringify(res)} instead of exit 0 and "killed"`);
+      },
+      (e: unknown) => noteError(e, "agent-kill"),
+    );
   }
 
   // 4. whatever happened, the sandbox still runs commands exactly (typed failures retried).
