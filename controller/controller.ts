@@ -247,7 +247,7 @@ export function createController(o: ControllerOptions) {
           onStored();
           r.imageNote = started.imageNote;
           r.startedAtMs = started.startedAtMs;
-          void becomeRunning(r, started.imageNote);
+          void becomeRunning(r, started.imageNote, started.stored);
         },
         (e: unknown) => {
           storedWaiters.delete(r.id);
@@ -282,8 +282,9 @@ export function createController(o: ControllerOptions) {
    * RUNNING is shown only once it is stored: a caller that saw RUNNING here and goes to another
    * replica (or finds this one restarted) finds it RUNNING there too.
    */
-  async function becomeRunning(r: SandboxRecord, note: string) {
-    if (r.state === "CREATING" && o.runtime.records) {
+  async function becomeRunning(r: SandboxRecord, note: string, alreadyStored = false) {
+    if (r.state === "CREATING" && alreadyStored) setState(r, "RUNNING", note, true);
+    else if (r.state === "CREATING" && o.runtime.records) {
       await o.runtime.records.save({ ...r, state: "RUNNING", stateReason: note }).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
       if (r.state === "CREATING") setState(r, "RUNNING", note, true);
     } else if (r.state === "CREATING") setState(r, "RUNNING", note);

@@ -9,6 +9,8 @@ export interface StartedSandbox {
   /** Human-readable note on how the image was realised, shown in the sandbox status. */
   imageNote: string;
   startedAtMs: number;
+  /** The runtime already stored the record as RUNNING with this start (a warm claim): no second write. */
+  stored?: true;
 }
 
 export interface ExitInfo {

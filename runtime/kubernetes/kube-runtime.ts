@@ -343,7 +343,16 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const pinned = (!!runner && Object.keys(runner.nodeSelector).length > 0) || (!!netinitImage && egress);
     const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], pinned) : undefined;
     if (warm && pool && record && text) {
-      const claimedPod = await warm.claim(pool.image, (p) => claimPatch(p, { id, spec, tenant: record.tenant, recordText: text, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, Date.now()));
+      // A pool pod already runs and exec was proven on it: without files to place, the claim itself
+      // stores the record as RUNNING (one apiserver write from idle pod to running sandbox).
+      let running: StartedSandbox | undefined;
+      const claimedPod = await warm.claim(pool.image, (p) => {
+        const nowMs = Date.now();
+        const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+        running = spec.files.length ? undefined : { imageNote: startedNote(`kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`, p, spec, shell), startedAtMs: nowMs, stored: true };
+        const recordText = running ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs }) : text;
+        return claimPatch(p, { id, spec, tenant: record.tenant, recordText, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, nowMs);
+      });
       if (claimedPod) {
         emit({ t: "stored", id });
         t.pod = claimedPod;
@@ -351,6 +360,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         const pod = informer.get(claimedPod, o.namespace);
         t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
         if (t.shell) agents?.channelFor(t.pod);
+        if (running) {
+          t.started = true;
+          return running;
+        }
         return placeFiles(t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
       }
     }
@@ -415,10 +428,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     t.started = true;
     if (t.lastPod) onPod(t.lastPod, false);
-    const inUserns = (t.lastPod ?? informer.get(t.pod, o.namespace))?.spec?.hostUsers === false;
-    const gvisor = !!t.spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(t.spec.runtimeClass);
+    return { imageNote: startedNote(note, t.lastPod ?? informer.get(t.pod, o.namespace), t.spec, t.shell), startedAtMs: Date.now() };
+  }
+
+  /** What a sandbox's status says about where and how it runs. */
+  function startedNote(note: string, pod: k8s.V1Pod | undefined, spec: SandboxSpec, shell: boolean): string {
+    const inUserns = pod?.spec?.hostUsers === false;
+    const gvisor = !!spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass);
     const users = inUserns ? "; in a user namespace (hostUsers: false)" : gvisor ? "; gVisor (its own kernel and namespaces), no network" : (o.userNamespaces ?? "off") !== "off" ? `; ${userns.note}` : "";
-    return { imageNote: `${note}${users}${t.shell ? "" : "; image has no /bin/sh: plain commands only"}`, startedAtMs: Date.now() };
+    return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}`;
   }
 
   async function stop(id: string, graceMs: number): Promise<void> {

@@ -231,6 +231,21 @@ describe("controller with durable records", () => {
     await c.close();
   });
 
+  it("a start that stored RUNNING itself (a warm claim) is RUNNING at once, with no second write", async () => {
+    const s = storingRuntime();
+    s.rt.start = async (id) => {
+      s.rt.emit({ t: "stored", id });
+      return { imageNote: "warm", startedAtMs: 7, stored: true };
+    };
+    const c = controllerOver(s.rt);
+    await c.start();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    expect(c.get("alpha", r.id)).toMatchObject({ state: "RUNNING", startedAtMs: 7 });
+    expect(s.saved).toEqual([]);
+    await c.close();
+  });
+
   it("RUNNING is shown only once it is stored", async () => {
     const s = storingRuntime();
     let release!: () => void;
