@@ -2,9 +2,10 @@
 
 Runs between the exec and the files suites (files are collected in name order), against the
 chart's two replicas behind their Service. One replica is SIGKILLed (pod deleted with grace 0)
-while a sandbox is in use; every call after that must still succeed, served by the survivor,
+while a sandbox is in use; once the Service's rules dropped it, every call must still succeed, served by the survivor,
 and the Deployment brings the replica count back.
 """
+import subprocess
 import time
 
 import pytest
@@ -28,7 +29,15 @@ def test_replica_killed_mid_suite_the_other_keeps_serving(hangar):
     assert sb.exec(["echo", "before"]).result().stdout == "before\n"
 
     victim = before[0]
+    victim_ip = next(p["status"]["podIP"] for p in hangar_replicas() if p["metadata"]["name"] == victim)
     _kube("DELETE", f"/api/v1/namespaces/{DEPLOY_NAMESPACE}/pods/{victim}?gracePeriodSeconds=0")
+    # The Service forgets the victim when kube-proxy rewrites its rules (up to seconds on a loaded
+    # node): until then a new connection may still land on the dead address, which no Hangar
+    # could answer. What this test holds Hangar to starts once the load balancer has moved on.
+    deadline = time.time() + 60
+    while time.time() < deadline and f"{victim_ip}:" in subprocess.run(["iptables-save", "-t", "nat"], capture_output=True, text=True).stdout:
+        time.sleep(0.2)
+    assert f"{victim_ip}:" not in subprocess.run(["iptables-save", "-t", "nat"], capture_output=True, text=True).stdout, "kube-proxy kept the killed replica's endpoint for 60 s"
 
     # Calls right after the kill: the same sandbox, a new one, reads of both, stops.
     for i in range(10):
