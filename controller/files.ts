@@ -17,15 +17,27 @@ const READ = [
   'exec cat -- "$p"',
 ].join("\n");
 
+/**
+ * All or nothing: the bytes go to a temporary file beside the target, which replaces it only when
+ * all `$2` bytes arrived (a write cut mid-way, by a replica killed or a client gone, leaves the old
+ * file or none, never a part; the chaos suite checks it). A symlink is written through, as before;
+ * an existing file keeps its mode. Where the directory is not writable but the file is, in place.
+ */
 const WRITE = [
-  'p=$1',
+  'p=$1; n=$2',
+  '[ -L "$p" ] && p=$(readlink -f -- "$p")',
   'd=$(dirname -- "$p")',
   'mkdir -p -- "$d" 2>/dev/null',
   'if [ -d "$p" ]; then exit 3; fi',
   'if [ ! -d "$d" ]; then exit 6; fi',
   'if [ -e "$p" ] && [ ! -w "$p" ]; then exit 4; fi',
   'if [ ! -e "$p" ] && [ ! -w "$d" ]; then exit 4; fi',
-  'cat > "$p" || exit 5',
+  'if [ ! -w "$d" ]; then cat > "$p" || exit 5; exit 0; fi',
+  't="$d/.hangar-write-$$"',
+  'cat > "$t" || { rm -f -- "$t"; exit 5; }',
+  's=$(wc -c < "$t") && [ $((s)) -eq "$n" ] || { rm -f -- "$t"; echo "the content was cut short" >&2; exit 5; }',
+  'if [ -e "$p" ]; then m=$(stat -c %a -- "$p" 2>/dev/null) && chmod "$m" "$t" 2>/dev/null; fi',
+  'mv -f -- "$t" "$p" || { rm -f -- "$t"; exit 5; }',
 ].join("\n");
 
 const NO_SHELL = 127;
@@ -104,7 +116,7 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
 }
 
 export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal): Promise<void> {
-  const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path], path, "write");
+  const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path, String(content.length)], path, "write");
   const abort = () => void p.kill();
   signal.addEventListener("abort", abort, { once: true });
   try {

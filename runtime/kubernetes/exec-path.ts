@@ -32,12 +32,22 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     return (await p.exited).exitCode;
   }
 
-  /** Whether exec works and the image has a shell. */
+  /**
+   * Whether the image has a shell: true when `/bin/sh -c "exit 0"` runs, false only when the
+   * runtime says there is no such program. Anything else (the apiserver or the kubelet away) is no
+   * answer: asked again for up to PROBE_PATIENCE_MS, then thrown; never taken for "no shell" (a
+   * sandbox started during a restart was once marked shell-less for good by the chaos suite).
+   */
   async function probe(pod: string): Promise<boolean> {
-    try {
-      return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
-    } catch {
-      return false;
+    const t0 = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
+      } catch (e) {
+        if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
+        if (Date.now() - t0 > PROBE_PATIENCE_MS) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 2000)));
+      }
     }
   }
 
@@ -69,5 +79,9 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
 
   return { run, probe, exec };
 }
+
+/** How an exec of a program the image lacks fails (runc, crun and gVisor wording). */
+export const NO_PROGRAM = /no such file or directory|executable file not found|not found in \$PATH/i;
+const PROBE_PATIENCE_MS = 30_000;
 
 const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);

@@ -245,6 +245,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const started = await placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`);
       emit({ t: "started", id: t.id, started });
     } catch (e) {
+      if ((e as { code?: unknown }).code === "UNAVAILABLE") {
+        // No answer from the pod (the apiserver or kubelet away): try again on a later look.
+        o.log.warn({ sandbox_id: t.id, err: (e as Error).message }, "could not finish the sandbox's start yet; trying again");
+        t.takingOver = false;
+        t.creatingSeenMs = Date.now();
+        return;
+      }
       finish(t, { exitCode: 137, reason: "start could not be finished", startFailure: (e as Error).message });
       void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
     }

@@ -279,7 +279,8 @@ async function use(id: string, fault: Fault) {
   } else if (fault === "agent-kill") {
     counts.agent_kills++;
     const r = await pick();
-    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in *.hangar-agent-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
+    // The pattern is quoted apart so this script's own command line does not match it.
+    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in *.hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
     // The command that killed the agent running it: its exact result, or a typed failure.
     await exec(r.client, id, kill).then(
       (res) => {

@@ -2,6 +2,7 @@ import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
 import { isTransient, podCreateError } from "../../runtime/kubernetes/kube-errors.js";
+import { NO_PROGRAM } from "../../runtime/kubernetes/exec-path.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
@@ -137,4 +138,16 @@ describe("podCreateError: a refused pod create as the caller sees it", () => {
     expect(err.reason).toBe(reason);
     expect(err.message).toMatch(msg);
   });
+});
+
+describe("NO_PROGRAM: only a missing program means 'no shell'; an unreachable pod is no answer", () => {
+  const table: [string, boolean][] = [
+    ['exec failed: OCI runtime exec failed: exec failed: unable to start container process: exec: "/bin/sh": stat /bin/sh: no such file or directory: unknown', true],
+    ['exec failed: exec: "/bin/sh": executable file not found in $PATH', true],
+    ["could not open the exec websocket: connect ECONNREFUSED 127.0.0.1:6443", false],
+    ["could not open the exec websocket: Unexpected server response: 500", false],
+    ["exec failed: error dialing backend: dial tcp 192.0.2.2:10250: connect: connection refused", false],
+    ["the exec websocket closed without an exit status (the pod may have stopped)", false],
+  ];
+  for (const [message, none] of table) it(message, () => expect(NO_PROGRAM.test(message)).toBe(none));
 });
