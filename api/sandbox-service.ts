@@ -78,6 +78,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     if (Number(req.resume_log_offset ?? 0) > 0 && !req.resume_log_session_id) v.push({ field: "resume_log_offset", description: "an offset needs the resume_log_session_id it belongs to" });
     checkContainer(req.container, v);
     if (v.length) throw errors.invalid(v);
+    await controller.ensure(id);
     controller.get(ctx.tenant, id);
     if (req.resume_log_session_id) {
       // Hangar does not advertise resumable log sessions (log_session_id stays empty).
@@ -111,6 +112,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     }),
     GetSandbox: wrap.unary("GetSandbox", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);
+      await controller.ensure(id);
       const r = controller.get(ctx.tenant, id);
       if (!TRANSITIONAL.has(r.state)) return toProtoSandbox(r);
       const holdMs = Math.min(o.getHoldMs, (ctx.deadlineMs ?? Infinity) - Date.now() - HOLD_MARGIN_MS);
@@ -139,6 +141,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const id = sandboxId(req.sandbox_id);
       const grace = req.grace_period_seconds ?? 0;
       if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
+      await controller.ensure(id);
       if (req.snapshot_volumes?.length) {
         if (req.allow_missing) {
           try {
@@ -175,7 +178,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const { id, path } = fileTarget(req);
       return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal) };
     }),
-    CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", (req, ctx) => {
+    CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", async (req, ctx) => {
+      await controller.ensure(sandboxId(req.sandbox_id));
       controller.present(ctx.tenant, sandboxId(req.sandbox_id)); // an unknown sandbox is NOT_FOUND, as everywhere
       return fss();
     }),

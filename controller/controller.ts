@@ -48,6 +48,7 @@ export interface ExecHandle {
 export type Controller = ReturnType<typeof createController>;
 
 export const START_WAIT_MS = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const NEVER = new AbortController().signal;
 
 /**
@@ -393,6 +394,7 @@ export function createController(o: ControllerOptions) {
   }
 
   async function exec(tenant: string, id: string, opts: ExecOptions, signal?: AbortSignal): Promise<ExecHandle> {
+    await ensure(id);
     await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
@@ -404,6 +406,7 @@ export function createController(o: ControllerOptions) {
   }
 
   async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await ensure(id);
     await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
@@ -453,6 +456,17 @@ export function createController(o: ControllerOptions) {
     }
   }
 
+  /**
+   * Before an id this replica does not know is answered NOT_FOUND: another replica may have just
+   * created it (the create answered there; the watch here is a moment behind, or longer while the
+   * apiserver restarts). One read of the stored record settles it. Ids that are not UUIDs are not
+   * looked up (NOT_FOUND for them costs nothing).
+   */
+  async function ensure(id: string): Promise<void> {
+    if (records.has(id) || !o.runtime.records?.lookup || !UUID.test(id)) return;
+    await o.runtime.records.lookup(id).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: id }, "could not look the sandbox up"));
+  }
+
   /** Loads the stored records (a restart, other replicas) and starts the reaper. */
   async function start() {
     if (o.runtime.records) await o.runtime.records.open();
@@ -472,5 +486,5 @@ export function createController(o: ControllerOptions) {
     return c;
   };
 
-  return { create, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

@@ -92,6 +92,11 @@ export interface DurableRecords {
   open(): Promise<void>;
   /** Stores the record's current state; saves of one sandbox land in call order. */
   save(r: SandboxRecord): Promise<void>;
+  /**
+   * Reads one sandbox's stored record now, past the watch (delivered as a "record" event when
+   * found): another replica may have created it a moment ago. Resolves when the answer is in.
+   */
+  lookup?(id: string): Promise<void>;
 }
 
 export interface Runtime {

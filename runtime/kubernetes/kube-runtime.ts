@@ -475,6 +475,11 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       open = true;
       for (const p of informer.list(o.namespace)) onPod(p, false);
     },
+    async lookup(id) {
+      if (tracked.has(id) || !open) return;
+      const pods = await core.listNamespacedPod({ namespace: o.namespace, labelSelector: `${SANDBOX_ID}=${id}` });
+      for (const p of pods.items) if (!tracked.has(id)) onPod(p, false);
+    },
     async save(r) {
       const t = tracked.get(r.id);
       const annotations: Record<string, string> = { [RECORD_ANNOTATION]: encodeRecord(r) };

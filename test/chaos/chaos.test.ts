@@ -113,26 +113,34 @@ async function retry<T>(where: string, fn: (c: Client) => Promise<T>, extra: (e:
 }
 
 let replicaFault = false;
-/** SIGKILL of `r` after `delayMs` and its restart on the same port, unless another replica fault is under way (one replica stays up). */
-function killSoon(r: Replica, delayMs: number, kind: keyof typeof counts.replica_kills): Promise<void> | undefined {
-  if (replicaFault || replicas.some((x) => !x.up)) {
-    counts.replica_kill_skipped++;
-    return undefined;
-  }
-  replicaFault = true;
-  counts.replica_kills[kind]++;
-  return (async () => {
-    try {
-      await sleep(delayMs);
-      await r.kill();
-      await sleep(300 + rand() * 1500);
-      const t0 = now();
-      await r.start();
-      counts.replica_restart_ms.push(now() - t0);
-    } finally {
-      replicaFault = false;
+/**
+ * Holds the one replica fault at a time (one replica always stays up): waits up to 20 s for the
+ * other replica fault to end. False (counted as skipped) when it did not.
+ */
+async function reserve(): Promise<boolean> {
+  for (const t0 = now(); now() - t0 < 20_000; await sleep(100)) {
+    if (!replicaFault && replicas.every((x) => x.up)) {
+      replicaFault = true;
+      return true;
     }
-  })();
+  }
+  counts.replica_kill_skipped++;
+  return false;
+}
+
+/** With the reservation held: SIGKILL of `r` after `delayMs`, then its restart on the same port. */
+async function killSoon(r: Replica, delayMs: number, kind: keyof typeof counts.replica_kills): Promise<void> {
+  counts.replica_kills[kind]++;
+  try {
+    await sleep(delayMs);
+    await r.kill();
+    await sleep(300 + rand() * 1500);
+    const t0 = now();
+    await r.start();
+    counts.replica_restart_ms.push(now() - t0);
+  } finally {
+    replicaFault = false;
+  }
 }
 
 const TERMINAL = new Set(["STATE_COMPLETED", "STATE_FAILED", "STATE_TERMINATED"]);
@@ -191,8 +199,9 @@ async function cycle(w: number, i: number) {
 
   // 1. create, retried with the same request id: every answer names the same sandbox.
   const ids = new Set<string>();
+  const reserved = fault === "replica-mid-create" && (await reserve());
   const first = await pick();
-  const killing = fault === "replica-mid-create" ? killSoon(first, rand() * 40, "mid-create") : undefined;
+  const killing = reserved ? killSoon(first, rand() * 40, "mid-create") : undefined;
   try {
     ids.add((await unary<Sandbox>(first.client, "CreateSandbox", { sandbox: { spec }, request_id: rid })).sandbox_id);
   } catch (e) {
@@ -223,8 +232,9 @@ async function use(id: string, fault: Fault) {
 
   // 2. a file: acknowledged means all of it; a cut write leaves none or all of it, never part.
   const content = randomBytes(256 * 1024 + Math.floor(rand() * 1024));
+  const reservedW = fault === "replica-mid-write" && (await reserve());
   const writer = await pick();
-  const killingW = fault === "replica-mid-write" ? killSoon(writer, rand() * 30, "mid-write") : undefined;
+  const killingW = reservedW ? killSoon(writer, rand() * 30, "mid-write") : undefined;
   let written = false;
   try {
     await unary(writer.client, "WriteFile", { sandbox_id: id, path: FILE, content });
@@ -247,9 +257,10 @@ async function use(id: string, fault: Fault) {
   const want = `${sha(content)}\n`;
   const check = ["/bin/sh", "-c", `sha256sum ${FILE} | cut -c1-64; exit 7`];
   if (fault === "replica-mid-exec" || fault === "none") {
+    const reservedE = fault === "replica-mid-exec" && (await reserve());
     const r = await pick();
     const argv = fault === "none" ? check : ["/bin/sh", "-c", `sleep 0.5; sha256sum ${FILE} | cut -c1-64; exit 7`];
-    const killingE = fault === "replica-mid-exec" ? killSoon(r, 100 + rand() * 300, "mid-exec") : undefined;
+    const killingE = reservedE ? killSoon(r, 100 + rand() * 300, "mid-exec") : undefined;
     try {
       const res = await exec(r.client, id, argv);
       if (res.out !== want || res.exitCode !== 7) violation(`${id}: exec completed with ${JSON.stringify(res)} instead of exit 7 and ${want.trim()}`);

@@ -246,6 +246,23 @@ describe("controller with durable records", () => {
     await c.close();
   });
 
+  it("an id this replica has not seen is looked up once before NOT_FOUND (another replica just created it)", async () => {
+    const s = storingRuntime();
+    const looked: string[] = [];
+    const fresh = record({ id: "6f1c2d3e-0000-4000-8000-00000000abcd", state: "RUNNING" });
+    s.rt.records = { ...s.rt.records!, lookup: async (id) => { looked.push(id); if (id === fresh.id) s.rt.emit({ t: "record", record: fresh }); } };
+    const c = controllerOver(s.rt);
+    await c.start();
+    expect(() => c.get("alpha", fresh.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+    await c.ensure(fresh.id);
+    expect(c.get("alpha", fresh.id).state).toBe("RUNNING");
+    await c.ensure(fresh.id); // known now: no second read
+    await c.ensure("not-a-uuid");
+    await c.ensure("6f1c2d3e-0000-4000-8000-00000000ffff");
+    expect(looked).toEqual([fresh.id, "6f1c2d3e-0000-4000-8000-00000000ffff"]);
+    await c.close();
+  });
+
   it("RUNNING is shown only once it is stored", async () => {
     const s = storingRuntime();
     let release!: () => void;
