@@ -11,7 +11,7 @@ import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type Sa
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
-import { detailOf, isConflict, isNotFound, podCreateError } from "./kube-errors.js";
+import { detailOf, isConflict, isNotFound, isTransient, podCreateError } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
 import { createNodeView } from "./node-view.js";
@@ -149,6 +149,28 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return p;
   };
 
+  /**
+   * Deletes a pod at once (grace 0) that must not keep running: the pod of a start that failed, of
+   * an unreadable record, of an orphaned start. Asked again while the apiserver cannot answer
+   * (the chaos suite restarts it); 404 means done; a refusal is logged.
+   */
+  const deletePod = (name: string, why: string): Promise<void> =>
+    track((async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 });
+          return;
+        } catch (e) {
+          if (isNotFound(e)) return;
+          if (!isTransient(e) || attempt >= 10) {
+            o.log.warn({ pod: name, err: detailOf(e) }, `could not delete the pod (${why})`);
+            return;
+          }
+          await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)).unref());
+        }
+      }
+    })());
+
   const informer = k8s.makeInformer(
     o.kubeConfig,
     `/api/v1/namespaces/${o.namespace}/pods`,
@@ -180,7 +202,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const name = p.metadata?.name ?? podName(id);
       rec = unreadableRecord({ name, id, tenantLabel: p.metadata?.labels?.[TENANT], createdMs: new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() }, read.why, Date.now());
       o.log.warn({ pod: name, sandbox: id, why: read.why }, "a sandbox pod's record could not be read: reported FAILED, pod stopped");
-      void track(core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+      void deletePod(name, "its record could not be read");
     }
     const claimed = p.metadata?.labels?.[CLAIMED_LABEL] === "true";
     const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, own: false, shell: false, exited: false, started: false };
@@ -230,7 +252,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       void takeOver(t);
     } else {
       finish(t, step.exit);
-      if (step.deletePod) void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+      if (step.deletePod) void deletePod(t.pod, "its start was abandoned");
     }
   };
   /** Finishes the start of an adopted sandbox whose starting replica is gone: RUNNING, or FAILED saying why. */
@@ -253,7 +275,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         return;
       }
       finish(t, { exitCode: 137, reason: "start could not be finished", startFailure: (e as Error).message });
-      void track(core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined));
+      void deletePod(t.pod, "its start could not be finished");
     }
   }
 
@@ -409,7 +431,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     const view = await settled;
     if (view.t === "start-failed") {
-      await core.deleteNamespacedPod({ name: t.pod, namespace: o.namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
+      await deletePod(t.pod, "its sandbox failed to start");
       throw new Error(view.reason);
     }
     if (view.t === "exited") {
