@@ -161,14 +161,28 @@ export function createController(o: ControllerOptions) {
     void becomeRunning(r, started.imageNote);
   };
 
+  /** Sandboxes whose end is being stored before it is shown. */
+  const ending = new Set<string>();
+  /**
+   * The main process ended. With durable records the end is shown once stored, like RUNNING: a
+   * caller that saw COMPLETED and then finds this replica restarted sees COMPLETED there too.
+   */
   const onExit = (id: string, exit: ExitInfo) => {
     const r = records.get(id);
-    if (!r || isTerminal(r.state)) return;
-    r.exitCode = exit.exitCode;
-    r.endedAtMs = exit.endedAtMs;
+    if (!r || isTerminal(r.state) || ending.has(id)) return;
     const next = stateOnExit(r, exit.exitCode, exit.reason, exit.startFailure, exit.endedBy);
-    setState(r, next.state, next.reason);
-    o.log.info({ sandbox_id: id, state: r.state, exit_code: exit.exitCode }, "sandbox ended");
+    const apply = () => {
+      ending.delete(id);
+      if (isTerminal(r.state)) return;
+      r.exitCode = exit.exitCode;
+      r.endedAtMs = exit.endedAtMs;
+      setState(r, next.state, next.reason, !!o.runtime.records);
+      o.log.info({ sandbox_id: id, state: r.state, exit_code: exit.exitCode }, "sandbox ended");
+    };
+    if (!o.runtime.records) return apply();
+    ending.add(id);
+    const ended: SandboxRecord = { ...r, exitCode: exit.exitCode, endedAtMs: exit.endedAtMs, state: next.state, stateReason: next.reason };
+    void o.runtime.records.save(ended).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: id }, "could not store the record")).then(apply);
   };
 
   /** Creates waiting for their record to be stored ("stored" events), by sandbox id. */

@@ -141,6 +141,8 @@ describe("controller with durable records", () => {
     s.push(record({ id: "b1", state: "TERMINATING", stateReason: "stopping", stop: { requestedAtMs: 900, graceMs: 0, why: "purged" } }));
     expect(c.get("alpha", "b1").state).toBe("TERMINATING");
     s.exit("b1", { exitCode: 143, reason: "Error", endedAtMs: 1_000 });
+    expect(c.get("alpha", "b1").state).toBe("TERMINATING"); // shown once stored
+    await tick();
     expect(c.get("alpha", "b1")).toMatchObject({ state: "COMPLETED", exitCode: 143, stateReason: "stopped by purge; exit code 143" });
     s.push(record({ id: "b1", state: "RUNNING" }));
     expect(c.get("alpha", "b1").state).toBe("COMPLETED");
@@ -156,6 +158,7 @@ describe("controller with durable records", () => {
     expect(c.get("alpha", "c1").state).toBe("TERMINATING");
     expect(s.rt.calls).toContain("stop c1 0");
     s.exit("c1", { exitCode: 137, reason: "killed", endedAtMs: now });
+    await tick();
     now += 10_000;
     await c.reapOnce();
     expect(() => c.get("alpha", "c1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
@@ -260,6 +263,27 @@ describe("controller with durable records", () => {
     await c.ensure("not-a-uuid");
     await c.ensure("6f1c2d3e-0000-4000-8000-00000000ffff");
     expect(looked).toEqual([fresh.id, "6f1c2d3e-0000-4000-8000-00000000ffff"]);
+    await c.close();
+  });
+
+  it("an end is shown only once it is stored (a restarted replica then shows the same)", async () => {
+    const s = storingRuntime();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    s.rt.records = { ...s.rt.records!, save: async (r) => { if (r.state === "COMPLETED") await gate; s.saved.push(structuredClone(r)); } };
+    const c = controllerOver(s.rt);
+    await c.start();
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    await tick();
+    await tick();
+    s.rt.exit(r.id, 5);
+    await tick();
+    expect(c.get("alpha", r.id).state).toBe("RUNNING");
+    release();
+    await tick();
+    await tick();
+    expect(c.get("alpha", r.id)).toMatchObject({ state: "COMPLETED", exitCode: 5 });
+    expect(s.saved.map((x) => x.state)).toEqual(["RUNNING", "COMPLETED"]);
     await c.close();
   });
 
