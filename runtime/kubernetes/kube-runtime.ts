@@ -329,7 +329,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
       o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");
     }
-    if ((o.userNamespaces ?? "off") !== "off" && !usernsDecided) {
+    // A sandbox pod already running with hostUsers: false proves it (a replica restarted on a busy
+    // cluster serves in a second, instead of waiting for a probe pod the kubelet may be slow to run).
+    const proof = (o.userNamespaces ?? "off") !== "off" && !usernsDecided ? informer.list(o.namespace).find((p) => p.spec?.hostUsers === false && p.status?.containerStatuses?.some((c) => c.state?.running)) : undefined;
+    if (proof) {
+      userns = { on: true, note: `user namespaces work (pod ${proof.metadata?.name} runs with hostUsers: false)` };
+      o.log.info({ userNamespaces: true, pod: proof.metadata?.name }, "sandbox pods run in user namespaces");
+    } else if ((o.userNamespaces ?? "off") !== "off" && !usernsDecided) {
       const image = egressConfig.netinitImage;
       const v = image ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8)) : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
       userns = v.t === "supported" ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` } : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
