@@ -150,14 +150,25 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     exited,
     async kill() {
       if (!closed && o.shell) {
-        const killer = new k8s.Exec(o.kc);
-        await new Promise<void>((resolve) => {
-          killer
-            // At least one stream must be attached, or the kubelet refuses the exec.
-            .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, () => resolve())
-            .then((w) => w.on("close", () => resolve()), () => resolve());
-          setTimeout(resolve, 1000).unref();
-        });
+        /** One kill exec: true once the kubelet reports it succeeded; false when it failed or took over 1 s. */
+        const killOnce = () =>
+          new Promise<boolean>((resolve) => {
+            new k8s.Exec(o.kc)
+              // At least one stream must be attached, or the kubelet refuses the exec.
+              .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, (st) => resolve(st?.status === "Success"))
+              .then((w) => w.on("close", () => resolve(false)), () => resolve(false));
+            setTimeout(() => resolve(false), 1000).unref();
+          });
+        // Not confirmed (the apiserver or kubelet restarting): asked again in the background for
+        // ~40 s, so the command of a vanished caller does not outlive it (found by the chaos suite).
+        if (!(await killOnce())) {
+          void (async () => {
+            for (let i = 0; i < 12; i++) {
+              await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** i, 4000)).unref());
+              if (await killOnce()) return;
+            }
+          })();
+        }
       }
       link.ws?._socket?.resume();
       link.ws?.close();
