@@ -100,6 +100,18 @@ function storingRuntime(preexisting: SandboxRecord[] = []) {
   return { rt: Object.assign(rt, { records }), saved, push: (r: SandboxRecord) => rt.emit({ t: "record", record: r }), exit: (id: string, exit: ExitInfo) => rt.emit({ t: "exit", id, exit }) };
 }
 
+/** Holds the store's writes of one state until release() (writes of a sandbox land in call order, as the Kubernetes store chains them). */
+function gateSaves(s: ReturnType<typeof storingRuntime>, state: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let chain = Promise.resolve();
+  s.rt.records = { ...s.rt.records!, save: (r) => {
+    const snap = structuredClone(r);
+    return (chain = chain.then(async () => { if (snap.state === state) await gate; s.saved.push(snap); }));
+  } };
+  return release;
+}
+
 function controllerOver(rt: ReturnType<typeof fakeRuntime>, now = () => 1_000) {
   return createController({
     runtime: rt, now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
@@ -208,14 +220,7 @@ describe("controller with durable records", () => {
 
   it("stored(id) settles only when the sandbox's last write landed: a delete is answered once its stop is durable", async () => {
     const s = storingRuntime();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    // Saves of one sandbox land in call order (the DurableRecords contract; the Kubernetes store chains them).
-    let chain = Promise.resolve();
-    s.rt.records = { ...s.rt.records!, save: (r) => {
-      const snap = structuredClone(r);
-      return (chain = chain.then(async () => { if (snap.state === "TERMINATING") await gate; s.saved.push(snap); }));
-    } };
+    const release = gateSaves(s, "TERMINATING");
     const c = controllerOver(s.rt);
     await c.start();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
@@ -268,9 +273,7 @@ describe("controller with durable records", () => {
 
   it("an end is shown only once it is stored (a restarted replica then shows the same)", async () => {
     const s = storingRuntime();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    s.rt.records = { ...s.rt.records!, save: async (r) => { if (r.state === "COMPLETED") await gate; s.saved.push(structuredClone(r)); } };
+    const release = gateSaves(s, "COMPLETED");
     const c = controllerOver(s.rt);
     await c.start();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
@@ -289,9 +292,7 @@ describe("controller with durable records", () => {
 
   it("RUNNING is shown only once it is stored", async () => {
     const s = storingRuntime();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    s.rt.records = { ...s.rt.records!, save: async (r) => { if (r.state === "RUNNING") await gate; s.saved.push(structuredClone(r)); } };
+    const release = gateSaves(s, "RUNNING");
     const c = controllerOver(s.rt);
     await c.start();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
