@@ -264,6 +264,7 @@ describe("controller with durable records", () => {
     expect(() => c.get("alpha", fresh.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     await c.ensure(fresh.id);
     expect(c.get("alpha", fresh.id).state).toBe("RUNNING");
+    expect(() => c.get("beta", fresh.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" })); // still scoped to its tenant
     await c.ensure(fresh.id); // known now: no second read
     await c.ensure("not-a-uuid");
     await c.ensure("6f1c2d3e-0000-4000-8000-00000000ffff");
