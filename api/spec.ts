@@ -8,6 +8,8 @@ import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
 import type { Quantities, SandboxSpec } from "../core/types.js";
 import { egressGrants } from "./egress-rules.js";
+import type { SecretRef } from "../core/secrets.js";
+import type { Container__Output } from "./generated/coreweave/sandbox/v1/Container.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import { DEFAULT_MAIN_ARGV } from "../core/types.js";
@@ -31,6 +33,7 @@ export const LIMITS = {
   egressRules: 32,
   egressExcepts: 32,
   egressPorts: 32,
+  secrets: 64,
 };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -77,6 +80,34 @@ function quantities(r: Resources__Output | undefined, field: string, v: FieldVio
 
 export interface SpecLimits {
   maxLifetimeSeconds: number;
+  /** Secret stores the operator configured (HANGAR_SECRET_STORES); none: secret_stores is refused. */
+  secretStores?: string[];
+}
+
+const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/;
+
+/** Container.secret_stores -> references (values are looked up later, for the caller's tenant only). */
+function secretRefs(stores: Container__Output["secret_stores"], cf: string, env: Record<string, string>, configured: string[], v: FieldViolation[]): SecretRef[] {
+  const refs: SecretRef[] = [];
+  (stores ?? []).forEach((st, i) => {
+    const at = `${cf}.secret_stores[${i}]`;
+    const store = st.store_name ?? "";
+    if (!configured.length) v.push({ field: at, description: "no secret stores are configured on this Hangar (HANGAR_SECRET_STORES)" });
+    else if (!configured.includes(store)) v.push({ field: `${at}.store_name`, description: `no store named "${store.slice(0, 64)}" (this Hangar has: ${configured.join(", ")})` });
+    if (!st.secrets?.length) v.push({ field: `${at}.secrets`, description: "required: at least one secret" });
+    (st.secrets ?? []).forEach((m, j) => {
+      const mf = `${at}.secrets[${j}]`;
+      const name = m.path ?? "", field = m.field ?? "", envVar = m.env_var ?? "";
+      if (!SECRET_NAME.test(name) || name.includes("..")) v.push({ field: `${mf}.path`, description: "a secret name: 1-253 characters of A-Z, a-z, 0-9, '_', '.', '-', not starting with '.' or '-'" });
+      if (field && (!SECRET_NAME.test(field) || field.includes(".."))) v.push({ field: `${mf}.field`, description: "a key: 1-253 characters of A-Z, a-z, 0-9, '_', '.', '-', not starting with '.' or '-'" });
+      if (!ENV_NAME.test(envVar)) v.push({ field: `${mf}.env_var`, description: "not a valid environment variable name" });
+      else if (envVar in env) v.push({ field: `${mf}.env_var`, description: `${envVar} is also in environment_variables` });
+      else if (refs.some((r) => r.envVar === envVar)) v.push({ field: `${mf}.env_var`, description: `${envVar} is named by two secrets` });
+      refs.push({ store, name, ...(field ? { field } : {}), envVar, at: mf });
+    });
+  });
+  if (refs.length > LIMITS.secrets) v.push({ field: `${cf}.secret_stores`, description: `at most ${LIMITS.secrets} secrets` });
+  return refs;
 }
 
 export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: SpecLimits, base = "sandbox.spec"): SandboxSpec {
@@ -101,6 +132,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (!ENV_NAME.test(k)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "not a valid environment variable name" });
     if (hasNul(val)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "value must not contain NUL" });
   }
+  const secrets = secretRefs(c.secret_stores, cf, env, limits.secretStores ?? [], v);
   if (c.working_dir) {
     const p = validPath(c.working_dir);
     if (p) v.push({ field: `${cf}.working_dir`, description: p });
@@ -191,6 +223,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     annotations: { ...annotations },
     volumes: mounts,
     ...(runtimeClass ? { runtimeClass } : {}),
+    ...(secrets.length ? { secrets } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
+import { parseSecretStores } from "../core/secrets.js";
 import { parseWarmPools } from "../runtime/kubernetes/warm-pool-config.js";
 
 export class ConfigError extends Error {}
@@ -163,6 +164,10 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   }
   const runtime = str("HANGAR_RUNTIME", "local");
   if (runtime !== "local" && runtime !== "kubernetes") throw new ConfigError(`HANGAR_RUNTIME=${runtime}: expected local or kubernetes`);
+  const secretStores = parseSecretStores(str("HANGAR_SECRET_STORES", ""));
+  if (typeof secretStores === "string") throw new ConfigError(`HANGAR_SECRET_STORES: ${secretStores}`);
+  const kubeStore = secretStores.find((s) => s.kind === "kubernetes");
+  if (kubeStore && runtime !== "kubernetes") throw new ConfigError(`HANGAR_SECRET_STORES: store "${kubeStore.name}" reads Kubernetes Secrets, which needs HANGAR_RUNTIME=kubernetes (use name=dir:/path/{tenant} with the local runtime)`);
   const logLevel = str("HANGAR_LOG_LEVEL", "info");
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) throw new ConfigError(`HANGAR_LOG_LEVEL=${logLevel}: expected fatal, error, warn, info, debug, trace or silent`);
   const isRoot = process.getuid?.() === 0;
@@ -239,6 +244,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
+    secretStores,
     kube: {
       kubeconfig: str("KUBECONFIG", "") || undefined,
       namespace: str("HANGAR_NAMESPACE", "default"),

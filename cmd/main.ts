@@ -13,6 +13,7 @@ import { createImageStore } from "../runtime/local/image-store.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import { slotPool } from "../runtime/local/userns.js";
 import type { Runtime } from "../runtime/types.js";
+import { resolverOf, type SecretRef, type SecretResolver } from "../core/secrets.js";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -23,7 +24,18 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
+/** The secret stores (HANGAR_SECRET_STORES): directories read here; Kubernetes Secrets through the runtime's client. */
+async function buildSecrets(cfg: Config, kube?: { core: unknown }): Promise<SecretResolver | undefined> {
+  if (!cfg.secretStores.length) return undefined;
+  const { readDirSecret } = await import("../runtime/local/secret-dir.js");
+  const readKube = kube ? (await import("../runtime/kubernetes/secret-store.js")).readKubeSecret : undefined;
+  return resolverOf(cfg.secretStores.map((config) => ({
+    config,
+    get: (place: string, ref: SecretRef) => (config.kind === "dir" ? readDirSecret(place, ref) : readKube!(kube!.core as never, place, ref)),
+  })));
+}
+
+async function buildRuntime(cfg: Config, log: pino.Logger): Promise<{ runtime: Runtime; kube?: { core: unknown } }> {
   if (cfg.runtime === "kubernetes") {
     // Loaded only here: the Kubernetes client doubles Hangar's memory, and every process the
     // local runtime starts pays for the parent's size in fork().
@@ -51,6 +63,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,
+      secrets: cfg.secretStores.length > 0,
       log: log.child({ component: "runtime" }),
     });
     // An apiserver that is restarting or unreachable is waited for (a replica restarted during an
@@ -67,9 +80,9 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
         await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)));
       }
     }
-    return rt;
+    return { runtime: rt, kube: { core: kc.makeApiClient(k8s.CoreV1Api) } };
   }
-  return createLocalRuntime({
+  const runtime = createLocalRuntime({
     dataDir: cfg.dataDir,
     isolation: cfg.local.unsafe ? "none" : "bubblewrap",
     tools: cfg.local.tools,
@@ -96,6 +109,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<Runtime> {
     runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
     log: log.child({ component: "runtime" }),
   });
+  return { runtime };
 }
 
 async function main() {
@@ -118,7 +132,8 @@ async function main() {
     log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
   }
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
-  const runtime = await buildRuntime(cfg, log);
+  const { runtime, kube } = await buildRuntime(cfg, log);
+  const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
   const metrics = createMetrics(() => holder.controller?.counts() ?? {});
   const controller = createController({
@@ -132,6 +147,7 @@ async function main() {
     maxExecs: cfg.maxExecs,
     maxFileBytes: cfg.maxFileBytes,
     reapIntervalMs: cfg.reapIntervalMs,
+    secrets,
     log: log.child({ component: "controller" }),
   });
   holder.controller = controller;
@@ -143,7 +159,7 @@ async function main() {
     log: log.child({ component: "api" }),
     protoDir: PROTO_DIR,
     sandbox: {
-      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds },
+      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: secrets?.stores() },
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,

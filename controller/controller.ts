@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
+import type { SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
@@ -28,6 +29,8 @@ export interface ControllerOptions {
   startWaitMs?: number;
   /** HANGAR_DEFAULT_DENY_EGRESS: what a sandbox that makes no network choice gets (for the effective egress echo). */
   defaultDenyEgress?: boolean;
+  /** Secret stores (HANGAR_SECRET_STORES): values are resolved per create, for its tenant, and passed to that start only. */
+  secrets?: SecretResolver;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   onStateChange?: (from: State | undefined, to: State) => void;
 }
@@ -222,6 +225,10 @@ export function createController(o: ControllerOptions) {
     const placed = chooseRunner(input.spec, o.runtime.runners());
     if ("refused" in placed) throw placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
+    // Looked up before anything is stored: a secret the tenant's store lacks refuses the create.
+    const secretRefs = input.spec.secrets ?? [];
+    if (secretRefs.length && !o.secrets) throw errors.invalidField(secretRefs[0]?.at ?? "secret_stores", "no secret stores are configured on this Hangar");
+    const secretValues = secretRefs.length && o.secrets ? await o.secrets.resolve(tenant, secretRefs) : undefined;
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
@@ -257,7 +264,7 @@ export function createController(o: ControllerOptions) {
     };
     if (durable) storedWaiters.set(r.id, onStored);
     const startFailed = new Promise<never>((_, rej) => {
-      o.runtime.start(r.id, r.spec, runner.runnerId, r).then(
+      o.runtime.start(r.id, r.spec, runner.runnerId, r, secretValues).then(
         (started) => {
           onStored();
           r.imageNote = started.imageNote;

@@ -102,6 +102,9 @@ export const errors = {
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", retryAfterMs }),
   tooManyExecs: (message: string, retryAfterMs: number) =>
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_OVERLOADED", retryAfterMs }),
+  /** A secret a sandbox names that its tenant's store does not hold (or cannot give): names the field, never a value. */
+  secretUnavailable: (field: string, message: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `${field}: ${message}`, violations: [{ field, description: message }] }),
   clusterRefused: (message: string) => new HangarError({ code: "FAILED_PRECONDITION", message }),
   unavailable: (message: string, cause?: unknown) =>
     new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),

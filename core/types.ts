@@ -1,4 +1,5 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
+import type { SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
 export type TerminalState = "COMPLETED" | "FAILED";
@@ -80,6 +81,8 @@ export interface SandboxSpec {
   volumes: ScratchVolume[];
   /** A Kubernetes RuntimeClass the sandbox asked for (gvisor, kata); unset = the runner's default. */
   runtimeClass?: string;
+  /** Secrets the main process and every exec get as environment variables: references only, never values (core/secrets.ts). */
+  secrets?: SecretRef[];
 }
 
 export interface SandboxRecord {

@@ -106,9 +106,10 @@ export interface Runtime {
   runners(): RunnerInfo[];
   /**
    * Starts the sandbox on the given runner; resolves when commands can be exec'd in it.
-   * `record` is what a runtime with durable records stores from the start.
+   * `record` is what a runtime with durable records stores from the start. `secrets` are the
+   * values of spec.secrets by env var: for this start only, never stored in the record or logged.
    */
-  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox>;
+  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox>;
   /** Adds a listener to the runtime's events (the controller's, before records.open() and any start()); returns its removal. */
   subscribe(listener: (e: RuntimeEvent) => void): () => void;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */

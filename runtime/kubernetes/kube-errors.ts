@@ -47,3 +47,18 @@ export function podCreateError(e: unknown): HangarError {
   if (statusOf(e) === 403 && /exceeded quota/i.test(why)) return errors.capacityExhausted(`the sandbox namespace's quota is used up: ${why}`, 5000);
   return errors.clusterRefused(`the cluster refused the sandbox's pod: ${why}`);
 }
+
+/**
+ * Runs `call` again while the apiserver cannot answer (transient errors), backing off 250 ms → 4 s,
+ * at most `attempts` times; any other error, or the last transient one, is thrown.
+ */
+export async function retryTransient<T>(call: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (e) {
+      if (!isTransient(e) || attempt + 1 >= attempts) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)).unref());
+    }
+  }
+}

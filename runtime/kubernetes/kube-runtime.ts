@@ -17,6 +17,7 @@ import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity
 import { createNodeView } from "./node-view.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
+import { createEnvSecrets } from "./env-secrets.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
@@ -48,6 +49,8 @@ export interface KubeRuntimeOptions {
   runtimeClassName?: string;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
+  /** Secret stores are configured: sandboxes may carry secrets (their own Secret, env-secrets.ts). */
+  secrets?: boolean;
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
   warmPools?: WarmPoolConfig[];
   /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
@@ -170,6 +173,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         }
       }
     })());
+
+  const envSecrets = createEnvSecrets({ core, namespace: o.namespace, log: o.log, hasPod: (id) => !!informer.get(nameOf(id), o.namespace) });
 
   const informer = k8s.makeInformer(
     o.kubeConfig,
@@ -321,6 +326,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       await informer.start();
       if (!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) throw new Error("could not list the sandbox pods (apiserver is unreachable?)");
       watching = true;
+      if (o.secrets) void envSecrets.sweep().then((n) => n && o.log.warn({ deleted: n }, "deleted sandbox Secrets whose pod never came")).catch((e: unknown) => o.log.warn({ err: detailOf(e) }, "could not sweep sandbox Secrets"));
     }
     if (netinitImage && egressConfig.proxy && !proxy) {
       const pc = egressConfig.proxy;
@@ -367,7 +373,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
 
 
-  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
     const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, own: true, shell: false, exited: false, started: false, recordText: text };
@@ -417,18 +423,22 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       // runsc cannot join a pod user namespace (its gofer fails); gVisor's sentry runs in namespaces of its own.
       hostUsers: !userns.on || (!!spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)),
       proxy: hostnamesOf(spec).length && proxyAddress ? { address: proxyAddress, hostnames: hostnamesOf(spec) } : undefined,
+      secretEnv: secrets ? Object.keys(secrets) : undefined,
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
+    if (secrets) await envSecrets.create(id, secrets);
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
     const created = core.createNamespacedPod({ namespace: o.namespace, body: pod });
     t.created = created;
     try {
-      await created;
+      const made = await created;
       emit({ t: "stored", id });
+      if (secrets) void envSecrets.own(id, made);
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if (!isConflict(e)) {
         tracked.delete(id);
+        if (secrets) void envSecrets.drop(id);
         throw podCreateError(e);
       }
       emit({ t: "stored", id });

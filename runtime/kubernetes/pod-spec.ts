@@ -4,6 +4,7 @@ import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
+import { envFromSecret } from "./secret-store.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
 export interface PodOptions {
@@ -22,6 +23,8 @@ export interface PodOptions {
   proxy?: { address: string; hostnames: string[] };
   /** Hangar's egress enforcement (ADR 0012): an init container loads this policy into the pod's network namespace. */
   netinit?: { image: string; path: string; policy: NetinitPolicy };
+  /** Env vars read from the sandbox's own Secret (secret-store.ts envSecret): its secrets, by name only. */
+  secretEnv?: string[];
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -112,7 +115,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           imagePullPolicy: "IfNotPresent",
           command: command === undefined ? undefined : [command],
           args,
-          env: Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
+          env: [...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })), ...envFromSecret(id, o.secretEnv ?? [])],
           workingDir: spec.workingDir,
           resources: { requests, limits },
           securityContext: {

@@ -34,9 +34,14 @@ export interface BwrapInputs {
   procMasks?: { files: string[]; dirs: string[] };
   /** An fd on the seccomp BPF program for the main process. */
   seccompFd?: number;
+  /** An fd bubblewrap reads more arguments from (--args): the secrets' --setenv pairs, kept off every command line the host can read. */
+  argsFd?: number;
 }
 
 export const SANDBOX_HOME = "/root";
+
+/** What --args reads: NUL-separated arguments (here --setenv pairs for secret values). */
+export const setenvArgs = (env: Record<string, string>): Buffer => Buffer.from(Object.entries(env).map(([k, v]) => `--setenv\0${k}\0${v}\0`).join(""));
 export const PTY_HELPER_PATH = "/dev/.hangar-pty";
 export const GUARD_PATH = "/dev/.hangar-guard";
 /** Kernel interfaces hidden inside every sandbox (as the OCI default spec's maskedPaths). */
@@ -67,6 +72,7 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   a.push("--hostname", i.hostname, "--die-with-parent", "--new-session", "--cap-drop", "ALL");
   a.push("--chdir", i.spec.workingDir || SANDBOX_HOME, "--clearenv");
   for (const [k, v] of Object.entries(i.env)) a.push("--setenv", k, v);
+  if (i.argsFd !== undefined) a.push("--args", String(i.argsFd));
   a.push("--info-fd", "3", "--");
   a.push(...i.spec.argv);
   return a;

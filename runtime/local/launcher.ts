@@ -9,7 +9,7 @@
 import { asSlot, bwrapArgs, nsenterArgv, type BwrapInputs } from "./bwrap-args.js";
 
 /** Fds the runtime passes to the main command line. */
-export const LAUNCH_FDS = { info: 3, userns: 4, seccomp: 5 } as const;
+export const LAUNCH_FDS = { info: 3, userns: 4, seccomp: 5, args: 6 } as const;
 
 export interface LaunchInputs extends Omit<BwrapInputs, "usernsFd" | "seccompFd"> {
   /** Hangar is root: the slot uid that owns the user namespace open at LAUNCH_FDS.userns. */

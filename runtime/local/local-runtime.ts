@@ -12,16 +12,17 @@ import { openSync, realpathSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import type { Writable } from "node:stream";
 import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
-import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
+import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
-import { inCgroups, PTY_HELPER_PATH, sandboxEnv, withOverlay, type SandboxPaths } from "./bwrap-args.js";
+import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
-import { bubblewrapLauncher } from "./launcher.js";
+import { bubblewrapLauncher, LAUNCH_FDS } from "./launcher.js";
 import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
@@ -121,7 +122,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     return () => void listeners.delete(l);
   };
 
-  async function start(id: string, spec: SandboxSpec): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox> {
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
     const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
@@ -157,7 +158,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || o.defaultCpuMillicores, pidsMax: o.pidsMax });
     notes.push(cgroups.note);
     const hostname = `sandbox-${id.slice(0, 8)}`;
-    const env = sandboxEnv(spec, hostname, rootfs.env);
+    // Secret values live only in this process's memory (the main process's env and each exec's).
+    const env = { ...sandboxEnv(spec, hostname, rootfs.env), ...secrets };
     const network = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
     if (network && o.isolation === "bubblewrap" && helpers.egress instanceof Error) {
       await cgroups.remove();
@@ -200,7 +202,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // An image holds nothing of the host's; a mapped directory (the host's root, say) gets its secrets masked.
       const mask = rootfs.mapped ? [...o.maskPaths, o.dataDir].filter((p) => p !== "/" && !isUnder(paths.tmp, p)) : [];
       paths.maskSecrets = rootfs.mapped;
-      argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
+      // Secret values go to bubblewrap through a pipe (--args), never on a command line (ps shows those to every host user).
+      const plainEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !secrets || !(k in secrets)));
+      argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env: plainEnv, argsFd: secrets ? LAUNCH_FDS.args : undefined, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
       if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {
@@ -211,9 +215,14 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const main = spawn(full[0] as string, full.slice(1), {
       cwd: o.isolation === "none" ? paths.home : "/",
       env: o.isolation === "none" ? { ...process.env, ...env, HOME: paths.home } : { PATH: process.env.PATH ?? "" },
-      stdio: ["ignore", "pipe", "pipe", "pipe", usernsFd ?? "ignore", seccompFd ?? "ignore"],
+      stdio: ["ignore", "pipe", "pipe", "pipe", usernsFd ?? "ignore", seccompFd ?? "ignore", ...(secrets && o.isolation === "bubblewrap" ? ["pipe" as const] : [])],
       detached: true,
     });
+    const argsPipe = (main.stdio as unknown as (Writable | null)[])[LAUNCH_FDS.args];
+    if (secrets && argsPipe) {
+      argsPipe.on("error", () => undefined);
+      argsPipe.end(setenvArgs(secrets));
+    }
     releaseIds();
     const logs = new LogStore();
     if (main.stdout) readAtRate(main.stdout, o.logBytesPerSecond ?? 0, (b) => logs.push("stdout", b));

@@ -251,6 +251,25 @@ metadata: { name: hangar-test-read-nodes }
 roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: hangar-test-read-nodes }
 subjects: [{ kind: ServiceAccount, name: hangar, namespace: $TEST_NS }]
 YAML
+# The e2e suite's secret store (HANGAR_SECRET_STORES=team=kubernetes:hangar-secrets-{tenant}): one
+# namespace per tenant, where Hangar may read Secrets and nothing else.
+for tenant in alpha beta; do
+  ns="hangar-secrets-$tenant"
+  printf 'apiVersion: v1\nkind: Namespace\nmetadata: { name: %s }\n' "$ns" | kapi -X POST -H 'Content-Type: application/yaml' "$API/api/v1/namespaces" --data-binary @- >/dev/null
+  kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/rbac.authorization.k8s.io/v1/namespaces/$ns/roles" --data-binary @- >/dev/null <<YAML
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: { name: hangar-read-secrets }
+rules: [{ apiGroups: [""], resources: [secrets], verbs: [get] }]
+YAML
+  kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/rbac.authorization.k8s.io/v1/namespaces/$ns/rolebindings" --data-binary @- >/dev/null <<YAML
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: { name: hangar-read-secrets }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: Role, name: hangar-read-secrets }
+subjects: [{ kind: ServiceAccount, name: hangar, namespace: $TEST_NS }]
+YAML
+done
 TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/$TEST_NS/serviceaccounts/hangar/token" \
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
 kubeconfig "$OUT/hangar-sa.kubeconfig" hangar "token: \"$TOKEN\""
