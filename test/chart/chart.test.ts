@@ -56,7 +56,7 @@ describe("helm chart", () => {
       logLevel: "HANGAR_LOG_LEVEL", shutdownGraceSeconds: "HANGAR_SHUTDOWN_GRACE_SECONDS", retentionSeconds: "HANGAR_RETENTION_SECONDS",
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
-      execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
+      execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", secretStores: "HANGAR_SECRET_STORES", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
       egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", userNamespaces: "HANGAR_KUBE_USER_NAMESPACES", gvisorRuntimeClasses: "HANGAR_KUBE_GVISOR_RUNTIME_CLASSES", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
@@ -110,15 +110,23 @@ describe("helm chart", () => {
   });
 
   it("grants only what Hangar uses, in the sandbox namespace", () => {
-    const role = one(all, "Role");
+    const role = one(all, "Role", "t-hangar");
     expect(role.metadata.namespace).toBe("sandboxes");
     expect((role as unknown as { rules: unknown }).rules).toEqual([
       { apiGroups: [""], resources: ["pods"], verbs: ["create", "get", "list", "watch", "delete", "patch"] },
       { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
       { apiGroups: [""], resources: ["events"], verbs: ["list"] },
+      { apiGroups: [""], resources: ["secrets"], verbs: ["create", "get", "list", "patch", "delete"] },
     ]);
-    const rb = one(all, "RoleBinding") as unknown as { subjects: object[]; metadata: { namespace: string } };
+    // Secret stores' tenant namespaces: get on Secrets there, nothing else; no Secret access at all without stores.
+    for (const ns of ["hangar-secrets-alpha", "hangar-secrets-beta"]) {
+      const r = all.find((o) => o.kind === "Role" && o.metadata.namespace === ns) as unknown as { rules: unknown };
+      expect(r.rules, ns).toEqual([{ apiGroups: [""], resources: ["secrets"], verbs: ["get"] }]);
+      expect(all.some((o) => o.kind === "RoleBinding" && o.metadata.namespace === ns)).toBe(true);
+    }
+    expect(JSON.stringify(one(render(["--set", "auth.open=true"]), "Role"))).not.toContain("secrets");
+    const rb = one(all, "RoleBinding", "t-hangar") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
     // Cluster-wide by default only rbac.readNodes: reading nodes and RuntimeClasses, nothing else; none when turned off.
