@@ -8,7 +8,7 @@ import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
 import type { Quantities, SandboxSpec } from "../core/types.js";
 import { egressGrants } from "./egress-rules.js";
-import type { SecretRef } from "../core/secrets.js";
+import { registryOf, type PullCredentials, type SecretRef } from "../core/secrets.js";
 import type { Container__Output } from "./generated/coreweave/sandbox/v1/Container.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
@@ -86,6 +86,22 @@ export interface SpecLimits {
 
 const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/;
 
+/** Container.image_pull_credentials -> the registry and a reference to the secret that logs in to it. */
+function pullCredentials(p: Container__Output["image_pull_credentials"], cf: string, image: string, configured: string[], v: FieldViolation[]): PullCredentials | undefined {
+  if (!p) return undefined;
+  const at = `${cf}.image_pull_credentials`;
+  const registry = (p.registry ?? "").replace(/^https?:\/\//, "").replace(/\/+$/, "");
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(registry)) v.push({ field: `${at}.registry`, description: 'a registry host[:port], e.g. "ghcr.io"' });
+  else if (image && registryOf(image) !== registry) v.push({ field: `${at}.registry`, description: `the image ${image.slice(0, 128)} is pulled from ${registryOf(image)}, not ${registry}` });
+  const src = p.credentials;
+  const store = src?.store_name ?? "", name = src?.path ?? "", field = src?.field ?? "";
+  if (!configured.length) v.push({ field: `${at}.credentials`, description: "no secret stores are configured on this Hangar (HANGAR_SECRET_STORES)" });
+  else if (!configured.includes(store)) v.push({ field: `${at}.credentials.store_name`, description: `no store named "${store.slice(0, 64)}" (this Hangar has: ${configured.join(", ")})` });
+  if (!SECRET_NAME.test(name) || name.includes("..")) v.push({ field: `${at}.credentials.path`, description: "a secret name: 1-253 characters of A-Z, a-z, 0-9, '_', '.', '-', not starting with '.' or '-'" });
+  if (field && (!SECRET_NAME.test(field) || field.includes(".."))) v.push({ field: `${at}.credentials.field`, description: "a key: 1-253 characters of A-Z, a-z, 0-9, '_', '.', '-', not starting with '.' or '-'" });
+  return { registry, secret: { store, name, ...(field ? { field } : {}), envVar: "", at: `${at}.credentials` } };
+}
+
 /** Container.secret_stores -> references (values are looked up later, for the caller's tenant only). */
 function secretRefs(stores: Container__Output["secret_stores"], cf: string, env: Record<string, string>, configured: string[], v: FieldViolation[]): SecretRef[] {
   const refs: SecretRef[] = [];
@@ -133,6 +149,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (hasNul(val)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "value must not contain NUL" });
   }
   const secrets = secretRefs(c.secret_stores, cf, env, limits.secretStores ?? [], v);
+  const imagePull = pullCredentials(c.image_pull_credentials, cf, image, limits.secretStores ?? [], v);
   if (c.working_dir) {
     const p = validPath(c.working_dir);
     if (p) v.push({ field: `${cf}.working_dir`, description: p });
@@ -224,6 +241,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     volumes: mounts,
     ...(runtimeClass ? { runtimeClass } : {}),
     ...(secrets.length ? { secrets } : {}),
+    ...(imagePull ? { imagePull } : {}),
   };
 }
 

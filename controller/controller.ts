@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
-import type { SecretResolver } from "../core/secrets.js";
+import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
@@ -209,6 +209,14 @@ export function createController(o: ControllerOptions) {
 
   const live = () => [...records.values()].filter((r) => !isTerminal(r.state)).length;
 
+  /** The Docker config a sandbox's image is pulled with, from the tenant's store. */
+  async function pullConfigFor(tenant: string, p: PullCredentials): Promise<string> {
+    if (!o.secrets) throw errors.invalidField(p.secret.at, "no secret stores are configured on this Hangar");
+    const d = dockerConfig(p.registry, await o.secrets.value(tenant, p.secret));
+    if ("problem" in d) throw errors.secretUnavailable(p.secret.at, `secret "${p.secret.name}" of store "${p.secret.store}" ${d.problem}`);
+    return d.config;
+  }
+
   async function create(tenant: string, input: CreateInput): Promise<SandboxRecord> {
     const key = requestKey(tenant, input.requestId);
     if (input.requestId) {
@@ -229,6 +237,7 @@ export function createController(o: ControllerOptions) {
     const secretRefs = input.spec.secrets ?? [];
     if (secretRefs.length && !o.secrets) throw errors.invalidField(secretRefs[0]?.at ?? "secret_stores", "no secret stores are configured on this Hangar");
     const secretValues = secretRefs.length && o.secrets ? await o.secrets.resolve(tenant, secretRefs) : undefined;
+    const pullConfig = input.spec.imagePull ? await pullConfigFor(tenant, input.spec.imagePull) : undefined;
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
@@ -264,7 +273,7 @@ export function createController(o: ControllerOptions) {
     };
     if (durable) storedWaiters.set(r.id, onStored);
     const startFailed = new Promise<never>((_, rej) => {
-      o.runtime.start(r.id, r.spec, runner.runnerId, r, secretValues).then(
+      o.runtime.start(r.id, r.spec, runner.runnerId, r, secretValues || pullConfig ? { env: secretValues, pullConfig } : undefined).then(
         (started) => {
           onStored();
           r.imageNote = started.imageNote;

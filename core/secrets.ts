@@ -30,7 +30,57 @@ export interface SecretStoreConfig {
 /** Resolves references to values for one tenant; typed errors (core/errors) name the field, never a value. */
 export interface SecretResolver {
   stores(): string[];
+  /** Values by env var. */
   resolve(tenant: string, refs: SecretRef[]): Promise<Record<string, string>>;
+  /** One secret's value. */
+  value(tenant: string, ref: SecretRef): Promise<string>;
+}
+
+/** Container.image_pull_credentials: a registry and the secret (in a store) that logs in to it. */
+export interface PullCredentials {
+  registry: string;
+  /** envVar is unused (""). */
+  secret: SecretRef;
+}
+
+/** What a start gets besides the spec: secret values for this start only, never stored. */
+export interface StartSecrets {
+  /** Values by env var (spec.secrets). */
+  env?: Record<string, string>;
+  /** A Docker config (`{"auths": …}`) for the image's registry (spec.imagePull). */
+  pullConfig?: string;
+}
+
+/** The registry an image reference pulls from ("python:3.11" -> docker.io), as Docker decides it. */
+export function registryOf(image: string): string {
+  const first = image.split("/")[0] ?? "";
+  return image.includes("/") && (first.includes(".") || first.includes(":") || first === "localhost") ? first : "docker.io";
+}
+
+const DOCKER_HUB_AUTH_KEY = "https://index.docker.io/v1/";
+
+/**
+ * A pull secret's value as a Docker config for `registry`: `username:password`, or a Docker config
+ * document itself (`{"auths": {…}}`, used as it is when it names the registry). A problem is
+ * described without the value.
+ */
+export function dockerConfig(registry: string, value: string): { config: string } | { problem: string } {
+  const key = registry === "docker.io" ? DOCKER_HUB_AUTH_KEY : registry;
+  const text = value.trim();
+  if (text.startsWith("{")) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      return { problem: "looks like JSON but is not a Docker config document" };
+    }
+    const auths = (doc as { auths?: unknown })?.auths;
+    if (!auths || typeof auths !== "object" || !Object.keys(auths).some((k) => k === key || k === registry || k.replace(/^https?:\/\//, "").replace(/\/.*$/, "") === registry)) return { problem: `is a Docker config without an entry for ${registry}` };
+    return { config: text };
+  }
+  const colon = text.indexOf(":");
+  if (colon <= 0 || colon === text.length - 1 || /[\r\n]/.test(text)) return { problem: 'must be "username:password" (or a Docker config document, {"auths": …})' };
+  return { config: JSON.stringify({ auths: { [key]: { auth: Buffer.from(text).toString("base64") } } }) };
 }
 
 /** A tenant as it appears in a store's location: only tenants whose name is already a DNS label (no "." or "_"), so two tenants never share a place. */
@@ -68,20 +118,22 @@ export function secretValueProblem(value: string): string | undefined {
 
 /** The stores' names and, per store, the lookup of one secret: the parts every resolver shares. */
 export function resolverOf(stores: { config: SecretStoreConfig; get(place: string, ref: SecretRef): Promise<string> }[]): SecretResolver {
+  async function value(tenant: string, ref: SecretRef): Promise<string> {
+    const store = stores.find((s) => s.config.name === ref.store);
+    if (!store) throw errors.invalidField(`${ref.at}`, `no store named "${ref.store}"`);
+    const place = tenantPlace(tenant);
+    if (!place) throw errors.secretUnavailable(ref.at, `tenant "${tenant}" has no place in secret stores (tenant names with "." or "_" cannot name a namespace or directory of their own)`);
+    const v = await store.get(store.config.location.replace("{tenant}", place), ref);
+    const problem = secretValueProblem(v);
+    if (problem) throw errors.secretUnavailable(ref.at, `secret "${ref.name}"${ref.field ? ` field "${ref.field}"` : ""} ${problem}`);
+    return v;
+  }
   return {
     stores: () => stores.map((s) => s.config.name),
+    value,
     async resolve(tenant, refs) {
       const out: Record<string, string> = {};
-      const place = tenantPlace(tenant);
-      for (const ref of refs) {
-        const store = stores.find((s) => s.config.name === ref.store);
-        if (!store) throw errors.invalidField(`${ref.at}`, `no store named "${ref.store}"`);
-        if (!place) throw errors.secretUnavailable(ref.at, `tenant "${tenant}" has no place in secret stores (tenant names with "." or "_" cannot name a namespace or directory of their own)`);
-        const value = await store.get(store.config.location.replace("{tenant}", place), ref);
-        const problem = secretValueProblem(value);
-        if (problem) throw errors.secretUnavailable(ref.at, `secret "${ref.name}"${ref.field ? ` field "${ref.field}"` : ""} ${problem}`);
-        out[ref.envVar] = value;
-      }
+      for (const ref of refs) out[ref.envVar] = await value(tenant, ref);
       return out;
     },
   };

@@ -1,5 +1,5 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
-import type { SecretRef } from "./secrets.js";
+import type { PullCredentials, SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
 export type TerminalState = "COMPLETED" | "FAILED";
@@ -83,6 +83,8 @@ export interface SandboxSpec {
   runtimeClass?: string;
   /** Secrets the main process and every exec get as environment variables: references only, never values (core/secrets.ts). */
   secrets?: SecretRef[];
+  /** Credentials for the image's registry, from a secret store (a reference, never the value). */
+  imagePull?: PullCredentials;
 }
 
 export interface SandboxRecord {
@@ -154,6 +156,8 @@ export interface RunnerInfo {
   defaultRuntimeClass?: string;
   /** Per-sandbox egress grants this runner enforces; absent = refused. */
   egress?: RunnerEgress;
+  /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */
+  pullCredentials?: boolean;
   /** Runtime classes running gVisor with no network at all (runsc network=none): no egress there. */
   gvisorRuntimeClasses?: string[];
 }

@@ -3,6 +3,7 @@
  * The embedded local runtime (runtime/local) and the Kubernetes runtime implement it;
  * the controller cannot tell them apart.
  */
+import type { StartSecrets } from "../core/secrets.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
 
 export interface StartedSandbox {
@@ -109,7 +110,7 @@ export interface Runtime {
    * `record` is what a runtime with durable records stores from the start. `secrets` are the
    * values of spec.secrets by env var: for this start only, never stored in the record or logged.
    */
-  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox>;
+  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox>;
   /** Adds a listener to the runtime's events (the controller's, before records.open() and any start()); returns its removal. */
   subscribe(listener: (e: RuntimeEvent) => void): () => void;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */

@@ -17,6 +17,7 @@ import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity
 import { createNodeView } from "./node-view.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
+import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
@@ -373,7 +374,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
 
 
-  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
     const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, own: true, shell: false, exited: false, started: false, recordText: text };
@@ -423,22 +424,23 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       // runsc cannot join a pod user namespace (its gofer fails); gVisor's sentry runs in namespaces of its own.
       hostUsers: !userns.on || (!!spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)),
       proxy: hostnamesOf(spec).length && proxyAddress ? { address: proxyAddress, hostnames: hostnamesOf(spec) } : undefined,
-      secretEnv: secrets ? Object.keys(secrets) : undefined,
+      secretEnv: secrets?.env ? Object.keys(secrets.env) : undefined,
+      pullSecret: !!secrets?.pullConfig,
       record: record && text ? { tenant: record.tenant, text } : undefined,
     });
-    if (secrets) await envSecrets.create(id, secrets);
+    const secretNames = secrets ? await envSecrets.create(id, secrets) : [];
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
     const created = core.createNamespacedPod({ namespace: o.namespace, body: pod });
     t.created = created;
     try {
       const made = await created;
       emit({ t: "stored", id });
-      if (secrets) void envSecrets.own(id, made);
+      if (secretNames.length) void envSecrets.own(id, secretNames, made);
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if (!isConflict(e)) {
         tracked.delete(id);
-        if (secrets) void envSecrets.drop(id);
+        if (secretNames.length) void envSecrets.drop(id, secretNames);
         throw podCreateError(e);
       }
       emit({ t: "stored", id });
@@ -551,6 +553,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
         runtimeClasses: nodes.runtimeClasses(r.runnerId),
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
+        pullCredentials: true,
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };

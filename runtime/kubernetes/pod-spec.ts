@@ -4,7 +4,7 @@ import type { Quantities, SandboxSpec } from "../../core/types.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
-import { envFromSecret } from "./secret-store.js";
+import { envFromSecret, pullSecretName } from "./secret-store.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
 export interface PodOptions {
@@ -25,6 +25,8 @@ export interface PodOptions {
   netinit?: { image: string; path: string; policy: NetinitPolicy };
   /** Env vars read from the sandbox's own Secret (secret-store.ts envSecret): its secrets, by name only. */
   secretEnv?: string[];
+  /** The image is pulled with the sandbox's own pull Secret (secret-store.ts pullSecret), every time. */
+  pullSecret?: boolean;
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -100,6 +102,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       nodeSelector: o.nodeSelector,
       affinity: o.gpu?.affinity ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: o.gpu.affinity } } } : undefined,
       tolerations: o.tolerations?.length ? o.tolerations : undefined,
+      imagePullSecrets: o.pullSecret ? [{ name: pullSecretName(id) }] : undefined,
       hostname: `sandbox-${id.slice(0, 8)}`,
       // The pod's pause process is pid 1, not the sandbox's command: a command that sets no
       // SIGTERM handler (sleep, a plain python) ends on a stop's SIGTERM as it would anywhere,
@@ -112,7 +115,9 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
         {
           name: "main",
           image: spec.image,
-          imagePullPolicy: "IfNotPresent",
+          // With credentials the registry is asked every time, so they are checked for this sandbox
+          // (an image already on the node would otherwise run without them).
+          imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
           command: command === undefined ? undefined : [command],
           args,
           env: [...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })), ...envFromSecret(id, o.secretEnv ?? [])],

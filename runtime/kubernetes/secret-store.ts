@@ -53,6 +53,19 @@ export async function readKubeSecret(core: k8s.CoreV1Api, ns: string, ref: Secre
 }
 
 export const envSecretName = (id: string) => `sbx-${id}-env`;
+export const pullSecretName = (id: string) => `sbx-${id}-pull`;
+
+/** The per-sandbox pull Secret (kubernetes.io/dockerconfigjson) its pod's imagePullSecrets names. */
+export function pullSecret(id: string, namespace: string, dockerConfig: string): k8s.V1Secret {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "kubernetes.io/dockerconfigjson",
+    immutable: true,
+    metadata: { name: pullSecretName(id), namespace, labels: { [ENV_SECRET_LABEL]: "true", [SANDBOX_ID]: id } },
+    data: { ".dockerconfigjson": Buffer.from(dockerConfig, "utf8").toString("base64") },
+  };
+}
 
 /** The per-sandbox copy of a sandbox's secret values, keyed by env var (pods read it with secretKeyRef). */
 export function envSecret(id: string, namespace: string, values: Record<string, string>): k8s.V1Secret {

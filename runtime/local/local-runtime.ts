@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
+import type { StartSecrets } from "../../core/secrets.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
@@ -122,7 +123,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     return () => void listeners.delete(l);
   };
 
-  async function start(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, secrets?: Record<string, string>): Promise<StartedSandbox> {
+  async function start(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+    const secrets = startSecrets?.env && Object.keys(startSecrets.env).length ? startSecrets.env : undefined;
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
     const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };

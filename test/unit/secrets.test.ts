@@ -4,10 +4,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { createController } from "../../controller/controller.js";
-import { parseSecretStores, resolverOf, tenantPlace, type SecretRef } from "../../core/secrets.js";
+import { dockerConfig, parseSecretStores, registryOf, resolverOf, tenantPlace, type SecretRef } from "../../core/secrets.js";
+import { chooseRunner } from "../../controller/placement.js";
 import { orphanedCopies } from "../../runtime/kubernetes/env-secrets.js";
 import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
-import { envSecret, kubeSecretName, STORE_LABEL, valueOf } from "../../runtime/kubernetes/secret-store.js";
+import { envSecret, kubeSecretName, pullSecret, STORE_LABEL, valueOf } from "../../runtime/kubernetes/secret-store.js";
 import { bwrapArgs, setenvArgs } from "../../runtime/local/bwrap-args.js";
 import { readDirSecret } from "../../runtime/local/secret-dir.js";
 import { fakeRuntime } from "./fake-runtime.js";
@@ -162,22 +163,68 @@ describe("controller", () => {
       return { imageNote: "fake", startedAtMs: 5 };
     };
     const asked: string[] = [];
-    const secrets = { stores: () => ["team"], resolve: async (tenant: string, refs: SecretRef[]) => (asked.push(tenant), Object.fromEntries(refs.map((r) => [r.envVar, `value-of-${tenant}`]))) };
+    const secrets = { stores: () => ["team"], value: async () => "", resolve: async (tenant: string, refs: SecretRef[]) => (asked.push(tenant), Object.fromEntries(refs.map((r) => [r.envVar, `value-of-${tenant}`]))) };
     const c = createController({ runtime: rt, secrets, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 3, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: silent });
     const r = await c.create("alpha", { spec: { ...spec(), secrets: [ref()] }, echo: {}, requestId: "" });
     expect(asked).toEqual(["alpha"]);
-    expect(seen).toEqual([{ HF_TOKEN: "value-of-alpha" }]);
+    expect(seen).toEqual([{ env: { HF_TOKEN: "value-of-alpha" } }]);
     expect(JSON.stringify(r)).not.toContain("value-of-alpha");
     await c.close();
   });
   it("a secret the store lacks refuses the create and leaves no sandbox", async () => {
     const rt = fakeRuntime();
     const { errors } = await import("../../core/errors.js");
-    const secrets = { stores: () => ["team"], resolve: async () => { throw errors.secretUnavailable("f", "missing"); } };
+    const secrets = { stores: () => ["team"], value: async () => "", resolve: async () => { throw errors.secretUnavailable("f", "missing"); } };
     const c = createController({ runtime: rt, secrets, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 3, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: silent });
     await expect(c.create("alpha", { spec: { ...spec(), secrets: [ref()] }, echo: {}, requestId: "" })).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
     expect(rt.calls).toEqual([]);
     expect(c.list("alpha", {} as never).items).toHaveLength(0);
     await c.close();
+  });
+});
+
+describe("image pull credentials", () => {
+  it("the registry an image comes from, as Docker decides it", () => {
+    expect(registryOf("python:3.11")).toBe("docker.io");
+    expect(registryOf("library/python:3.11")).toBe("docker.io");
+    expect(registryOf("ghcr.io/org/x:1")).toBe("ghcr.io");
+    expect(registryOf("127.0.0.1:5000/p/x:1")).toBe("127.0.0.1:5000");
+    expect(registryOf("localhost/x")).toBe("localhost");
+  });
+  it("a secret becomes a Docker config: username:password, or a config document naming the registry", () => {
+    const c = dockerConfig("ghcr.io", "me:tok");
+    expect(JSON.parse((c as { config: string }).config)).toEqual({ auths: { "ghcr.io": { auth: Buffer.from("me:tok").toString("base64") } } });
+    expect(JSON.parse((dockerConfig("docker.io", "me:tok") as { config: string }).config).auths).toHaveProperty(["https://index.docker.io/v1/"]);
+    const doc = JSON.stringify({ auths: { "ghcr.io": { auth: "eA==" } } });
+    expect(dockerConfig("ghcr.io", doc)).toEqual({ config: doc });
+    for (const [value, problem] of [["just-a-token", /username:password/], [":x", /username:password/], ["u:", /username:password/], ["{nope", /not a Docker config/], [JSON.stringify({ auths: { "quay.io": {} } }), /without an entry for ghcr.io/]] as const) {
+      const got = dockerConfig("ghcr.io", value);
+      expect("problem" in got && got.problem, value).toMatch(problem);
+      expect(JSON.stringify(got)).not.toContain(value.length > 3 ? value : "\u0000");
+    }
+  });
+  const create = (creds: unknown, image = "ghcr.io/org/x:1", stores = ["team"]) =>
+    toDomainSpec({ containers: [{ image, image_pull_credentials: creds }] } as never, { maxLifetimeSeconds: 60, secretStores: stores });
+  it("becomes a reference; a registry other than the image's, or a bad reference, is refused naming the field", () => {
+    expect(create({ registry: "ghcr.io", credentials: { store_name: "team", path: "regcred" } }).imagePull).toEqual({ registry: "ghcr.io", secret: { store: "team", name: "regcred", envVar: "", at: "sandbox.spec.containers[0].image_pull_credentials.credentials" } });
+    expect(() => create({ registry: "quay.io", credentials: { store_name: "team", path: "regcred" } })).toThrow(/image_pull_credentials\.registry: the image ghcr\.io\/org\/x:1 is pulled from ghcr\.io, not quay\.io/);
+    expect(() => create({ registry: "ghcr.io", credentials: { store_name: "x", path: "regcred" } })).toThrow(/image_pull_credentials\.credentials\.store_name: no store named "x"/);
+    expect(() => create({ registry: "ghcr.io", credentials: { store_name: "team", path: "a/b" } })).toThrow(/image_pull_credentials\.credentials\.path/);
+    expect(() => create({ registry: "ghcr.io", credentials: { store_name: "team", path: "r" } }, "ghcr.io/org/x:1", [])).toThrow(/image_pull_credentials\.credentials: no secret stores are configured/);
+  });
+  it("placement refuses credentials where the runner cannot use them (the local runtime), naming the field", () => {
+    const runner = { runnerId: "r", runnerGroupId: "g", organizationId: "o", architectures: [], healthy: true, connectedAtMs: 0, maxCpuMillicores: 1, maxMemoryBytes: 1, availableCpuMillicores: 1, availableMemoryBytes: 1, runningSandboxes: 0, runtimeClasses: [] };
+    const s = { runnerIds: [], requests: {}, limits: {}, imagePull: { registry: "ghcr.io", secret: ref() } };
+    expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.containers[0].image_pull_credentials", refused: expect.stringMatching(/not supported by this runtime/) });
+    expect(chooseRunner(s, [{ ...runner, pullCredentials: true }])).toEqual({ runner: { ...runner, pullCredentials: true } });
+  });
+  it("the pod pulls with its own Secret, always asking the registry; the Secret holds the config", () => {
+    const pod = buildPod("abc", spec({ image: "ghcr.io/org/x:1" }), { namespace: "sb", defaultDenyEgress: true, pullSecret: true });
+    expect(pod.spec?.imagePullSecrets).toEqual([{ name: "sbx-abc-pull" }]);
+    expect(pod.spec?.containers[0]?.imagePullPolicy).toBe("Always");
+    expect(buildPod("abc", spec(), { namespace: "sb", defaultDenyEgress: true }).spec?.containers[0]?.imagePullPolicy).toBe("IfNotPresent");
+    const s = pullSecret("abc", "sb", '{"auths":{}}');
+    expect(s.type).toBe("kubernetes.io/dockerconfigjson");
+    expect(Buffer.from(s.data?.[".dockerconfigjson"] ?? "", "base64").toString()).toBe('{"auths":{}}');
   });
 });
