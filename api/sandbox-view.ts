@@ -1,5 +1,5 @@
 /** Domain record -> proto Sandbox: the spec echoed as sent, the status from the record. */
-import { type EgressGrant, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type SandboxRecord } from "../core/types.js";
+import { type EgressGrant, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type SandboxRecord, serviceKey } from "../core/types.js";
 import type { EgressRule } from "./generated/coreweave/sandbox/v1/EgressRule.js";
 import type { Sandbox } from "./generated/coreweave/sandbox/v1/Sandbox.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
@@ -33,7 +33,12 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
       effective_runtime_class: r.effectiveRuntimeClass ?? NODE_DEFAULT_RUNTIME_CLASS,
       effective_resource_requirements: container?.resource_requirements ?? null,
       effective_resources: container?.resources ?? null,
-      services: (spec.services ?? []).map((s) => ({ port: s.port, name: s.name, protocol: s.protocol, visibility: s.visibility })),
+      // The address while the sandbox can serve (the SDK: "empty after the sandbox stops").
+      services: (spec.services ?? []).map((s, i) => {
+        const mine = r.spec.services?.[i];
+        const url = mine && !terminal && r.state !== "TERMINATING" ? r.serviceUrls?.[serviceKey(mine)] : undefined;
+        return { port: s.port, name: s.name, protocol: s.protocol, visibility: mine ? "VISIBILITY_PRIVATE" : s.visibility, ...(url ? { url } : {}) };
+      }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
       container_statuses: [{ name: container?.name || "main", state: `STATE_${r.state}`, exit_code: r.exitCode ?? 0 }],
     },

@@ -6,7 +6,7 @@
  */
 import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
-import type { Quantities, SandboxSpec } from "../core/types.js";
+import type { Quantities, SandboxSpec, ServicePort } from "../core/types.js";
 import { egressGrants } from "./egress-rules.js";
 import { registryOf, type PullCredentials, type SecretRef } from "../core/secrets.js";
 import type { Container__Output } from "./generated/coreweave/sandbox/v1/Container.js";
@@ -34,6 +34,7 @@ export const LIMITS = {
   egressExcepts: 32,
   egressPorts: 32,
   secrets: 64,
+  services: 16,
 };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -85,6 +86,36 @@ export interface SpecLimits {
 }
 
 const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/;
+
+/**
+ * SandboxSpec.services -> PRIVATE ports (an unset visibility is PRIVATE). PUBLIC ones need an
+ * ingress this Hangar does not configure, and the endpoint kinds the SDK can branch on get their
+ * own reasons.
+ */
+function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, base: string, v: FieldViolation[]): ServicePort[] {
+  const out: ServicePort[] = [];
+  services.forEach((svc, i) => {
+    const at = `${base}.services[${i}]`;
+    if (svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH") throw errors.endpointNotSupported("CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", `TLS passthrough endpoints are not supported by this Hangar (${at}.endpoint.kind)`);
+    if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.endpoint.auth)`);
+    const vis = svc.visibility ?? "VISIBILITY_UNSPECIFIED";
+    if (vis === "VISIBILITY_PUBLIC") throw errors.notImplemented(`PUBLIC services (field ${at}.visibility): no ingress or Gateway is configured on this Hangar; PRIVATE services are offered`);
+    if (vis !== "VISIBILITY_PRIVATE" && vis !== "VISIBILITY_UNSPECIFIED") throw errors.notImplemented(`${String(vis)} services (field ${at}.visibility): only PRIVATE services are offered`);
+    if (svc.endpoint) throw errors.notImplemented(`service endpoints (field ${at}.endpoint): PRIVATE services are plain ports`);
+    const port = Number(svc.port ?? 0);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) v.push({ field: `${at}.port`, description: "must be a port from 1 to 65535" });
+    const protoName = svc.protocol ?? "SERVICE_PROTOCOL_UNSPECIFIED";
+    const protocol = protoName === "SERVICE_PROTOCOL_UDP" ? "UDP" : protoName === "SERVICE_PROTOCOL_SCTP" ? "SCTP" : protoName === "SERVICE_PROTOCOL_TCP" || protoName === "SERVICE_PROTOCOL_UNSPECIFIED" ? "TCP" : undefined;
+    if (!protocol) v.push({ field: `${at}.protocol`, description: `unknown protocol ${String(protoName)}` });
+    const name = svc.name ?? "";
+    if (name && !/^[a-z]([-a-z0-9]{0,13}[a-z0-9])?$/.test(name)) v.push({ field: `${at}.name`, description: "a port name: at most 15 characters of a-z, 0-9, '-', starting with a letter" });
+    if (out.some((o) => o.port === port && o.protocol === protocol)) v.push({ field: `${at}.port`, description: `port ${port}/${protocol} is named twice` });
+    if (name && out.some((o) => o.name === name)) v.push({ field: `${at}.name`, description: `name ${name} is used twice` });
+    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}) });
+  });
+  if (out.length > LIMITS.services) v.push({ field: `${base}.services`, description: `at most ${LIMITS.services} services` });
+  return out;
+}
 
 /** Container.image_pull_credentials -> the registry and a reference to the secret that logs in to it. */
 function pullCredentials(p: Container__Output["image_pull_credentials"], cf: string, image: string, configured: string[], v: FieldViolation[]): PullCredentials | undefined {
@@ -197,13 +228,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const net = spec.network;
   const egress = egressGrants(net?.egress ?? [], `${base}.network.egress`, v);
   if (egress.length && net?.deny_egress === true) v.push({ field: `${base}.network.deny_egress`, description: "cannot be combined with egress rules (rules already deny everything they do not grant)" });
-  // No service is exposed by this Hangar; the endpoint kinds the SDK can branch on get their own reasons.
-  (spec.services ?? []).forEach((svc, i) => {
-    const at = `${base}.services[${i}].endpoint`;
-    if (svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH") throw errors.endpointNotSupported("CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", `TLS passthrough endpoints are not supported by this Hangar (${at}.kind)`);
-    if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.auth)`);
-  });
-  if (spec.services?.length) throw errors.notImplemented(`services (field ${base}.services): sandbox ports are not exposed by this Hangar (no Service, no ingress)`);
+  const services = servicePorts(spec.services ?? [], base, v);
   const volumes = (spec.volumes ?? []).map((vol, i) => {
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
     if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();
@@ -242,6 +267,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     ...(runtimeClass ? { runtimeClass } : {}),
     ...(secrets.length ? { secrets } : {}),
     ...(imagePull ? { imagePull } : {}),
+    ...(services.length ? { services } : {}),
   };
 }
 

@@ -248,6 +248,11 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     kube: {
       kubeconfig: str("KUBECONFIG", "") || undefined,
       namespace: str("HANGAR_NAMESPACE", "default"),
+      clusterDomain: (() => {
+        const d = str("HANGAR_KUBE_CLUSTER_DOMAIN", "cluster.local");
+        if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(d)) throw new ConfigError(`HANGAR_KUBE_CLUSTER_DOMAIN=${d}: expected a DNS domain such as cluster.local`);
+        return d;
+      })(),
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,

@@ -48,6 +48,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<{ runtime: R
     const rt = createKubernetesRuntime({
       kubeConfig: kc,
       namespace: cfg.kube.namespace,
+      clusterDomain: cfg.kube.clusterDomain,
       startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,

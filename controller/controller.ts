@@ -8,7 +8,7 @@ import { errors } from "../core/errors.js";
 import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
-import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
@@ -256,6 +256,10 @@ export function createController(o: ControllerOptions) {
       ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };
+    if (input.spec.services?.length && runner.serviceDomain) {
+      const domain = runner.serviceDomain;
+      r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), serviceUrl(r.id, domain, s.port)]));
+    }
     records.set(r.id, r);
     if (input.requestId) byRequest.set(key, r.id);
     o.onStateChange?.(undefined, "PENDING");

@@ -48,7 +48,7 @@ export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refu
   return undefined;
 }
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull">, runners: RunnerInfo[]): Placement {
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
@@ -59,6 +59,10 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       const what = `${ask.count} GPU${ask.count > 1 ? "s" : ""}${ask.type ? ` of type ${ask.type}` : ""}${ask.memoryGb ? ` with at least ${ask.memoryGb} GB each` : ""}`;
       return { refused: `no runner can give one sandbox ${what}; ${named.map(describeGpus).join("; ")}` };
     }
+  }
+  if (spec.services?.length) {
+    able = able.filter((r) => r.serviceDomain);
+    if (!able.length) return { refused: "PRIVATE services need the Kubernetes runtime (a Service per sandbox): local sandboxes take no inbound connections", field: "sandbox.spec.services" };
   }
   if (spec.imagePull) {
     able = able.filter((r) => r.pullCredentials);

@@ -85,6 +85,14 @@ export interface SandboxSpec {
   secrets?: SecretRef[];
   /** Credentials for the image's registry, from a secret store (a reference, never the value). */
   imagePull?: PullCredentials;
+  /** PRIVATE service ports: reachable inside the cluster at an address Get returns (a Service per sandbox). */
+  services?: ServicePort[];
+}
+
+export interface ServicePort {
+  port: number;
+  name?: string;
+  protocol: "TCP" | "UDP" | "SCTP";
 }
 
 export interface SandboxRecord {
@@ -111,6 +119,8 @@ export interface SandboxRecord {
   effectiveRuntimeClass?: string;
   /** The egress grants in force (echoed as effective_egress); [] = none. */
   effectiveEgress?: EgressGrant[];
+  /** Where each service port is reached in the cluster ("host:port"), by "port/protocol". */
+  serviceUrls?: Record<string, string>;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };
   /**
    * When a DeleteSandbox was accepted. From then on the sandbox is gone for every RPC except
@@ -156,6 +166,8 @@ export interface RunnerInfo {
   defaultRuntimeClass?: string;
   /** Per-sandbox egress grants this runner enforces; absent = refused. */
   egress?: RunnerEgress;
+  /** PRIVATE services: the DNS suffix their addresses end in ("<namespace>.svc.cluster.local"); absent = services refused. */
+  serviceDomain?: string;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */
   pullCredentials?: boolean;
   /** Runtime classes running gVisor with no network at all (runsc network=none): no egress there. */
@@ -164,3 +176,8 @@ export interface RunnerInfo {
 
 /** What Get reports as the effective runtime class when the node's default handler runs the sandbox. */
 export const NODE_DEFAULT_RUNTIME_CLASS = "<node-default>";
+
+/** A service port's key in SandboxRecord.serviceUrls. */
+export const serviceKey = (s: Pick<ServicePort, "port" | "protocol">) => `${s.port}/${s.protocol}`;
+/** The in-cluster address of a sandbox's service port: its Service's DNS name (runtime/kubernetes/services.ts names it). */
+export const serviceUrl = (id: string, domain: string, port: number) => `sbx-${id}.${domain}:${port}`;

@@ -233,3 +233,18 @@ func TestLoadedRulesDecideConnections(t *testing.T) {
 		}
 	}
 }
+
+func TestInboundOnlyTheServicePorts(t *testing.T) {
+	cs := byName(chains(mustCompile(t, Policy{Inbound: []PortRange{{Protocol: "tcp", Port: 8080}, {Protocol: "udp", Port: 5353}}}, nil, nil)))
+	want := "iif lo accept\nct state established,related accept\nservice tcp dport 8080 accept\nservice udp dport 5353 accept"
+	if got := descs(cs["input"]); got != want {
+		t.Errorf("input:\n%s\nwant:\n%s", got, want)
+	}
+	cs = byName(chains(mustCompile(t, Policy{}, nil, nil)))
+	if got := descs(cs["input"]); got != "iif lo accept\nct state established,related accept" {
+		t.Errorf("input without services:\n%s", got)
+	}
+	if _, err := compile(Policy{Inbound: []PortRange{{Port: 0}}}, nil, nil); err == nil {
+		t.Error("inbound port 0 compiled")
+	}
+}

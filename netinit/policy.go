@@ -27,6 +27,9 @@ type Policy struct {
 	// Proxy: Hangar's egress proxy (host:port) for hostname grants: reachable even when it lies in
 	// a never or private range (it is Hangar's own listener, which checks every CONNECT).
 	Proxy string `json:"proxy,omitempty"`
+	// Inbound: the sandbox's service ports (PRIVATE services): new connections to them are accepted.
+	// Anything else inbound is dropped, as without them.
+	Inbound []PortRange `json:"inbound,omitempty"`
 	// Discover: also add the pod's default gateway (its node, on bridge CNIs), the kubernetes
 	// Service address (KUBERNETES_SERVICE_HOST) and the node's address (HANGAR_NODE_IP) to Never.
 	Discover bool `json:"discover"`
@@ -51,6 +54,7 @@ type plan struct {
 	never, private, grantable, resolvers []netip.Prefix
 	grants                               []planGrant
 	proxy                                *netip.AddrPort
+	inbound                              []planPorts
 }
 
 type planGrant struct {
@@ -114,6 +118,13 @@ func compile(p Policy, extraNever, resolvers []netip.Prefix) (*plan, error) {
 		ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
 		pl.proxy = &ap
 	}
+	for i, r := range p.Inbound {
+		pp, err := parsePorts(r)
+		if err != nil {
+			return nil, fmt.Errorf("inbound[%d]: %w", i, err)
+		}
+		pl.inbound = append(pl.inbound, pp)
+	}
 	for i, g := range p.Grants {
 		var pg planGrant
 		if pg.cidr, err = parsePrefix(g.CIDR); err != nil {
@@ -123,22 +134,31 @@ func compile(p Policy, extraNever, resolvers []netip.Prefix) (*plan, error) {
 			return nil, err
 		}
 		for j, r := range g.Ports {
-			proto, ok := protocols[strings.ToLower(r.Protocol)]
-			if r.Protocol == "" {
-				proto, ok = 6, true
+			pp, err := parsePorts(r)
+			if err != nil {
+				return nil, fmt.Errorf("grants[%d].ports[%d]: %w", i, j, err)
 			}
-			end := r.EndPort
-			if end == 0 {
-				end = r.Port
-			}
-			if !ok || r.Port < 1 || r.Port > 65535 || end < r.Port || end > 65535 {
-				return nil, fmt.Errorf("grants[%d].ports[%d]: protocol tcp/udp/sctp and 1 <= port <= endPort <= 65535", i, j)
-			}
-			pg.ports = append(pg.ports, planPorts{proto: proto, from: uint16(r.Port), to: uint16(end)})
+			pg.ports = append(pg.ports, pp)
 		}
 		pl.grants = append(pl.grants, pg)
 	}
 	return pl, nil
+}
+
+// parsePorts validates one port range (protocol tcp when unset).
+func parsePorts(r PortRange) (planPorts, error) {
+	proto, ok := protocols[strings.ToLower(r.Protocol)]
+	if r.Protocol == "" {
+		proto, ok = 6, true
+	}
+	end := r.EndPort
+	if end == 0 {
+		end = r.Port
+	}
+	if !ok || r.Port < 1 || r.Port > 65535 || end < r.Port || end > 65535 {
+		return planPorts{}, fmt.Errorf("protocol tcp/udp/sctp and 1 <= port <= endPort <= 65535")
+	}
+	return planPorts{proto: proto, from: uint16(r.Port), to: uint16(end)}, nil
 }
 
 // defaultGateway reads the IPv4 default route's gateway from /proc/net/route.

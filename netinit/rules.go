@@ -104,7 +104,7 @@ func portDesc(p planPorts) string {
 //
 //	output (policy drop): lo, established, DNS to the resolvers, never -> deny, private (unless
 //	grantable) -> deny, each grant (minus its exceptions) -> accept, the rest -> deny
-//	input (policy drop): lo and established only; a sandbox takes no inbound connections
+//	input (policy drop): lo, established, and the service ports (Policy.Inbound) only
 func chains(pl *plan) []chain {
 	deny := chain{name: "deny", rules: []rule{
 		{"tcp reject with tcp reset", cat([]expr.Any{&expr.Meta{Key: expr.MetaKeyL4PROTO, Register: 1}, &expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{unix.IPPROTO_TCP}}},
@@ -157,6 +157,9 @@ func chains(pl *plan) []chain {
 		{"iif lo accept", cat(ifname(expr.MetaKeyIIFNAME, "lo"), []expr.Any{verdict(expr.VerdictAccept, "")})},
 		{"ct state established,related accept", cat(established(), []expr.Any{verdict(expr.VerdictAccept, "")})},
 	}}
+	for _, p := range pl.inbound {
+		in.rules = append(in.rules, rule{"service" + portDesc(p) + " accept", cat(ports(p), []expr.Any{verdict(expr.VerdictAccept, "")})})
+	}
 	return append(all, out, in)
 }
 

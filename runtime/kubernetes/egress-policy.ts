@@ -51,6 +51,8 @@ export interface NetinitPolicy {
   dns: boolean;
   discover: boolean;
   proxy?: string;
+  /** Service ports the sandbox accepts inbound connections on (PRIVATE services). */
+  inbound?: { protocol: string; port: number }[];
 }
 
 /** The hostname grants of a spec (empty: none). */
@@ -58,7 +60,7 @@ export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] => (spe
 
 const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
 
-export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string): NetinitPolicy {
+export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
     if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
@@ -75,5 +77,6 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress">, 
     dns: grants.length > 0,
     discover: true,
     ...(hostnamesOf(spec).length && proxyAddress ? { proxy: proxyAddress } : {}),
+    ...(spec.services?.length ? { inbound: spec.services.map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port })) } : {}),
   };
 }

@@ -19,6 +19,7 @@ import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, ne
 import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
+import { createServices } from "./services.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
@@ -50,6 +51,8 @@ export interface KubeRuntimeOptions {
   runtimeClassName?: string;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
+  /** The cluster's DNS domain (HANGAR_KUBE_CLUSTER_DOMAIN): service addresses end in <namespace>.svc.<domain>. */
+  clusterDomain?: string;
   /** Secret stores are configured: sandboxes may carry secrets (their own Secret, env-secrets.ts). */
   secrets?: boolean;
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
@@ -430,12 +433,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     });
     const secretNames = secrets ? await envSecrets.create(id, secrets) : [];
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
+    let madePod: k8s.V1Pod | undefined;
     const created = core.createNamespacedPod({ namespace: o.namespace, body: pod });
     t.created = created;
     try {
       const made = await created;
       emit({ t: "stored", id });
       if (secretNames.length) void envSecrets.own(id, secretNames, made);
+      madePod = made;
     } catch (e) {
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if (!isConflict(e)) {
@@ -446,6 +451,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       emit({ t: "stored", id });
       const existing = informer.get(podName(id), o.namespace);
       if (existing) onPod(existing, false);
+    }
+    // Owned by the pod just made (on a 409 the replica that made it makes them).
+    if (madePod && spec.services?.length) {
+      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod).then(() => undefined, (e: Error) => e);
+      if (err) {
+        await deletePod(t.pod, "its Service could not be made");
+        throw err;
+      }
     }
     const view = await settled;
     if (view.t === "start-failed") {
@@ -554,6 +567,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         runtimeClasses: nodes.runtimeClasses(r.runnerId),
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
         pullCredentials: true,
+        serviceDomain: `${o.namespace}.svc.${o.clusterDomain ?? "cluster.local"}`,
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };

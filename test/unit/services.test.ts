@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { toDomainSpec } from "../../api/spec.js";
+import { toProtoSandbox } from "../../api/sandbox-view.js";
+import { chooseRunner } from "../../controller/placement.js";
+import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
+import { DEFAULT_EGRESS_CONFIG, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
+import { buildService, buildServicePolicy } from "../../runtime/kubernetes/services.js";
+import { spec } from "./fixtures.js";
+
+const create = (services: unknown) => toDomainSpec({ containers: [{ image: "python:3.11" }], services } as never, { maxLifetimeSeconds: 60 });
+
+describe("PRIVATE services", () => {
+  it("become ports; an unset visibility or protocol is PRIVATE over TCP", () => {
+    expect(create([{ port: 8080, name: "http", visibility: "VISIBILITY_PRIVATE" }, { port: 53, protocol: "SERVICE_PROTOCOL_UDP" }]).services).toEqual([
+      { port: 8080, name: "http", protocol: "TCP" },
+      { port: 53, protocol: "UDP" },
+    ]);
+  });
+  const bad: [string, unknown, RegExp, string][] = [
+    ["PUBLIC", [{ port: 80, visibility: "VISIBILITY_PUBLIC" }], /PUBLIC services \(field sandbox\.spec\.services\[0\]\.visibility\)/, "UNIMPLEMENTED"],
+    ["CUSTOM", [{ port: 80, visibility: "VISIBILITY_CUSTOM" }], /services\[0\]\.visibility/, "UNIMPLEMENTED"],
+    ["TLS passthrough", [{ port: 443, endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" } }], /services\[0\]\.endpoint\.kind/, "FAILED_PRECONDITION"],
+    ["port 0", [{ port: 0 }], /services\[0\]\.port: must be a port from 1 to 65535/, "INVALID_ARGUMENT"],
+    ["a port twice", [{ port: 80 }, { port: 80 }], /services\[1\]\.port: port 80\/TCP is named twice/, "INVALID_ARGUMENT"],
+    ["a bad name", [{ port: 80, name: "Web_UI" }], /services\[0\]\.name/, "INVALID_ARGUMENT"],
+    ["too many", Array.from({ length: 17 }, (_, i) => ({ port: 1000 + i })), /at most 16 services/, "INVALID_ARGUMENT"],
+  ];
+  for (const [what, services, re, code] of bad) {
+    it(`refuses ${what}, naming the field`, () => {
+      let err: unknown;
+      try {
+        create(services);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ code, message: expect.stringMatching(re) });
+    });
+  }
+  const runner: RunnerInfo = { runnerId: "r", runnerGroupId: "g", organizationId: "o", architectures: [], healthy: true, connectedAtMs: 0, maxCpuMillicores: 1, maxMemoryBytes: 1, availableCpuMillicores: 1, availableMemoryBytes: 1, runningSandboxes: 0, runtimeClasses: [] };
+  it("placement needs a runner that makes Services (not the local runtime)", () => {
+    const s = { runnerIds: [], requests: {}, limits: {}, services: [{ port: 80, protocol: "TCP" as const }] };
+    expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.services" });
+    expect(chooseRunner(s, [{ ...runner, serviceDomain: "ns.svc.cluster.local" }])).toHaveProperty("runner");
+  });
+  it("Get shows each port's address while the sandbox can serve, and none once it ends", () => {
+    const rec = (state: SandboxRecord["state"]): SandboxRecord => ({
+      id: "abc", tenant: "t", spec: { ...spec(), services: [{ port: 8080, name: "http", protocol: "TCP" }] },
+      echo: { containers: [{}], services: [{ port: 8080, name: "http", visibility: "VISIBILITY_UNSPECIFIED" }] },
+      state, stateReason: "", createdAtMs: 0, runnerId: "r", runnerGroupId: "g", effectiveLifetimeSeconds: 60, imageNote: "",
+      serviceUrls: { "8080/TCP": "sbx-abc.ns.svc.cluster.local:8080" },
+    });
+    expect(toProtoSandbox(rec("RUNNING")).status?.services).toEqual([{ port: 8080, name: "http", protocol: undefined, visibility: "VISIBILITY_PRIVATE", url: "sbx-abc.ns.svc.cluster.local:8080" }]);
+    expect(toProtoSandbox(rec("COMPLETED")).status?.services?.[0]).not.toHaveProperty("url");
+  });
+  it("a Service and a NetworkPolicy for exactly those ports, owned by the pod; the sandbox's own rules accept only them inbound", () => {
+    const pod = { metadata: { name: "sbx-abc", uid: "u-1" } };
+    const ports = [{ port: 8080, name: "http", protocol: "TCP" as const }, { port: 53, protocol: "UDP" as const }];
+    const svc = buildService("abc", "ns", ports, pod);
+    expect(svc.metadata).toMatchObject({ name: "sbx-abc", ownerReferences: [{ kind: "Pod", name: "sbx-abc", uid: "u-1" }] });
+    expect(svc.spec).toEqual({ type: "ClusterIP", selector: { "hangar.dev/sandbox-id": "abc" }, ports: [{ name: "http", port: 8080, targetPort: 8080, protocol: "TCP" }, { name: "udp-53", port: 53, targetPort: 53, protocol: "UDP" }] });
+    expect(buildServicePolicy("abc", "ns", ports, pod).spec?.ingress).toEqual([{ ports: [{ port: 8080, protocol: "TCP" }, { port: 53, protocol: "UDP" }] }]);
+    expect(netinitPolicy({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, []).inbound).toEqual([{ protocol: "tcp", port: 8080 }, { protocol: "udp", port: 53 }]);
+    expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [])).not.toHaveProperty("inbound");
+  });
+});
