@@ -85,7 +85,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "SandboxSpec.mode": c("UNSPECIFIED, SERVERLESS and CKS run the same way; SERVERLESS with runner_ids is INVALID_ARGUMENT"),
   "SandboxSpec.runtime_class": h("Kubernetes: the pod's runtimeClassName, one of the cluster's RuntimeClasses a node of the runner can run (listed with rbac.readNodes; else only HANGAR_KUBE_RUNTIME_CLASS), else INVALID_ARGUMENT naming what is offered; echoed as effective_runtime_class. Local: none offered, so INVALID_ARGUMENT"),
   "SandboxSpec.network_config_id": r("named network configurations are not offered"),
-  "SandboxSpec.runtime_class_selection": r("runtime-class categories are not mapped on this Hangar: name a RuntimeClass in runtime_class"),
+  "SandboxSpec.runtime_class_selection": c("a category (CPU_DEFAULT, CPU_NESTED_VIRT, CPU_SNAPSHOT_RESTORE, GPU_DEFAULT) the operator mapped to a RuntimeClass or the node's default in HANGAR_RUNTIME_CLASS_SELECTION: the sandbox runs as if it had named that class in runtime_class (checked against the runner's classes; echoed in effective_runtime_class). An unmapped category, or both fields set: INVALID_ARGUMENT naming the field"),
   "Container.name": h("the container's name in container_statuses"),
   "Container.image": h("the image the sandbox runs (pulled on Kubernetes; unpacked from HANGAR_LOCAL_IMAGE_DIRS or a registry locally)"),
   "Container.command": h("the main process (with args)"),

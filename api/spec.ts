@@ -81,6 +81,8 @@ function quantities(r: Resources__Output | undefined, field: string, v: FieldVio
 
 export interface SpecLimits {
   maxLifetimeSeconds: number;
+  /** runtime_class_selection categories the operator mapped (HANGAR_RUNTIME_CLASS_SELECTION): category -> RuntimeClass, "" = the node's default. */
+  runtimeClassSelection?: Record<string, string>;
   /** Secret stores the operator configured (HANGAR_SECRET_STORES); none: secret_stores is refused. */
   secretStores?: string[];
 }
@@ -216,8 +218,16 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const mode = spec.mode ?? "SANDBOX_MODE_UNSPECIFIED";
   if (typeof mode !== "string") v.push({ field: `${base}.mode`, description: `unknown mode ${String(mode)}` });
   else if (mode === "SANDBOX_MODE_SERVERLESS" && runnerIds.length) v.push({ field: `${base}.runner_ids`, description: "serverless mode cannot be pinned to runners" });
-  const runtimeClass = spec.runtime_class ?? "";
+  let runtimeClass = spec.runtime_class ?? "";
   if (runtimeClass && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(runtimeClass)) v.push({ field: `${base}.runtime_class`, description: "must be a RuntimeClass name (lowercase DNS subdomain, at most 253 characters)" });
+  const selection = spec.runtime_class_selection ?? "RUNTIME_CLASS_UNSPECIFIED";
+  if (selection !== "RUNTIME_CLASS_UNSPECIFIED") {
+    const category = String(selection).replace(/^RUNTIME_CLASS_/, "");
+    const mapped = limits.runtimeClassSelection ?? {};
+    if (runtimeClass) v.push({ field: `${base}.runtime_class_selection`, description: "set runtime_class or runtime_class_selection, not both" });
+    else if (!(category in mapped)) v.push({ field: `${base}.runtime_class_selection`, description: `${category} is not mapped on this Hangar (mapped: ${Object.keys(mapped).join(", ") || "none"}; HANGAR_RUNTIME_CLASS_SELECTION)` });
+    else runtimeClass = mapped[category] ?? "";
+  }
   const annotations = spec.annotations ?? {};
   if (Object.keys(annotations).length > LIMITS.annotations || Object.entries(annotations).reduce((a, [k, x]) => a + k.length + x.length, 0) > LIMITS.annotationBytes) {
     v.push({ field: `${base}.annotations`, description: `at most ${LIMITS.annotations} annotations and ${LIMITS.annotationBytes} bytes` });

@@ -164,6 +164,12 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   }
   const runtime = str("HANGAR_RUNTIME", "local");
   if (runtime !== "local" && runtime !== "kubernetes") throw new ConfigError(`HANGAR_RUNTIME=${runtime}: expected local or kubernetes`);
+  const runtimeClassSelection: Record<string, string> = {};
+  for (const item of str("HANGAR_RUNTIME_CLASS_SELECTION", "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const m = /^(CPU_DEFAULT|CPU_NESTED_VIRT|CPU_SNAPSHOT_RESTORE|GPU_DEFAULT)=([a-z0-9]([-a-z0-9.]*[a-z0-9])?)?$/.exec(item);
+    if (!m) throw new ConfigError(`HANGAR_RUNTIME_CLASS_SELECTION: "${item}": expected CATEGORY=runtimeclass (or CATEGORY= for the node's default), CATEGORY one of CPU_DEFAULT, CPU_NESTED_VIRT, CPU_SNAPSHOT_RESTORE, GPU_DEFAULT`);
+    runtimeClassSelection[m[1] as string] = m[2] ?? "";
+  }
   const secretStores = parseSecretStores(str("HANGAR_SECRET_STORES", ""));
   if (typeof secretStores === "string") throw new ConfigError(`HANGAR_SECRET_STORES: ${secretStores}`);
   const kubeStore = secretStores.find((s) => s.kind === "kubernetes");
@@ -245,6 +251,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
     secretStores,
+    runtimeClassSelection,
     kube: {
       kubeconfig: str("KUBECONFIG", "") || undefined,
       namespace: str("HANGAR_NAMESPACE", "default"),

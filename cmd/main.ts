@@ -160,7 +160,7 @@ async function main() {
     log: log.child({ component: "api" }),
     protoDir: PROTO_DIR,
     sandbox: {
-      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: secrets?.stores() },
+      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: secrets?.stores(), runtimeClassSelection: cfg.runtimeClassSelection },
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,

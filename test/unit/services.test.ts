@@ -63,3 +63,18 @@ describe("PRIVATE services", () => {
     expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [])).not.toHaveProperty("inbound");
   });
 });
+
+describe("runtime_class_selection", () => {
+  const create = (sel: string, rc = "", mapped: Record<string, string> = { CPU_DEFAULT: "", CPU_NESTED_VIRT: "gvisor" }) =>
+    toDomainSpec({ containers: [{ image: "python:3.11" }], runtime_class_selection: sel, runtime_class: rc } as never, { maxLifetimeSeconds: 60, runtimeClassSelection: mapped });
+  it("a mapped category is the RuntimeClass it maps to, or the node's default", () => {
+    expect(create("RUNTIME_CLASS_CPU_NESTED_VIRT").runtimeClass).toBe("gvisor");
+    expect(create("RUNTIME_CLASS_CPU_DEFAULT").runtimeClass).toBeUndefined();
+    expect(create("RUNTIME_CLASS_UNSPECIFIED", "kata").runtimeClass).toBe("kata");
+  });
+  it("an unmapped category, or both fields, is refused naming the field", () => {
+    expect(() => create("RUNTIME_CLASS_GPU_DEFAULT")).toThrow(/runtime_class_selection: GPU_DEFAULT is not mapped on this Hangar \(mapped: CPU_DEFAULT, CPU_NESTED_VIRT/);
+    expect(() => create("RUNTIME_CLASS_CPU_DEFAULT", "", {})).toThrow(/mapped: none/);
+    expect(() => create("RUNTIME_CLASS_CPU_NESTED_VIRT", "kata")).toThrow(/runtime_class_selection: set runtime_class or runtime_class_selection, not both/);
+  });
+});
