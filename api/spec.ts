@@ -8,6 +8,7 @@ import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
 import type { Quantities, SandboxSpec, ServicePort } from "../core/types.js";
 import { egressGrants } from "./egress-rules.js";
+import { PROBE_DEFAULTS, type StartupProbe } from "../core/probe.js";
 import { registryOf, type PullCredentials, type SecretRef } from "../core/secrets.js";
 import type { Container__Output } from "./generated/coreweave/sandbox/v1/Container.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
@@ -119,6 +120,30 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
   return out;
 }
 
+/** Container.startup_probe -> a probe with Kubernetes' defaults for fields left 0. */
+function probeOf(p: Container__Output["startup_probe"], at: string, v: FieldViolation[]): StartupProbe | undefined {
+  if (!p) return undefined;
+  const exec = p.exec ?? [];
+  if (!exec.length || !exec[0]) v.push({ field: `${at}.exec`, description: "required: the command to run (argv)" });
+  if (exec.length > 256 || exec.some(hasNul) || exec.reduce((a, s) => a + Buffer.byteLength(s), 0) > 64 * 1024) v.push({ field: `${at}.exec`, description: "at most 256 arguments, 64 KiB, without NUL" });
+  const num = (k: "period_seconds" | "timeout_seconds" | "failure_threshold" | "initial_delay_seconds", min: number, max: number, def: number) => {
+    const n = Number(p[k] ?? 0);
+    if (n === 0) return def;
+    if (!Number.isInteger(n) || n < min || n > max) v.push({ field: `${at}.${k}`, description: `must be ${min} to ${max} (0: ${def})` });
+    return n;
+  };
+  const probe: StartupProbe = {
+    exec: [...exec],
+    periodSeconds: num("period_seconds", 1, 3600, PROBE_DEFAULTS.periodSeconds),
+    timeoutSeconds: num("timeout_seconds", 1, 3600, PROBE_DEFAULTS.timeoutSeconds),
+    failureThreshold: num("failure_threshold", 1, 1000, PROBE_DEFAULTS.failureThreshold),
+    initialDelaySeconds: num("initial_delay_seconds", 0, 3600, PROBE_DEFAULTS.initialDelaySeconds),
+  };
+  const worst = probe.initialDelaySeconds + probe.failureThreshold * (probe.periodSeconds + probe.timeoutSeconds);
+  if (worst > 3600) v.push({ field: at, description: `may take up to ${worst}s (initial delay + failures x (period + timeout)); at most 3600` });
+  return probe;
+}
+
 /** Container.image_pull_credentials -> the registry and a reference to the secret that logs in to it. */
 function pullCredentials(p: Container__Output["image_pull_credentials"], cf: string, image: string, configured: string[], v: FieldViolation[]): PullCredentials | undefined {
   if (!p) return undefined;
@@ -182,6 +207,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (hasNul(val)) v.push({ field: `${cf}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "value must not contain NUL" });
   }
   const secrets = secretRefs(c.secret_stores, cf, env, limits.secretStores ?? [], v);
+  const startupProbe = probeOf(c.startup_probe, `${cf}.startup_probe`, v);
   const imagePull = pullCredentials(c.image_pull_credentials, cf, image, limits.secretStores ?? [], v);
   if (c.working_dir) {
     const p = validPath(c.working_dir);
@@ -278,6 +304,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     ...(secrets.length ? { secrets } : {}),
     ...(imagePull ? { imagePull } : {}),
     ...(services.length ? { services } : {}),
+    ...(startupProbe ? { startupProbe } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
+import type { StartupProbe } from "./probe.js";
 import type { PullCredentials, SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
@@ -85,6 +86,8 @@ export interface SandboxSpec {
   secrets?: SecretRef[];
   /** Credentials for the image's registry, from a secret store (a reference, never the value). */
   imagePull?: PullCredentials;
+  /** A command that must succeed before the sandbox counts as RUNNING (core/probe.ts). */
+  startupProbe?: StartupProbe;
   /** PRIVATE service ports: reachable inside the cluster at an address Get returns (a Service per sandbox). */
   services?: ServicePort[];
 }

@@ -122,6 +122,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           args,
           env: [...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })), ...envFromSecret(id, o.secretEnv ?? [])],
           workingDir: spec.workingDir,
+          ...(spec.startupProbe ? { startupProbe: { exec: { command: spec.startupProbe.exec }, periodSeconds: spec.startupProbe.periodSeconds, timeoutSeconds: spec.startupProbe.timeoutSeconds, failureThreshold: spec.startupProbe.failureThreshold, initialDelaySeconds: spec.startupProbe.initialDelaySeconds } } : {}),
           resources: { requests, limits },
           securityContext: {
             allowPrivilegeEscalation: false,

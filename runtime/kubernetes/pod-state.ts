@@ -12,7 +12,10 @@ const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeve
 
 export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number): PodView {
   const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
+  const probed = !!pod.spec?.containers?.find((c) => c.name === "main")?.startupProbe;
   const term = cs?.state?.terminated;
+  // Killed by the kubelet before its startup probe passed: the sandbox never started.
+  if (term && probed && cs?.started !== true && !pod.metadata?.deletionTimestamp && pod.status?.reason !== "DeadlineExceeded") return { t: "start-failed", reason: `the startup probe did not pass (the kubelet ended the container: ${term.reason ?? "exit"} ${term.exitCode})` };
   if (term) {
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
     if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
@@ -32,13 +35,13 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   }
   // Deleted before a node ran it: no kubelet will ever report on it.
   if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
-  if (cs?.state?.running) return { t: "running" };
+  if (cs?.state?.running && !(probed && cs.started !== true)) return { t: "running" };
   const waiting = cs?.state?.waiting;
   if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
   const createdRaw = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
   const created = Number.isFinite(createdRaw) ? createdRaw : nowMs;
   const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
-  const why = unschedulable ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}` : waiting?.reason ?? pod.status?.phase ?? "Pending";
+  const why = unschedulable ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}` : cs?.state?.running ? "waiting for the startup probe to pass" : waiting?.reason ?? pod.status?.phase ?? "Pending";
   if (nowMs - created > startupTimeoutMs) return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
   return { t: "starting", reason: why };
 }

@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
+import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
@@ -273,7 +274,29 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     } finally {
       settle();
     }
+    if (spec.startupProbe) {
+      const outcome = await runStartupProbe(spec.startupProbe, (argv, timeoutMs) => probeOnce(id, argv, timeoutMs), (ms) => new Promise((r) => setTimeout(r, ms)), () => !ended(sb));
+      if (!outcome.ok) {
+        await stop(id, 0);
+        throw new Error(outcome.reason);
+      }
+      notes.push(`startup probe passed (try ${outcome.attempts})`);
+    }
     return { imageNote: notes.join("; "), startedAtMs: Date.now() };
+  }
+
+  /** One try of a startup probe: its exit code, 124 when it outlived its timeout (then killed). */
+  async function probeOnce(id: string, argv: string[], timeoutMs: number): Promise<number> {
+    const p = await exec(id, { argv, noInput: true });
+    void (async () => {
+      for await (const chunk of p.output()) void chunk; // drained: the probe's output is not kept
+    })().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<number>((r) => (timer = setTimeout(() => r(124), timeoutMs)));
+    const code = await Promise.race([p.exited.then((e) => e.exitCode), timedOut]);
+    clearTimeout(timer);
+    if (code === 124) await p.kill().catch(() => undefined);
+    return code;
   }
 
   async function waitStarted(main: ChildProcess, logs: LogStore, mainClosed: Promise<void>): Promise<number | undefined> {
