@@ -1,4 +1,5 @@
 /** SandboxService handlers: request validation, then the controller; proto types stay here. */
+import type { SandboxRecord } from "../core/types.js";
 import type * as grpc from "@grpc/grpc-js";
 import { errors, type FieldViolation } from "../core/errors.js";
 import type { State } from "../core/types.js";
@@ -24,6 +25,8 @@ export interface SandboxServiceOptions {
   maxGraceSeconds: number;
   /** How long a GetSandbox of a sandbox in a transitional state may wait for it to change (ADR 0009). */
   getHoldMs: number;
+  /** HANGAR_REPORT_PREPARING: show STATE_PREPARING while a sandbox's image is pulled (default true). */
+  reportPreparing?: boolean;
 }
 
 /** States a held GetSandbox waits out; every other state is answered at once. */
@@ -68,6 +71,7 @@ function fileTarget(req: { sandbox_id?: string; path?: string; container?: strin
 
 export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
   const execs = createExecHandlers(controller, o.exec, metrics);
+  const view = (r: SandboxRecord) => toProtoSandbox(r, o.reportPreparing ?? true);
   const fss = () => Promise.reject(errors.snapshotsNotSupported());
 
   async function streamLogs(call: grpc.ServerWritableStream<StreamLogsRequest__Output, LogEntry>, ctx: CallContext) {
@@ -105,7 +109,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const spec = toDomainSpec(req.sandbox.spec, o.specLimits);
       const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "", displayName: displayName || undefined });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
-      return toProtoSandbox(r);
+      return view(r);
     }),
     CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", (req) => {
       throw errors.invalidField("template_id", `no sandbox templates are configured on this Hangar (asked for "${String(req.template_id ?? "").slice(0, 128)}")`);
@@ -114,9 +118,10 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const id = sandboxId(req.sandbox_id);
       await controller.ensure(id);
       const r = controller.get(ctx.tenant, id);
-      if (!TRANSITIONAL.has(r.state)) return toProtoSandbox(r);
+      // PREPARING (an image pull, seconds to minutes) is answered at once, so pollers see it.
+      if (!TRANSITIONAL.has(r.state) || (r.preparing && (o.reportPreparing ?? true))) return view(r);
       const holdMs = Math.min(o.getHoldMs, (ctx.deadlineMs ?? Infinity) - Date.now() - HOLD_MARGIN_MS);
-      return toProtoSandbox(await controller.getChanged(ctx.tenant, id, r.state, holdMs, ctx.signal));
+      return view(await controller.getChanged(ctx.tenant, id, r.state, holdMs, ctx.signal));
     }),
     ListSandboxes: wrap.unary("ListSandboxes", (req: ListSandboxesRequest__Output, ctx) => {
       const v: FieldViolation[] = [];
@@ -135,7 +140,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
         pageToken: req.page_token ?? "",
         descending: req.sort_direction === "SORT_DIRECTION_DESCENDING",
       });
-      return { sandboxes: res.items.map(toProtoSandbox), next_page_token: res.nextPageToken };
+      return { sandboxes: res.items.map(view), next_page_token: res.nextPageToken };
     }),
     DeleteSandbox: wrap.unary("DeleteSandbox", async (req: DeleteSandboxRequest__Output, ctx): Promise<DeleteSandboxResponse> => {
       const id = sandboxId(req.sandbox_id);
@@ -156,7 +161,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       if (r) ctx.log.info({ sandbox_id: id, grace_s: grace }, "sandbox stop requested");
       // Answered once the stop is stored: a replica killed right after must not lose it (ADR 0014).
       await controller.stored(id);
-      return r ? { sandbox: toProtoSandbox(r), file_system_snapshot_ids: [] } : {};
+      return r ? { sandbox: view(r), file_system_snapshot_ids: [] } : {};
     }),
     PurgeSandboxes: wrap.unary("PurgeSandboxes", async (req: PurgeSandboxesRequest__Output, ctx) => {
       const v: FieldViolation[] = [];

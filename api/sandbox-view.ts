@@ -12,7 +12,9 @@ const toProtoEgress = (g: EgressGrant): EgressRule => ({
   ports: g.ports.map((p) => ({ protocol: p.protocol, port: p.port, ...(p.endPort ? { end_port: p.endPort } : {}) })),
 });
 
-export function toProtoSandbox(r: SandboxRecord): Sandbox {
+/** reportPreparing: a CREATING sandbox whose image is being pulled shows as STATE_PREPARING (SDK >= 1.22 knows it). */
+export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbox {
+  const state = r.state === "CREATING" && r.preparing && reportPreparing ? ("STATE_PREPARING" as const) : (`STATE_${r.state}` as const);
   const spec = r.echo as SandboxSpec__Output;
   const container = spec.containers?.[0];
   const terminal = isTerminal(r.state);
@@ -21,7 +23,7 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
     display_name: r.displayName ?? "",
     spec,
     status: {
-      state: `STATE_${r.state}`,
+      state,
       state_reason: r.stateReason,
       create_time: timestamp(r.createdAtMs),
       start_time: r.startedAtMs !== undefined ? timestamp(r.startedAtMs) : null,
@@ -40,7 +42,7 @@ export function toProtoSandbox(r: SandboxRecord): Sandbox {
         return { port: s.port, name: s.name, protocol: s.protocol, visibility: mine ? "VISIBILITY_PRIVATE" : s.visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
-      container_statuses: [{ name: container?.name || "main", state: `STATE_${r.state}`, exit_code: r.exitCode ?? 0 }],
+      container_statuses: [{ name: container?.name || "main", state, exit_code: r.exitCode ?? 0 }],
     },
   };
 }

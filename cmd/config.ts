@@ -250,6 +250,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
+    reportPreparing: bool("HANGAR_REPORT_PREPARING", true),
     secretStores,
     runtimeClassSelection,
     kube: {

@@ -164,6 +164,7 @@ async function main() {
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,
+      reportPreparing: cfg.reportPreparing,
     },
   });
   let port: number;

@@ -104,6 +104,7 @@ export function createController(o: ControllerOptions) {
     const from = r.state;
     r.state = to;
     r.stateReason = reason;
+    r.preparing = undefined;
     if (isTerminal(to)) r.endedAtMs ??= now();
     o.onStateChange?.(from, to);
     changed(r.id);
@@ -112,9 +113,13 @@ export function createController(o: ControllerOptions) {
   };
 
   /** A starting sandbox's reason follows the runtime's (a GPU sandbox waiting for the scheduler says why). */
-  const onProgress = (id: string, reason: string) => {
+  const onProgress = (id: string, reason: string, preparing = false) => {
     const r = records.get(id);
-    if (r?.state === "CREATING") r.stateReason = reason;
+    if (r?.state !== "CREATING") return;
+    r.stateReason = reason;
+    if (!!r.preparing === preparing) return;
+    r.preparing = preparing || undefined;
+    changed(id); // a held Get sees PREPARING begin and end
   };
 
   /** A record stored by another replica or before a restart: new ones are taken as they are, known ones only move forward. */
@@ -194,7 +199,7 @@ export function createController(o: ControllerOptions) {
   /** The runtime's one stream of events: every input from below that is not an answer to a call. */
   const onEvent = (e: RuntimeEvent) => {
     switch (e.t) {
-      case "progress": return onProgress(e.id, e.reason);
+      case "progress": return onProgress(e.id, e.reason, e.preparing);
       case "stored": {
         const w = storedWaiters.get(e.id);
         storedWaiters.delete(e.id);

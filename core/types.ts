@@ -122,6 +122,8 @@ export interface SandboxRecord {
   effectiveRuntimeClass?: string;
   /** The egress grants in force (echoed as effective_egress); [] = none. */
   effectiveEgress?: EgressGrant[];
+  /** CREATING while the image is pulled onto the node: shown as PREPARING (HANGAR_REPORT_PREPARING). */
+  preparing?: boolean;
   /** Where each service port is reached in the cluster ("host:port"), by "port/protocol". */
   serviceUrls?: Record<string, string>;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };

@@ -30,7 +30,7 @@ export interface ExitInfo {
  */
 export type RuntimeEvent =
   /** Why a starting sandbox is not running yet (the scheduler's reason, an image pull), when that changes; only before start() settles. */
-  | { t: "progress"; id: string; reason: string }
+  | { t: "progress"; id: string; reason: string; preparing?: boolean }
   /** The sandbox's record is durable (runtimes with `records`: the pod exists, or the pool pod was claimed). At most once, before start() resolves. */
   | { t: "stored"; id: string }
   /** The sandbox's main process ended (on its own, after stop(), or one this process did not start). Once per sandbox; for its own starts, after start() settled. */

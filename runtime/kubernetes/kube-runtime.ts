@@ -240,9 +240,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       t.shell = execMode === "sh";
     }
     const view = observePod(p, Date.now(), o.startupTimeoutMs);
-    if (t.settle && view.t === "starting" && view.reason !== t.progress) {
-      t.progress = view.reason;
-      if (t.own) emit({ t: "progress", id, reason: view.reason });
+    if (t.settle && view.t === "starting") {
+      // Scheduled, and its node does not hold the image: the kubelet is pulling it (PREPARING).
+      const node = p.spec?.nodeName;
+      const pulling = !!node && !p.status?.containerStatuses?.some((c) => c.name === "main" && (c.state?.running || c.imageID)) && nodes.hasImage(node, t.spec.image) === false;
+      const reason = pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
+      if (reason !== t.progress) {
+        t.progress = reason;
+        if (t.own) emit({ t: "progress", id, reason, preparing: pulling });
+      }
     }
     if (t.settle && view.t !== "starting") {
       const s = t.settle;

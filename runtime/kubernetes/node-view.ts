@@ -4,6 +4,7 @@
  * at start and every `refreshMs`; an identity that may not list nodes or RuntimeClasses reports the
  * configured fallback instead.
  */
+import { nodeHasImage } from "./image-ref.js";
 import * as k8s from "@kubernetes/client-node";
 import { cpuMillicores } from "../../core/quantity.js";
 import { type GpuConfig, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
@@ -25,6 +26,7 @@ export function createNodeView(o: NodeViewOptions) {
   const runnerNodes = new Map<string, k8s.V1Node[]>();
   const runtimeClasses = new Map<string, string[]>();
   let addresses: string[] = [];
+  let byName = new Map<string, k8s.V1Node>();
 
   async function refresh() {
     let nodes: k8s.V1Node[] | undefined;
@@ -40,6 +42,7 @@ export function createNodeView(o: NodeViewOptions) {
       classes = undefined; // not readable: only the operator's default is known to exist
     }
     if (nodes) {
+      byName = new Map(nodes.map((n) => [n.metadata?.name ?? "", n]));
       const addrs = nodes.flatMap((n) => (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address));
       addresses = [...new Set(addrs)].sort();
     }
@@ -60,6 +63,8 @@ export function createNodeView(o: NodeViewOptions) {
     capacity: (runnerId: string): NodeOffer => capacity.get(runnerId) ?? { ...o.fallbackCapacity },
     nodes: (runnerId: string): k8s.V1Node[] => runnerNodes.get(runnerId) ?? [],
     runtimeClasses: (runnerId: string): string[] => runtimeClasses.get(runnerId) ?? [],
+    /** Whether the node (as last listed) holds the image; undefined when nodes cannot be listed or it is unknown. */
+    hasImage: (nodeName: string, image: string): boolean | undefined => nodeHasImage(byName.get(nodeName), image),
     close: () => clearInterval(ticker),
   };
 }

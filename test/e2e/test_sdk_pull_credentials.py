@@ -50,10 +50,39 @@ def registry():
         time.sleep(0.1)
     subprocess.run(["skopeo", "copy", "-q", "--dest-tls-verify=false", "--dest-creds", f"hangar:{PASSWORD}",
                     f"docker-archive:{LOCAL_IMAGES}/noshell.tar", f"docker://{host}/private/noshell:1"], check=True)
+    # An image name no node holds yet, for STATE_PREPARING.
+    subprocess.run(["skopeo", "copy", "-q", "--dest-tls-verify=false", "--dest-creds", f"hangar:{PASSWORD}",
+                    f"docker-archive:{LOCAL_IMAGES}/noshell.tar", f"docker://{host}/private/fresh:{pysecrets.token_hex(4)}"], check=True)
     yield host
     proc.terminate()
     proc.wait()
     shutil.rmtree(d, ignore_errors=True)
+
+
+def _states_while_starting(image: str, registry: str, h) -> list:
+    """Creates a sandbox of the image on the wire (the SDK's run waits) and returns the states (and
+    reasons) GetSandbox shows until it runs, polled every 50 ms."""
+    import grpc
+    from cwsandbox._proto import sandbox_pb2 as pb, sandbox_pb2_grpc
+    ch = grpc.insecure_channel(f"127.0.0.1:{h.port}")
+    stub, md = sandbox_pb2_grpc.SandboxServiceStub(ch), (("authorization", f"Bearer {h.keys['alpha']}"),)
+    creds = pb.ImagePullCredentials(registry=registry, credentials=pb.SecretSource(store_name="team", path="regcred"))
+    spec = pb.SandboxSpec(containers=[pb.Container(image=image, command="/bin/pause", image_pull_credentials=creds)], max_lifetime_seconds=60, tags=["e2e-pull"])
+    sid = stub.CreateSandbox(pb.CreateSandboxRequest(sandbox=pb.Sandbox(spec=spec)), metadata=md).sandbox_id
+    seen, deadline = [], time.time() + 120
+    try:
+        while time.time() < deadline:
+            st = stub.GetSandbox(pb.GetSandboxRequest(sandbox_id=sid), metadata=md, timeout=10).status
+            now = (pb.State.Name(st.state), st.state_reason)
+            if not seen or seen[-1] != now:
+                seen.append(now)
+            if st.state in (pb.STATE_RUNNING, pb.STATE_FAILED, pb.STATE_COMPLETED):
+                break
+            time.sleep(0.05)
+        return seen
+    finally:
+        stub.DeleteSandbox(pb.DeleteSandboxRequest(sandbox_id=sid), metadata=md)
+        ch.close()
 
 
 @pytest.mark.kubernetes_only
@@ -87,6 +116,11 @@ def test_a_private_image_runs_with_the_tenants_credentials_and_not_without(regis
             assert [o["uid"] for o in pull["metadata"]["ownerReferences"]] == [pod["metadata"]["uid"]]
         finally:
             sb.stop().result()
+        # An image the node does not hold: PREPARING while the kubelet pulls it, then RUNNING.
+        tags = json.loads(subprocess.run(["curl", "-s", "-u", f"hangar:{PASSWORD}", f"http://{registry}/v2/private/fresh/tags/list"], capture_output=True, text=True, check=True).stdout)["tags"]
+        seen = _states_while_starting(f"{registry}/private/fresh:{tags[0]}", registry, h)
+        assert "STATE_PREPARING" in [s for s, _ in seen] and seen[-1][0] == "STATE_RUNNING", seen
+        assert any("pulling image" in why for s, why in seen if s == "STATE_PREPARING"), seen
         # Tenant beta has no such secret: refused before anything runs, naming the field.
         point_sdk_at(monkeypatch, h, "beta")
         # Nor can beta run the image alpha's credentials brought onto the node: the kubelet asks
