@@ -34,7 +34,7 @@ const TRANSITIONAL = new Set<State>(["PENDING", "CREATING", "TERMINATING"]);
 /** A held GetSandbox answers this long before the caller's deadline. */
 const HOLD_MARGIN_MS = 200;
 
-const STATES: Record<string, State | "TERMINATED" | undefined> = {
+const STATES: Record<string, State | "TERMINATED" | "PREPARING" | undefined> = {
   STATE_UNSPECIFIED: undefined,
   STATE_PENDING: "PENDING",
   STATE_CREATING: "CREATING",
@@ -44,7 +44,7 @@ const STATES: Record<string, State | "TERMINATED" | undefined> = {
   STATE_FAILED: "FAILED",
   STATE_TERMINATED: "TERMINATED",
   STATE_PAUSED: "TERMINATED", // never used by Hangar: matches nothing
-  STATE_PREPARING: "TERMINATED", // never used by Hangar (images are pulled while CREATING): matches nothing
+  STATE_PREPARING: "PREPARING", // CREATING while the image is pulled (Kubernetes)
 };
 
 function tagsViolations(tags: string[], field: string, v: FieldViolation[]) {

@@ -4,7 +4,8 @@ import { isTerminal, type SandboxRecord, type State } from "../core/types.js";
 
 export interface ListQuery {
   tags: string[];
-  state?: State | "TERMINATED";
+  /** PREPARING: CREATING while the image is pulled (as Get shows it). */
+  state?: State | "TERMINATED" | "PREPARING";
   showTerminated: boolean;
   runnerIds: string[];
   pageSize: number;
@@ -18,7 +19,9 @@ export const MAX_PAGE_SIZE = 1000;
 
 export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | "showTerminated" | "runnerIds">): boolean {
   if (q.state !== undefined) {
-    if (q.state === "TERMINATED" || r.state !== q.state) return false;
+    if (q.state === "PREPARING") {
+      if (r.state !== "CREATING" || !r.preparing) return false;
+    } else if (q.state === "TERMINATED" || r.state !== q.state) return false;
   } else if (!q.showTerminated && isTerminal(r.state)) {
     return false;
   }

@@ -16,8 +16,15 @@ describe("matches", () => {
     ["state filter", q({ state: "RUNNING" }), true],
     ["other state", q({ state: "COMPLETED" }), false],
     ["TERMINATED matches nothing", q({ state: "TERMINATED" }), false],
+    ["PREPARING: not a running sandbox", q({ state: "PREPARING" }), false],
   ];
   for (const [name, query, want] of cases) it(name, () => expect(matches(r, query)).toBe(want));
+
+  it("PREPARING matches a CREATING sandbox whose image is being pulled, and only that", () => {
+    expect(matches(record({ state: "CREATING", preparing: true }), q({ state: "PREPARING" }))).toBe(true);
+    expect(matches(record({ state: "CREATING" }), q({ state: "PREPARING" }))).toBe(false);
+    expect(matches(record({ state: "CREATING", preparing: true }), q({ state: "CREATING" }))).toBe(true);
+  });
 
   it("hides terminal sandboxes unless asked, and a terminal state filter widens by itself", () => {
     const done = record({ state: "COMPLETED" });
