@@ -27,11 +27,10 @@ const u = (why: string): Rule => ({ refused: why, unimplemented: true });
 const o: Rule = { output: true };
 
 /** Services whose requests the guard walks; every other service is refused method by method. */
-export const GUARDED_SERVICES = ["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService"];
+export const GUARDED_SERVICES = ["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService", "coreweave.sandbox.v1.SandboxTemplateService"];
 
 /** Methods of the guarded services refused as a whole (their fields are never read). */
 export const METHOD_RULES: Record<string, string> = {
-  "SandboxService.CreateSandboxFromTemplate": "INVALID_ARGUMENT on template_id: no templates are configured",
   "SandboxService.CreateSandboxFromFile": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Compose files",
   "SandboxService.GetSandboxBuildLogs": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Hangar builds no images",
   "SandboxService.ConnectSandbox": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane; the SDK's AUTO mode then uses this API (ADR 0011)",
@@ -43,7 +42,6 @@ export const METHOD_RULES: Record<string, string> = {
 
 /** Services refused as a whole (server.ts): every method answers with this. */
 export const SERVICE_RULES: Record<string, string> = {
-  "coreweave.sandbox.v1.SandboxTemplateService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): templates",
   "coreweave.sandbox.v1.VolumeService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): named volumes",
   "coreweave.sandbox.v1.SettingsService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED); the snapshot-bucket methods FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
   "coreweave.sandbox.v1.SandboxDataPlaneService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane (ADR 0011)",
@@ -231,7 +229,40 @@ export const FIELD_RULES: Record<string, Rule> = {
   "GetAvailableRunnerRequest.runner_id": h("the runner, else NOT_FOUND"),
   "GetAvailableRunnerRequest.view": h("FULL adds resources and capabilities"),
   "GetAvailableRunnerRequest.organization_id": h("must match the runner's organization"),
+  // Templates (SandboxTemplateService; run by CreateSandboxFromTemplate), scoped to the caller's tenant
+  "CreateSandboxFromTemplateRequest.template_id": h("one of the caller's templates (not deleted), else NOT_FOUND"),
+  "CreateSandboxFromTemplateRequest.overrides": h("replace on presence: each top-level field the overrides set replaces the template's (the container list whole, as the SDK sends it); the result is then checked exactly as CreateSandbox's sandbox.spec, errors naming sandbox.spec fields"),
+  "CreateSandboxFromTemplateRequest.request_id": h("idempotent create, as CreateSandboxRequest.request_id"),
+  "CreateSandboxFromTemplateRequest.display_name": h("the sandbox's display name (else the template's)"),
+  "CreateSandboxTemplateRequest.sandbox_template": h("the template (required)"),
+  "CreateSandboxTemplateRequest.request_id": h("idempotent: a retried request_id returns the same template"),
+  "SandboxTemplate.sandbox_template_id": c("output only; set on create it is INVALID_ARGUMENT"),
+  "SandboxTemplate.display_name": h("required on create, at most 256 characters"),
+  "SandboxTemplate.spec": h("checked as CreateSandbox's sandbox.spec would be (the image may be left to the run's overrides): a field Hangar refuses there is refused here, naming sandbox_template.spec.<field>; secrets and pull credentials are looked up when a sandbox runs, for its tenant"),
+  "SandboxTemplate.revision": o,
+  "SandboxTemplate.create_time": o,
+  "SandboxTemplate.update_time": o,
+  "SandboxTemplate.delete_time": o,
+  "SandboxTemplate.create_user_id": o,
+  "SandboxTemplate.deleted": o,
+  "SandboxTemplate.attachments": h("kept and returned as sent (at most 64 KiB)"),
+  "SandboxTemplate.requires_cks": o,
+  "GetSandboxTemplateRequest.sandbox_template_id": h("one of the caller's templates, else NOT_FOUND"),
+  "GetSandboxTemplateRequest.show_deleted": h("deleted templates too"),
+  "ListSandboxTemplatesRequest.page_size": h("at most this many (default 100, at most 1000)"),
+  "ListSandboxTemplatesRequest.page_token": h("the next_page_token of the previous page"),
+  "ListSandboxTemplatesRequest.show_deleted": h("deleted templates too"),
+  "UpdateSandboxTemplateRequest.sandbox_template_id": h("one of the caller's live templates, else NOT_FOUND"),
+  "UpdateSandboxTemplateRequest.sandbox_template": h("the new values, checked as on create"),
+  "UpdateSandboxTemplateRequest.update_mask": c("paths among display_name, spec, attachments (another is INVALID_ARGUMENT); empty: display_name and spec (and attachments when sent). The revision goes up by one; concurrent updates never both win"),
+  "DeleteSandboxTemplateRequest.sandbox_template_id": h("marks the caller's template deleted (kept for show_deleted; no longer runs)"),
 };
+
+// A template's PartialSandboxSpec / PartialContainer carry SandboxSpec's / Container's fields, with their rules.
+for (const [k, rule] of Object.entries(FIELD_RULES)) {
+  const m = /^(SandboxSpec|Container)\.(.+)$/.exec(k);
+  if (m) FIELD_RULES[`Partial${m[1]}.${m[2]}`] ??= rule;
+}
 
 /** A value that is its type's default: absent, empty, zero, false or the enum's zero value. */
 function isDefault(f: protobuf.Field, v: unknown): boolean {
@@ -274,8 +305,8 @@ export function refusedFields(type: protobuf.Type, msg: unknown, base = ""): Rul
 }
 
 /** Throws the typed refusal for a request that sets refused fields: UNIMPLEMENTED first, else every violation at once. */
-export function guardRequest(type: protobuf.Type, msg: unknown): void {
-  const trips = refusedFields(type, msg);
+export function guardRequest(type: protobuf.Type, msg: unknown, base = ""): void {
+  const trips = refusedFields(type, msg, base);
   if (!trips.length) return;
   const unimpl = trips.find((t) => t.rule.unimplemented);
   if (unimpl) throw errors.notImplemented(`${unimpl.rule.refused} (field ${unimpl.field})`);

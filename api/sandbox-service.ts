@@ -1,6 +1,9 @@
 /** SandboxService handlers: request validation, then the controller; proto types stay here. */
 import type { SandboxRecord } from "../core/types.js";
 import type * as grpc from "@grpc/grpc-js";
+import type protobuf from "protobufjs";
+import { guardRequest } from "./field-policy.js";
+import { applyOverrides } from "./template-view.js";
 import { errors, type FieldViolation } from "../core/errors.js";
 import type { State } from "../core/types.js";
 import type { Controller } from "../controller/controller.js";
@@ -25,6 +28,8 @@ export interface SandboxServiceOptions {
   maxGraceSeconds: number;
   /** How long a GetSandbox of a sandbox in a transitional state may wait for it to change (ADR 0009). */
   getHoldMs: number;
+  /** The contract's SandboxSpec type: a template's spec with its overrides is guarded as CreateSandbox's is. */
+  sandboxSpecType?: protobuf.Type;
   /** HANGAR_REPORT_PREPARING: show STATE_PREPARING while a sandbox's image is pulled (default true). */
   reportPreparing?: boolean;
 }
@@ -111,8 +116,19 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
       return view(r);
     }),
-    CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", (req) => {
-      throw errors.invalidField("template_id", `no sandbox templates are configured on this Hangar (asked for "${String(req.template_id ?? "").slice(0, 128)}")`);
+    CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", async (req, ctx) => {
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if (!req.template_id) throw errors.invalidField("template_id", "required");
+      const displayName = req.display_name ?? "";
+      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName)) throw errors.invalidField("display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
+      const t = await controller.templates.get(ctx.tenant, req.template_id.slice(0, LIMITS.idLength));
+      // The template's spec with the overrides replacing what they set, then exactly CreateSandbox's checks.
+      const merged = applyOverrides(t.spec as never, req.overrides ?? undefined);
+      if (o.sandboxSpecType) guardRequest(o.sandboxSpecType, merged, "sandbox.spec");
+      const spec = toDomainSpec(merged, o.specLimits);
+      const r = await controller.create(ctx.tenant, { spec, echo: merged, requestId: req.request_id ?? "", displayName: (displayName || t.displayName) || undefined });
+      ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, template_id: t.id, image: spec.image }, "sandbox created from a template");
+      return view(r);
     }),
     GetSandbox: wrap.unary("GetSandbox", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);

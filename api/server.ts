@@ -18,6 +18,7 @@ import type { Metrics } from "./metrics.js";
 import { guardRequest, GUARDED_SERVICES, METHOD_RULES } from "./field-policy.js";
 import { loadApi, loadContractRoot, loadRpcTypes } from "./proto.js";
 import { createSandboxService, type SandboxServiceOptions } from "./sandbox-service.js";
+import { createTemplateService } from "./template-service.js";
 import { SDK_ONLY_METHODS } from "./sdk-only-methods.js";
 
 export const MAX_MESSAGE_BYTES = 100 * 1024 * 1024;
@@ -54,7 +55,8 @@ export function createGrpcServer(d: ServerDeps) {
     "grpc.keepalive_permit_without_calls": 1,
     "grpc-node.max_session_memory": 256,
   });
-  server.addService(v1.SandboxService.service, createSandboxService(d.controller, wrap, d.sandbox, d.metrics));
+  const sandboxSpecType = root.lookupType("coreweave.sandbox.v1.SandboxSpec");
+  server.addService(v1.SandboxService.service, createSandboxService(d.controller, wrap, { ...d.sandbox, sandboxSpecType }, d.metrics));
   server.addService(v1.DiscoveryService.service, createDiscoveryService(d.controller.runners, wrap));
 
   // Services Hangar does not offer: every method answers with a typed reason.
@@ -67,7 +69,7 @@ export function createGrpcServer(d: ServerDeps) {
     }
     server.addService(service, impl);
   };
-  refuse(v1.SandboxTemplateService.service, () => errors.notImplemented("the SandboxTemplateService (templates)"));
+  server.addService(v1.SandboxTemplateService.service, createTemplateService(d.controller, wrap, sandboxSpecType, d.sandbox.specLimits));
   refuse(v1.VolumeService.service, () => errors.notImplemented("the VolumeService (named volumes)"));
   refuse(v1.SandboxDataPlaneService.service, (m) => errors.notImplemented(`SandboxDataPlaneService/${m} (the direct data plane)`));
   refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.snapshotsNotSupported() : errors.notImplemented(`SettingsService/${m}`)));

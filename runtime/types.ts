@@ -4,6 +4,7 @@
  * the controller cannot tell them apart.
  */
 import type { StartSecrets } from "../core/secrets.js";
+import type { TemplateStore } from "../core/templates.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
 
 export interface StartedSandbox {
@@ -103,6 +104,8 @@ export interface DurableRecords {
 export interface Runtime {
   readonly name: string;
   readonly records?: DurableRecords;
+  /** Where sandbox templates are kept (durable, shared by replicas); absent = templates refused. */
+  readonly templates?: TemplateStore;
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
   /**

@@ -25,6 +25,7 @@ import { childExec, signalNumber } from "./child-exec.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
 import { bubblewrapLauncher, LAUNCH_FDS } from "./launcher.js";
+import { createFileTemplateStore } from "./template-files.js";
 import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
@@ -427,7 +428,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", runners: () => [runner()], start, subscribe, stop, exec, logs, remove, close };
+  return { name: "local", templates: createFileTemplateStore(o.dataDir), runners: () => [runner()], start, subscribe, stop, exec, logs, remove, close };
 }
 
 /** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */
