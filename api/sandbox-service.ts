@@ -4,6 +4,8 @@ import type * as grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
 import { guardRequest } from "./field-policy.js";
 import { applyOverrides } from "./template-view.js";
+import { logSessionId, parseLogSession } from "./log-session.js";
+import { LogResumeError } from "../controller/controller.js";
 import { errors, type FieldViolation } from "../core/errors.js";
 import type { State } from "../core/types.js";
 import type { Controller } from "../controller/controller.js";
@@ -89,17 +91,34 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     if (v.length) throw errors.invalid(v);
     await controller.ensure(id);
     controller.get(ctx.tenant, id);
-    if (req.resume_log_session_id) {
-      // Hangar does not advertise resumable log sessions (log_session_id stays empty).
-      call.write({ error: { code: "SESSION_NOT_FOUND", message: "log session not found: start a new stream" } });
+    const reject = (code: string, message: string) => {
+      call.write({ error: { code, message } });
       call.end();
-      return;
+    };
+    // A log session names the sandbox, its log's timeline and the stream's format (api/log-session.ts).
+    const current = controller.logSession(ctx.tenant, id);
+    let fromOffset: number | undefined;
+    let timestamps = !!req.timestamps;
+    if (req.resume_log_session_id) {
+      const s = parseLogSession(req.resume_log_session_id);
+      if (!s || s.sandboxId !== id || !current || s.epoch !== current) return reject("SESSION_NOT_FOUND", "log session not found (another sandbox's, or its log restarted): start a new stream");
+      const offset = Number(req.resume_log_offset ?? 0);
+      if (!Number.isSafeInteger(offset) || offset < 0) return reject("INVALID_RESUME_OFFSET", "resume_log_offset is not a byte offset");
+      fromOffset = offset;
+      timestamps = s.timestamps;
     }
+    const session = current ? logSessionId(id, current, timestamps) : undefined;
     const since = req.since_time ? Number(req.since_time.seconds ?? 0) * 1000 + Math.floor((req.since_time.nanos ?? 0) / 1e6) : undefined;
-    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps: !!req.timestamps, signal: ctx.signal });
-    for await (const data of stream) {
-      if (ctx.signal.aborted) return;
-      await writeWithBackpressure(call, { data, timestamp: timestamp(Date.now()) }, ctx.signal);
+    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps, signal: ctx.signal, ...(fromOffset !== undefined ? { fromOffset } : {}) });
+    try {
+      for await (const chunk of stream) {
+        if (ctx.signal.aborted) return;
+        const resumable = session && chunk.end !== undefined ? { log_session_id: session, next_log_offset: String(chunk.end) } : {};
+        await writeWithBackpressure(call, { data: chunk.data, timestamp: timestamp(Date.now()), ...resumable }, ctx.signal);
+      }
+    } catch (e) {
+      if (e instanceof LogResumeError) return reject(e.code, e.message);
+      throw e;
     }
     if (!ctx.signal.aborted) call.end();
   }

@@ -9,9 +9,12 @@ import { dockerConfig, type PullCredentials, type SecretResolver } from "../core
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
 import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
-import type { ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
+import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
+
+/** The in-band refusal of a log resume (the API answers it as a LogStreamError frame). */
+export { LogResumeError } from "../runtime/types.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
 import { matches, page, type ListQuery } from "./list.js";
 
@@ -464,10 +467,16 @@ export function createController(o: ControllerOptions) {
     return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal), signal);
   };
 
-  function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<Buffer> {
+  function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<LogChunk> {
     const r = present(tenant, id);
     if (r.state === "PENDING" || r.state === "CREATING") throw errors.notRunning(id, r.state);
     return o.runtime.logs(id, opts);
+  }
+
+  /** The sandbox's log timeline id (resumable streams), undefined where the runtime cannot resume. */
+  function logSession(tenant: string, id: string): string | undefined {
+    present(tenant, id);
+    return o.runtime.logSession?.(id);
   }
 
   /** One sweep at a time: a call while a sweep runs (a slow stop, a slow remove) joins that sweep. */
@@ -527,5 +536,5 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now);
-  return { templates, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { templates, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

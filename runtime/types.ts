@@ -78,6 +78,26 @@ export interface LogOptions {
   sinceMs?: number;
   timestamps: boolean;
   signal: AbortSignal;
+  /** Resume: start at this raw byte offset of the sandbox's log (tail and since are then ignored). */
+  fromOffset?: number;
+}
+
+/** A piece of a sandbox's log. */
+export interface LogChunk {
+  data: Buffer;
+  /**
+   * The raw log bytes up to the end of this piece, counted from the start of the log (timestamp
+   * prefixes not counted): what a reader resumes from. Absent on Hangar's own notes (a dropped-output
+   * marker) and where the runtime cannot place the piece.
+   */
+  end?: number;
+}
+
+/** Resuming a log at an offset it cannot serve: REPLAY_GAP (no longer kept) or INVALID_RESUME_OFFSET (past its end). */
+export class LogResumeError extends Error {
+  constructor(readonly code: "REPLAY_GAP" | "INVALID_RESUME_OFFSET", message: string) {
+    super(message);
+  }
 }
 
 /**
@@ -119,7 +139,12 @@ export interface Runtime {
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */
   stop(id: string, graceMs: number): Promise<void>;
   exec(id: string, opts: ExecOptions): Promise<ExecProcess>;
-  logs(id: string, opts: LogOptions): AsyncIterable<Buffer>;
+  logs(id: string, opts: LogOptions): AsyncIterable<LogChunk>;
+  /**
+   * The id of the sandbox's log timeline (offsets restart with a new one): resumable streams carry
+   * it; undefined when this runtime cannot resume the log.
+   */
+  logSession?(id: string): string | undefined;
   /** Frees what is left of a finished sandbox (files, logs, its stored record). Idempotent. */
   remove(id: string): Promise<void>;
   close(): Promise<void>;

@@ -4,11 +4,11 @@
  * files and logs go through the apiserver (exec websocket v5, pod logs).
  */
 import * as k8s from "@kubernetes/client-node";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
-import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
+import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
 import { detailOf, isConflict, isNotFound, isTransient, podCreateError } from "./kube-errors.js";
@@ -523,7 +523,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return execPath.exec(t, opts);
   }
 
-  const logs = (id: string, opts: LogOptions): AsyncIterable<Buffer> => podLogs(o.kubeConfig, o.namespace, nameOf(id), opts);
+  const logs = (id: string, opts: LogOptions): AsyncIterable<LogChunk> => podLogs(o.kubeConfig, o.namespace, nameOf(id), opts);
+  /** The main container's id: a new container is a new log (offsets restart). */
+  const logSession = (id: string): string | undefined => {
+    const cid = informer.get(nameOf(id), o.namespace)?.status?.containerStatuses?.find((c) => c.name === "main")?.containerID;
+    return cid ? createHash("sha256").update(cid).digest("hex").slice(0, 12) : undefined;
+  };
 
   async function remove(id: string): Promise<void> {
     await track(store.release(id));
@@ -596,5 +601,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, remove, close };
+  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close };
 }

@@ -18,7 +18,7 @@ import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
-import type { ExecOptions, ExecProcess, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
+import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { childExec, signalNumber } from "./child-exec.js";
@@ -391,7 +391,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     return p;
   }
 
-  async function* logs(id: string, opts: LogOptions): AsyncIterable<Buffer> {
+  async function* logs(id: string, opts: LogOptions): AsyncIterable<LogChunk> {
     yield* get(id).logs.read(opts);
   }
 
@@ -428,7 +428,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", templates: createFileTemplateStore(o.dataDir), runners: () => [runner()], start, subscribe, stop, exec, logs, remove, close };
+  return { name: "local", templates: createFileTemplateStore(o.dataDir), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
 }
 
 /** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */

@@ -8,11 +8,14 @@
  * Hangar process, so neither do their logs.
  */
 import { EventEmitter } from "node:events";
-import type { LogOptions } from "../types.js";
+import { randomBytes } from "node:crypto";
+import { LogResumeError, type LogChunk, type LogOptions } from "../types.js";
 
 interface Chunk {
   seq: number;
   atMs: number;
+  /** Raw log bytes up to this chunk's end, from the start of the log. */
+  end: number;
   data: Buffer; // whole lines, each with its trailing "\n" (the last may lack it at the end or past 64 KiB)
 }
 
@@ -34,6 +37,10 @@ export class LogStore {
   private readonly partial = new Map<string, Buffer>();
   private readonly events = new EventEmitter();
   private ended = false;
+  /** Raw bytes recorded so far. */
+  private total = 0;
+  /** This log's timeline (a new store, a new one): resumable streams name it. */
+  readonly session = randomBytes(6).toString("hex");
 
   constructor(private readonly maxBytes = 8 * 1024 * 1024) {
     this.events.setMaxListeners(0);
@@ -68,7 +75,8 @@ export class LogStore {
     // A view of the read's own buffer when it is most of it (no copy: the pipe's reads are not
     // shared); a copy when it is a small part, so a short tail does not pin a large buffer.
     const own = data.byteOffset === 0 && data.buffer.byteLength - data.length <= 4096;
-    this.chunks.push({ seq: ++this.seq, atMs, data: own ? data : Buffer.from(data) });
+    this.total += data.length;
+    this.chunks.push({ seq: ++this.seq, atMs, end: this.total, data: own ? data : Buffer.from(data) });
     this.bytes += data.length + CHUNK_OVERHEAD;
     let drop = 0;
     while (this.bytes > this.maxBytes && this.chunks.length - drop > 1) {
@@ -87,21 +95,29 @@ export class LogStore {
     return d.subarray(d.lastIndexOf(10, end - 1) + 1, end).toString("utf8").trim().slice(0, 500);
   }
 
-  async *read(opts: LogOptions): AsyncIterable<Buffer> {
-    const format = (c: Chunk, data = c.data) => (opts.timestamps ? stamp(data, rfc3339Nano(c.atMs)) : data);
+  async *read(opts: LogOptions): AsyncIterable<LogChunk> {
+    const format = (c: Chunk, data = c.data): LogChunk => ({ data: opts.timestamps ? stamp(data, rfc3339Nano(c.atMs)) : data, end: c.end });
     let start = this.chunks.filter((c) => opts.sinceMs === undefined || c.atMs >= opts.sinceMs);
     let first: Buffer | undefined;
-    if (opts.tailLines > 0) {
+    if (opts.fromOffset !== undefined) {
+      const from = opts.fromOffset;
+      const oldest = (this.chunks[0]?.end ?? this.total) - (this.chunks[0]?.data.length ?? 0);
+      if (from > this.total) throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${this.total} bytes)`);
+      if (from < oldest) throw new LogResumeError("REPLAY_GAP", `bytes ${from}-${oldest} of this log are no longer kept (it keeps the last ${this.maxBytes} bytes)`);
+      start = this.chunks.filter((c) => c.end > from);
+      const head = start[0];
+      if (head) first = head.data.subarray(head.data.length - (head.end - from));
+    } else if (opts.tailLines > 0) {
       const t = tail(start, opts.tailLines);
       start = t.chunks;
       first = t.first;
-    } else if (this.dropped > 0 && start.length === this.chunks.length) yield droppedMarker(this.dropped, this.maxBytes);
+    } else if (this.dropped > 0 && start.length === this.chunks.length) yield { data: droppedMarker(this.dropped, this.maxBytes) };
     let lastSeq = this.seq;
     for (const [i, c] of start.entries()) yield format(c, i === 0 && first ? first : c.data);
     if (!opts.follow) return;
     for (;;) {
       const head = this.chunks[0];
-      if (head && head.seq > lastSeq + 1) yield Buffer.from(`[hangar: this reader fell behind; output between was dropped]\n`);
+      if (head && head.seq > lastSeq + 1) yield { data: Buffer.from(`[hangar: this reader fell behind; output between was dropped]\n`) };
       // Seqs are consecutive: start at the first unread chunk instead of scanning from the oldest.
       const chunks = this.chunks; // record() may replace the array while this reader is suspended
       for (let i = Math.max(0, lastSeq + 1 - (head?.seq ?? 0)); i < chunks.length; i++) {

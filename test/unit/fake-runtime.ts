@@ -58,7 +58,7 @@ export function fakeRuntime() {
         async kill() { calls.push(`kill ${id}`); closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 }); },
       };
     },
-    async *logs() { yield Buffer.from("log line\n"); },
+    async *logs() { yield { data: Buffer.from("log line\n"), end: 9 }; },
     async remove(id) { calls.push(`remove ${id}`); },
     async close() {},
   };

@@ -5,7 +5,7 @@ import { CHUNK_OVERHEAD, LogStore } from "../../runtime/local/log-store.js";
 const opts = (o: Partial<{ follow: boolean; tailLines: number; sinceMs: number; timestamps: boolean }> = {}) => ({ follow: false, tailLines: 0, timestamps: false, signal: new AbortController().signal, ...o });
 async function text(s: LogStore, o = opts()): Promise<string> {
   let out = "";
-  for await (const b of s.read(o)) out += b.toString();
+  for await (const b of s.read(o)) out += b.data.toString();
   return out;
 }
 
@@ -56,12 +56,42 @@ describe("LogStore", () => {
     const s = new LogStore();
     s.push("stdout", Buffer.from("one\n"));
     const it = s.read(opts({ follow: true }))[Symbol.asyncIterator]();
-    expect((await it.next()).value.toString()).toBe("one\n");
+    expect((await it.next()).value.data.toString()).toBe("one\n");
     const next = it.next();
     s.push("stdout", Buffer.from("two\n"));
-    expect((await next).value.toString()).toBe("two\n");
+    expect((await next).value.data.toString()).toBe("two\n");
     const last = it.next();
     s.end();
     expect((await last).done).toBe(true);
+  });
+});
+
+describe("resumable logs", () => {
+  const chunks = async (s: LogStore, o: Parameters<LogStore["read"]>[0]) => {
+    const out: { data: string; end?: number }[] = [];
+    for await (const c of s.read(o)) out.push({ data: c.data.toString(), ...(c.end !== undefined ? { end: c.end } : {}) });
+    return out;
+  };
+  it("every piece carries its end offset, counted in raw bytes whatever the format; a resume starts at any byte", async () => {
+    const s = new LogStore();
+    s.push("stdout", Buffer.from("one\n"), 1000);
+    s.push("stdout", Buffer.from("two\nthree\n"), 2000);
+    s.end(2000);
+    expect(await chunks(s, opts())).toEqual([{ data: "one\n", end: 4 }, { data: "two\nthree\n", end: 14 }]);
+    const stamped = await chunks(s, opts({ timestamps: true }));
+    expect(stamped.map((c) => c.end)).toEqual([4, 14]);
+    expect(await chunks(s, { ...opts(), fromOffset: 6 })).toEqual([{ data: "o\nthree\n", end: 14 }]);
+    expect(await chunks(s, { ...opts(), fromOffset: 14 })).toEqual([]);
+    expect(await chunks(s, opts({ tailLines: 1 }))).toEqual([{ data: "three\n", end: 14 }]);
+  });
+  it("a resume past the end is INVALID_RESUME_OFFSET; one before what is kept is REPLAY_GAP", async () => {
+    const s = new LogStore(3 * (CHUNK_OVERHEAD + 10));
+    for (let i = 0; i < 10; i++) s.push("stdout", Buffer.from(`line-${i}...\n`));
+    s.end();
+    await expect(chunks(s, { ...opts(), fromOffset: 10_000 })).rejects.toMatchObject({ code: "INVALID_RESUME_OFFSET" });
+    await expect(chunks(s, { ...opts(), fromOffset: 0 })).rejects.toMatchObject({ code: "REPLAY_GAP" });
+  });
+  it("each store is its own timeline", () => {
+    expect(new LogStore().session).not.toBe(new LogStore().session);
   });
 });
