@@ -37,7 +37,7 @@ function validateCommand(init: { sandbox_id?: string; command?: string[]; env?: 
   for (const [k, val] of Object.entries(init.env ?? {})) {
     if (!ENV_NAME.test(k) || val.includes("\u0000")) v.push({ field: `${base}env[${JSON.stringify(k.slice(0, 64))}]`, description: "invalid environment variable" });
   }
-  if (init.container && init.container !== "main") v.push({ field: `${base}container`, description: 'only the primary container "main" exists' });
+  if ((init.container ?? "").length > 63) v.push({ field: `${base}container`, description: "a container name (at most 63 characters)" });
   return { id, argv };
 }
 
@@ -108,7 +108,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     const cols = init.tty_width || 80, rows = init.tty_height || 24;
     if (init.tty && (cols > 10000 || rows > 10000)) v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
     if (v.length) throw errors.invalid(v);
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput }, ctx.signal);
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput, ...(init.container ? { container: init.container } : {}) }, ctx.signal, "init.container");
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;
@@ -177,7 +177,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     if (max < 0 || max > policy.maxOutputBytes) v.push({ field: "max_output_bytes", description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}` });
     if (v.length) throw errors.invalid(v);
     const cap = max || policy.defaultMaxOutputBytes;
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true }, ctx.signal);
+    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true, ...(req.container ? { container: req.container } : {}) }, ctx.signal);
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;

@@ -47,7 +47,7 @@ export const SERVICE_RULES: Record<string, string> = {
   "coreweave.sandbox.v1.SandboxDataPlaneService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane (ADR 0011)",
 };
 
-const PRIMARY_ONLY = 'only the primary container "main" exists; another name is INVALID_ARGUMENT';
+const PRIMARY_ONLY = "a container of the sandbox by name (empty: the primary); a sidecar's runs its command, file or log there (plain exec: the exec agent serves the primary); a name the sandbox does not have is INVALID_ARGUMENT";
 
 export const FIELD_RULES: Record<string, Rule> = {
   // CreateSandbox
@@ -61,7 +61,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "Sandbox.endpoint_share_token": o,
   "Sandbox.control": o,
   "Sandbox.display_name": h("a name for people, stored with the record and echoed by Get/List (at most 256 characters)"),
-  "SandboxSpec.containers": h('one container, the primary; more are INVALID_ARGUMENT ("only one container is supported")'),
+  "SandboxSpec.containers": h("the primary and, on Kubernetes, up to 15 sidecars (more than one: exactly one primary=true, each named by a unique DNS label): one pod, sharing volumes, network and processes, equally confined; the primary's exit ends the sandbox and its sidecars. A sidecar takes image, command/args, env, working_dir, resources (no GPUs) and volume mounts (no sub_path); files, secrets, pull credentials and startup probes only on the primary (INVALID_ARGUMENT naming the field). The local runtime runs one container: more is INVALID_ARGUMENT (\"only one container is supported by this runtime\")"),
   "SandboxSpec.volumes": h("scratch volumes: an emptyDir on Kubernetes, a directory of the sandbox locally"),
   "SandboxSpec.services": c("PRIVATE ports (at most 16), Kubernetes runtime: a ClusterIP Service per sandbox (owned by its pod, so it goes with it) and the sandbox accepts inbound connections on exactly those ports; Get returns each port's address (`sbx-<id>.<namespace>.svc.<cluster domain>:<port>`) while the sandbox runs, and Discovery advertises PRIVATE. Other sandboxes still cannot connect (their egress never reaches cluster-internal ranges). Local runtime: INVALID_ARGUMENT naming the field. PUBLIC (or CUSTOM) visibility: UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED), no ingress is configured; a TLS passthrough endpoint FAILED_PRECONDITION (CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED); a share-token HTTPS endpoint FAILED_PRECONDITION (CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED); other endpoints UNIMPLEMENTED"),
   "Service.port": c("1-65535, each port/protocol once"),
@@ -107,7 +107,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "SecretSource.store_name": c("a configured store; another is INVALID_ARGUMENT listing them"),
   "SecretSource.path": c("the secret's name in the store, as SecretMapping.path"),
   "SecretSource.field": c("a key of the secret; empty = its only key"),
-  "Container.primary": h("the only container is the primary"),
+  "Container.primary": h("which container is the primary (required with more than one: exactly one)"),
   "Container.startup_probe": c("the sandbox is RUNNING only once exec (argv, no shell) exits 0, tried every period_seconds after initial_delay_seconds with timeout_seconds each (0 = Kubernetes' defaults 10, 1, 3, 0); failure_threshold failures in a row end it FAILED saying so. Kubernetes: the container's startupProbe (the kubelet runs it; never from a warm pool); local: Hangar runs it in the sandbox. Bounded by HANGAR_STARTUP_TIMEOUT_SECONDS on Kubernetes; at most 3600 s in all, else INVALID_ARGUMENT naming the field"),
   "Probe.exec": c("see Container.startup_probe (required)"),
   "Probe.period_seconds": c("see Container.startup_probe: 1-3600"),

@@ -62,7 +62,7 @@ function tagsViolations(tags: string[], field: string, v: FieldViolation[]) {
 }
 
 const checkContainer = (c: string | undefined, v: FieldViolation[]) => {
-  if (c && c !== "main") v.push({ field: "container", description: 'only the primary container "main" exists' });
+  if ((c ?? "").length > 63) v.push({ field: "container", description: "a container name (at most 63 characters)" });
 };
 
 /** The validated sandbox id and path of a ReadFile/WriteFile request. */
@@ -96,7 +96,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       call.end();
     };
     // A log session names the sandbox, its log's timeline and the stream's format (api/log-session.ts).
-    const current = controller.logSession(ctx.tenant, id);
+    const current = controller.logSession(ctx.tenant, id, req.container || undefined);
     let fromOffset: number | undefined;
     let timestamps = !!req.timestamps;
     if (req.resume_log_session_id) {
@@ -109,7 +109,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     }
     const session = current ? logSessionId(id, current, timestamps) : undefined;
     const since = req.since_time ? Number(req.since_time.seconds ?? 0) * 1000 + Math.floor((req.since_time.nanos ?? 0) / 1e6) : undefined;
-    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps, signal: ctx.signal, ...(fromOffset !== undefined ? { fromOffset } : {}) });
+    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps, signal: ctx.signal, ...(fromOffset !== undefined ? { fromOffset } : {}), ...(req.container ? { container: req.container } : {}) });
     try {
       for await (const chunk of stream) {
         if (ctx.signal.aborted) return;
@@ -211,12 +211,12 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     StreamLogs: wrap.stream("StreamLogs", streamLogs),
     WriteFile: wrap.unary("WriteFile", async (req, ctx) => {
       const { id, path } = fileTarget(req);
-      await controller.writeFile(ctx.tenant, id, path, Buffer.from(req.content ?? Buffer.alloc(0)), ctx.signal);
+      await controller.writeFile(ctx.tenant, id, path, Buffer.from(req.content ?? Buffer.alloc(0)), ctx.signal, req.container || undefined);
       return {};
     }),
     ReadFile: wrap.unary("ReadFile", async (req, ctx) => {
       const { id, path } = fileTarget(req);
-      return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal) };
+      return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal, req.container || undefined) };
     }),
     CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", async (req, ctx) => {
       await controller.ensure(sandboxId(req.sandbox_id));

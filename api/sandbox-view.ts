@@ -16,7 +16,7 @@ const toProtoEgress = (g: EgressGrant): EgressRule => ({
 export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbox {
   const state = r.state === "CREATING" && r.preparing && reportPreparing ? ("STATE_PREPARING" as const) : (`STATE_${r.state}` as const);
   const spec = r.echo as SandboxSpec__Output;
-  const container = spec.containers?.[0];
+  const container = spec.containers?.find((x) => x.primary) ?? spec.containers?.[0];
   const terminal = isTerminal(r.state);
   return {
     sandbox_id: r.id,
@@ -42,7 +42,8 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
         return { port: s.port, name: s.name, protocol: s.protocol, visibility: mine ? "VISIBILITY_PRIVATE" : s.visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
-      container_statuses: [{ name: container?.name || "main", state, exit_code: r.exitCode ?? 0 }],
+      // One row per container as sent; a sidecar's row follows the sandbox (its primary).
+      container_statuses: (spec.containers?.length ? spec.containers : [{ name: "main" }]).map((x) => ({ name: x.name || "main", state, exit_code: r.exitCode ?? 0 })),
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { errors, type FieldViolation } from "../core/errors.js";
 import { parseQuantity } from "../core/quantity.js";
-import type { Quantities, SandboxSpec, ServicePort } from "../core/types.js";
+import type { Quantities, SandboxSpec, ServicePort, SidecarSpec } from "../core/types.js";
 import { egressGrants } from "./egress-rules.js";
 import { PROBE_DEFAULTS, type StartupProbe } from "../core/probe.js";
 import { registryOf, type PullCredentials, type SecretRef } from "../core/secrets.js";
@@ -36,6 +36,7 @@ export const LIMITS = {
   egressPorts: 32,
   secrets: 64,
   services: 16,
+  containers: 16,
 };
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -120,6 +121,39 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
   return out;
 }
 
+const CONTAINER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** A container beside the primary: what it runs and mounts; what only the primary can have is refused naming the field. */
+function sidecarOf(x: Container__Output, at: string, volumes: { name: string; size?: string }[], v: FieldViolation[]): SidecarSpec {
+  const image = x.image ?? "";
+  if (!image) v.push({ field: `${at}.image`, description: "required" });
+  else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${at}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
+  const argv = x.command ? [x.command, ...(x.args ?? [])] : [...(x.args ?? [])];
+  if (argv.length > LIMITS.args || argv.some(hasNul) || argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > LIMITS.argvBytes) v.push({ field: `${at}.args`, description: `at most ${LIMITS.args} arguments, ${LIMITS.argvBytes} bytes, no NUL` });
+  const env = x.environment_variables ?? {};
+  if (Object.keys(env).length > LIMITS.env || envBytes(env) > LIMITS.envBytes) v.push({ field: `${at}.environment_variables`, description: `at most ${LIMITS.env} variables, ${LIMITS.envBytes} bytes` });
+  for (const [k, val] of Object.entries(env)) if (!ENV_NAME.test(k) || hasNul(val)) v.push({ field: `${at}.environment_variables[${JSON.stringify(k.slice(0, 64))}]`, description: "not a valid environment variable" });
+  if (x.working_dir && validPath(x.working_dir)) v.push({ field: `${at}.working_dir`, description: validPath(x.working_dir) as string });
+  const only = (field: string, set: boolean) => set && v.push({ field: `${at}.${field}`, description: "only the primary container takes this (put it on the container with primary=true)" });
+  only("files", !!x.files?.length);
+  only("secret_stores", !!x.secret_stores?.length);
+  only("image_pull_credentials", !!x.image_pull_credentials);
+  only("startup_probe", !!x.startup_probe);
+  const rr = x.resource_requirements;
+  const requests = quantities(rr?.requests ?? x.resources ?? undefined, `${at}.resource_requirements.requests`, v);
+  const limits = quantities(rr?.limits ?? x.resources ?? undefined, `${at}.resource_requirements.limits`, v);
+  if (requests.gpuCount || limits.gpuCount) v.push({ field: `${at}.resources.gpu`, description: "GPUs go to the primary container only" });
+  const mounts = (x.volume_mounts ?? []).map((m, i) => {
+    if (!volumes.some((vol) => vol.name === m.volume)) v.push({ field: `${at}.volume_mounts[${i}].volume`, description: `no volume named "${m.volume ?? ""}" in spec.volumes` });
+    const p = validPath(m.mount_path ?? "");
+    if (p) v.push({ field: `${at}.volume_mounts[${i}].mount_path`, description: p });
+    if (m.sub_path) v.push({ field: `${at}.volume_mounts[${i}].sub_path`, description: "sub paths are offered on the primary container only" });
+    const size = volumes.find((vol) => vol.name === m.volume)?.size;
+    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", ...(size ? { size } : {}), ...(m.read_only ? { readOnly: true } : {}) };
+  });
+  return { name: x.name ?? "", image, argv, env: { ...env }, ...(x.working_dir ? { workingDir: x.working_dir } : {}), requests, limits, volumes: mounts };
+}
+
 /** Container.startup_probe -> a probe with Kubernetes' defaults for fields left 0. */
 function probeOf(p: Container__Output["startup_probe"], at: string, v: FieldViolation[]): StartupProbe | undefined {
   if (!p) return undefined;
@@ -188,9 +222,14 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const v: FieldViolation[] = [];
   if (!spec) throw errors.invalidField(base, "required");
   const containers = spec.containers ?? [];
-  if (containers.length !== 1) v.push({ field: `${base}.containers`, description: `only one container is supported (got ${containers.length})` });
-  const c = containers[0] ?? {};
-  const cf = `${base}.containers[0]`;
+  if (!containers.length) v.push({ field: `${base}.containers`, description: "required: at least one container" });
+  if (containers.length > LIMITS.containers) v.push({ field: `${base}.containers`, description: `at most ${LIMITS.containers} containers` });
+  // With more than one, exactly one is the primary (its exit ends the sandbox); the others are sidecars.
+  const primaries = containers.flatMap((x, i) => (x.primary === true ? [i] : []));
+  if (containers.length > 1 && primaries.length !== 1) v.push({ field: `${base}.containers`, description: `exactly one container must be primary (got ${primaries.length} of ${containers.length})` });
+  const pi = containers.length > 1 ? (primaries[0] ?? 0) : 0;
+  const c = containers[pi] ?? {};
+  const cf = `${base}.containers[${pi}]`;
   const image = c.image ?? "";
   if (!image) v.push({ field: `${cf}.image`, description: "required" });
   else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${cf}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
@@ -283,6 +322,15 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     }
     return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size, ...(m.read_only ? { readOnly: true } : {}), ...(sub ? { subPath: sub.replace(/\/+$/, "") } : {}) };
   });
+  const names = containers.map((x) => x.name ?? "");
+  if (containers.length > 1) {
+    names.forEach((n, i) => {
+      if (!CONTAINER_NAME.test(n)) v.push({ field: `${base}.containers[${i}].name`, description: "required with more than one container: a DNS label (a-z, 0-9, '-'), at most 63" });
+      else if (names.indexOf(n) !== i) v.push({ field: `${base}.containers[${i}].name`, description: `${n} is used twice` });
+      else if (n === "main" && i !== pi) v.push({ field: `${base}.containers[${i}].name`, description: '"main" is the primary container\'s name here' });
+    });
+  }
+  const sidecars = containers.flatMap((x, i) => (i === pi ? [] : [sidecarOf(x, `${base}.containers[${i}]`, volumes, v)]));
   if (v.length) throw errors.invalid(v);
   return {
     image,
@@ -305,6 +353,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     ...(imagePull ? { imagePull } : {}),
     ...(services.length ? { services } : {}),
     ...(startupProbe ? { startupProbe } : {}),
+    ...(containers.length > 1 ? { primaryName: names[pi], sidecars } : c.name && c.name !== "main" ? { primaryName: c.name } : {}),
   };
 }
 

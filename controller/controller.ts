@@ -8,7 +8,7 @@ import { errors } from "../core/errors.js";
 import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
 import { chooseRunner } from "./placement.js";
-import { isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
@@ -436,12 +436,21 @@ export function createController(o: ControllerOptions) {
     };
   }
 
-  async function exec(tenant: string, id: string, opts: ExecOptions, signal?: AbortSignal): Promise<ExecHandle> {
+  /** The sidecar a call names by `container` (undefined: the primary); an unknown name is INVALID_ARGUMENT. */
+  function sidecarFor(tenant: string, id: string, container: string | undefined, field: string): string | undefined {
+    const t = containerTarget(present(tenant, id).spec, container);
+    if (!t) throw errors.invalidField(field, `this sandbox has no container "${String(container).slice(0, 64)}"`);
+    return t.sidecar;
+  }
+
+  async function exec(tenant: string, id: string, opts: ExecOptions & { container?: string }, signal?: AbortSignal, field = "container"): Promise<ExecHandle> {
     await ensure(id);
+    const { container, ...rest } = opts;
+    const sidecar = sidecarFor(tenant, id, container, field);
     await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
-      return { process: await o.runtime.exec(id, opts), release };
+      return { process: await o.runtime.exec(id, { ...rest, ...(sidecar ? { sidecar } : {}) }), release };
     } catch (e) {
       release();
       throw e;
@@ -459,24 +468,33 @@ export function createController(o: ControllerOptions) {
     }
   }
 
-  const readFile = (tenant: string, id: string, path: string, signal: AbortSignal) =>
-    withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal), signal);
-
-  const writeFile = (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal) => {
-    if (content.length > o.maxFileBytes) throw errors.fileTooLarge(path, "write", content.length, o.maxFileBytes);
-    return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal), signal);
+  const readFile = async (tenant: string, id: string, path: string, signal: AbortSignal, container?: string) => {
+    await ensure(id);
+    const sidecar = sidecarFor(tenant, id, container, "container");
+    return withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal, sidecar), signal);
   };
 
-  function logs(tenant: string, id: string, opts: LogOptions): AsyncIterable<LogChunk> {
+  const writeFile = (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal, container?: string) => {
+    if (content.length > o.maxFileBytes) throw errors.fileTooLarge(path, "write", content.length, o.maxFileBytes);
+    return (async () => {
+      await ensure(id);
+      const sidecar = sidecarFor(tenant, id, container, "container");
+      return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal, sidecar), signal);
+    })();
+  };
+
+  function logs(tenant: string, id: string, opts: LogOptions & { container?: string }): AsyncIterable<LogChunk> {
     const r = present(tenant, id);
     if (r.state === "PENDING" || r.state === "CREATING") throw errors.notRunning(id, r.state);
-    return o.runtime.logs(id, opts);
+    const { container, ...rest } = opts;
+    const sidecar = sidecarFor(tenant, id, container, "container");
+    return o.runtime.logs(id, { ...rest, ...(sidecar ? { sidecar } : {}) });
   }
 
   /** The sandbox's log timeline id (resumable streams), undefined where the runtime cannot resume. */
-  function logSession(tenant: string, id: string): string | undefined {
-    present(tenant, id);
-    return o.runtime.logSession?.(id);
+  function logSession(tenant: string, id: string, container?: string): string | undefined {
+    const t = containerTarget(present(tenant, id).spec, container);
+    return t && !t.sidecar ? o.runtime.logSession?.(id) : undefined; // sidecar logs are not resumable
   }
 
   /** One sweep at a time: a call while a sweep runs (a slow stop, a slow remove) joins that sweep. */

@@ -63,17 +63,17 @@ async function collectStderr(p: ExecProcess, onStdout: (b: Buffer) => boolean | 
 }
 
 /** Starts a file script; an image without a shell becomes the file error the SDK expects. */
-async function startScript(rt: Runtime, id: string, argv: string[], path: string, op: "read" | "write"): Promise<ExecProcess> {
+async function startScript(rt: Runtime, id: string, argv: string[], path: string, op: "read" | "write", sidecar?: string): Promise<ExecProcess> {
   try {
-    return await rt.exec(id, { argv });
+    return await rt.exec(id, { argv, ...(sidecar ? { sidecar } : {}) });
   } catch (e) {
     if (isHangarError(e) && e.metadata.no_shell) throw errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
     throw e;
   }
 }
 
-export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-  const p = await startScript(rt, id, ["/bin/sh", "-c", READ, "hangar-read-file", path], path, "read");
+export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal, sidecar?: string): Promise<Buffer> {
+  const p = await startScript(rt, id, ["/bin/sh", "-c", READ, "hangar-read-file", path], path, "read", sidecar);
   const abort = () => void p.kill();
   signal.addEventListener("abort", abort, { once: true });
   try {
@@ -115,8 +115,8 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
   }
 }
 
-export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal): Promise<void> {
-  const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path, String(content.length)], path, "write");
+export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal, sidecar?: string): Promise<void> {
+  const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path, String(content.length)], path, "write", sidecar);
   const abort = () => void p.kill();
   signal.addEventListener("abort", abort, { once: true });
   try {

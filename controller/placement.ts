@@ -48,7 +48,7 @@ export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refu
   return undefined;
 }
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services">, runners: RunnerInfo[]): Placement {
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services" | "sidecars">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
@@ -59,6 +59,10 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       const what = `${ask.count} GPU${ask.count > 1 ? "s" : ""}${ask.type ? ` of type ${ask.type}` : ""}${ask.memoryGb ? ` with at least ${ask.memoryGb} GB each` : ""}`;
       return { refused: `no runner can give one sandbox ${what}; ${named.map(describeGpus).join("; ")}` };
     }
+  }
+  if (spec.sidecars?.length) {
+    able = able.filter((r) => r.multiContainer);
+    if (!able.length) return { refused: `only one container is supported by this runtime (got ${spec.sidecars.length + 1}): sandboxes with several containers need the Kubernetes runtime`, field: "sandbox.spec.containers" };
   }
   if (spec.services?.length) {
     able = able.filter((r) => r.serviceDomain);

@@ -88,8 +88,29 @@ export interface SandboxSpec {
   imagePull?: PullCredentials;
   /** A command that must succeed before the sandbox counts as RUNNING (core/probe.ts). */
   startupProbe?: StartupProbe;
+  /** The primary container's name as the caller gave it (undefined: "main"). */
+  primaryName?: string;
+  /** Containers beside the primary (Kubernetes): same volumes and network; the primary's exit ends the sandbox. */
+  sidecars?: SidecarSpec[];
   /** PRIVATE service ports: reachable inside the cluster at an address Get returns (a Service per sandbox). */
   services?: ServicePort[];
+}
+
+export interface SidecarSpec {
+  name: string;
+  image: string;
+  argv: string[];
+  env: Record<string, string>;
+  workingDir?: string;
+  requests: Quantities;
+  limits: Quantities;
+  volumes: ScratchVolume[];
+}
+
+/** The container a command, file or log call names: undefined for the primary, else a sidecar's name. */
+export function containerTarget(spec: Pick<SandboxSpec, "primaryName" | "sidecars">, name: string | undefined): { sidecar?: string } | undefined {
+  if (!name || name === (spec.primaryName ?? "main")) return {};
+  return spec.sidecars?.some((s) => s.name === name) ? { sidecar: name } : undefined;
 }
 
 export interface ServicePort {
@@ -173,6 +194,8 @@ export interface RunnerInfo {
   egress?: RunnerEgress;
   /** PRIVATE services: the DNS suffix their addresses end in ("<namespace>.svc.cluster.local"); absent = services refused. */
   serviceDomain?: string;
+  /** Sandboxes with more than one container (SandboxSpec.sidecars); absent = refused. */
+  multiContainer?: boolean;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */
   pullCredentials?: boolean;
   /** Runtime classes running gVisor with no network at all (runsc network=none): no egress there. */

@@ -48,6 +48,8 @@ export interface OutputChunk {
 
 export interface ExecOptions {
   argv: string[];
+  /** A sidecar's name (SandboxSpec.sidecars): the command runs there; unset: the primary container. */
+  sidecar?: string;
   env?: Record<string, string>;
   tty?: { cols: number; rows: number };
   /**
@@ -78,6 +80,8 @@ export interface LogOptions {
   sinceMs?: number;
   timestamps: boolean;
   signal: AbortSignal;
+  /** A sidecar's log instead of the primary's. */
+  sidecar?: string;
   /** Resume: start at this raw byte offset of the sandbox's log (tail and since are then ignored). */
   fromOffset?: number;
 }

@@ -24,8 +24,8 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
-  async function run(pod: string, argv: string[], input?: Buffer): Promise<number> {
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false });
+  async function run(pod: string, argv: string[], input?: Buffer, container?: string): Promise<number> {
+    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false, ...(container ? { container } : {}) });
     if (input) await p.write(input);
     p.closeStdin();
     for await (const _ of p.output()) void _;
@@ -38,11 +38,11 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
    * answer: asked again for up to PROBE_PATIENCE_MS, then thrown; never taken for "no shell" (a
    * sandbox started during a restart was once marked shell-less for good by the chaos suite).
    */
-  async function probe(pod: string): Promise<boolean> {
+  async function probe(pod: string, container?: string): Promise<boolean> {
     const t0 = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await run(pod, ["/bin/sh", "-c", "exit 0"])) === 0;
+        return (await run(pod, ["/bin/sh", "-c", "exit 0"], undefined, container)) === 0;
       } catch (e) {
         if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
         if (Date.now() - t0 > PROBE_PATIENCE_MS) throw e;
@@ -51,7 +51,11 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     }
   }
 
+  /** Whether each sidecar's image has a shell, learned on its first command. */
+  const sidecarShells = new Map<string, Promise<boolean>>();
+
   async function exec(t: ExecTarget, opts: ExecOptions): Promise<ExecProcess> {
+    if (opts.sidecar) return execSidecar(t, opts.sidecar, opts);
     const env = { ...t.baseEnv, ...opts.env };
     if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
@@ -65,6 +69,20 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     });
     exited.catch(() => undefined);
     return { ...p, exited };
+  }
+
+  /** A command in a sidecar: plain exec into that container (the exec agent lives in the primary only). */
+  async function execSidecar(t: ExecTarget, container: string, opts: ExecOptions): Promise<ExecProcess> {
+    const key = `${t.pod}/${container}`;
+    let shell = sidecarShells.get(key);
+    if (!shell) sidecarShells.set(key, (shell = probe(t.pod, container)));
+    const hasShell = await shell.catch((e: unknown) => {
+      sidecarShells.delete(key);
+      throw e;
+    });
+    const env = opts.env ?? {};
+    if (Object.keys(env).length && !hasShell) throw errors.invalidField("init.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
+    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, container, argv: withEnv(opts.argv, env), tty: opts.tty, shell: hasShell, noInput: opts.noInput });
   }
 
   /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */

@@ -46,6 +46,8 @@ export interface KubeExecOptions {
   shell: boolean;
   /** No stdin stream at all: the command reads EOF at once (see ExecOptions.noInput). */
   noInput?: boolean;
+  /** The pod's container (default "main", the primary). */
+  container?: string;
 }
 
 class TtyOut extends Writable {
@@ -94,7 +96,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   exited.catch(() => undefined);
   let status: k8s.V1Status | undefined;
   const socket = await new k8s.Exec(o.kc)
-    .exec(o.namespace, o.pod, "main", argv, stdout, o.tty ? null : sink("stderr"), o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
+    .exec(o.namespace, o.pod, o.container ?? "main", argv, stdout, o.tty ? null : sink("stderr"), o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
       status = s;
     })
     .catch((e: unknown) => {
@@ -155,7 +157,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
           new Promise<boolean>((resolve) => {
             new k8s.Exec(o.kc)
               // At least one stream must be attached, or the kubelet refuses the exec.
-              .exec(o.namespace, o.pod, "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, (st) => resolve(st?.status === "Success"))
+              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, (st) => resolve(st?.status === "Success"))
               .then((w) => w.on("close", () => resolve(false)), () => resolve(false));
             setTimeout(() => resolve(false), 1000).unref();
           });

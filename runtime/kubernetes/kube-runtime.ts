@@ -302,6 +302,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     agents?.drop(t.pod);
     const exit: ExitInfo = { ...e, endedAtMs: Date.now() };
     emit({ t: "exit", id: t.id, exit });
+    // The primary ended: its sidecars end with it (the pod stays, a record, until retention ends).
+    if (t.spec.sidecars?.length && !e.endedBy) void stop(t.id, 0).catch(() => undefined);
   };
   informer.on("add", (p) => onPod(p, false));
   informer.on("update", (p) => onPod(p, false));
@@ -579,6 +581,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         runtimeClasses: nodes.runtimeClasses(r.runnerId),
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),
         pullCredentials: true,
+        multiContainer: true,
         serviceDomain: `${o.namespace}.svc.${o.clusterDomain ?? "cluster.local"}`,
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),

@@ -12,6 +12,7 @@ import { errors } from "../../core/errors.js";
 import { LogResumeError, type LogChunk, type LogOptions } from "../types.js";
 
 interface RawOptions {
+  container?: string;
   follow: boolean;
   tailLines?: number;
   timestamps?: boolean;
@@ -21,7 +22,7 @@ interface RawOptions {
 async function* raw(kc: k8s.KubeConfig, namespace: string, pod: string, o: RawOptions, signal: AbortSignal): AsyncIterable<Buffer> {
   const out = new PassThrough();
   const ctl = await new k8s.Log(kc)
-    .log(namespace, pod, "main", out, () => out.end(), {
+    .log(namespace, pod, o.container ?? "main", out, () => out.end(), {
       follow: o.follow,
       tailLines: o.tailLines && o.tailLines > 0 ? o.tailLines : undefined,
       timestamps: o.timestamps,
@@ -59,13 +60,13 @@ const PIECE = 64 * 1024;
 export async function* podLogs(kc: k8s.KubeConfig, namespace: string, pod: string, opts: LogOptions): AsyncIterable<LogChunk> {
   const { signal } = opts;
   if (opts.fromOffset === undefined && (opts.timestamps || opts.sinceMs !== undefined)) {
-    for await (const data of raw(kc, namespace, pod, { follow: opts.follow, tailLines: opts.tailLines, timestamps: opts.timestamps, sinceMs: opts.sinceMs }, signal)) yield { data };
+    for await (const data of raw(kc, namespace, pod, { container: opts.sidecar, follow: opts.follow, tailLines: opts.tailLines, timestamps: opts.timestamps, sinceMs: opts.sinceMs }, signal)) yield { data };
     return;
   }
   let sent = 0;
   if (opts.fromOffset !== undefined || opts.tailLines > 0) {
     const parts: Buffer[] = [];
-    for await (const b of raw(kc, namespace, pod, { follow: false }, signal)) parts.push(b);
+    for await (const b of raw(kc, namespace, pod, { container: opts.sidecar, follow: false }, signal)) parts.push(b);
     const all = Buffer.concat(parts);
     const from = opts.fromOffset ?? tailStart(all, opts.tailLines);
     if (from > all.length) throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${all.length} bytes)`);
@@ -78,7 +79,7 @@ export async function* podLogs(kc: k8s.KubeConfig, namespace: string, pod: strin
   }
   // From the start of the log: skip what was sent, count the rest.
   let pos = 0;
-  for await (const b of raw(kc, namespace, pod, { follow: opts.follow }, signal)) {
+  for await (const b of raw(kc, namespace, pod, { container: opts.sidecar, follow: opts.follow }, signal)) {
     const next = pos + b.length;
     if (next > sent) {
       const data = pos >= sent ? b : b.subarray(sent - pos);

@@ -132,8 +132,21 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           },
           volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
         },
+        // Sidecars: the same confinement as the primary, sharing its volumes, network and process namespace.
+        ...(spec.sidecars ?? []).map((s) => ({
+          name: s.name,
+          image: s.image,
+          imagePullPolicy: "IfNotPresent",
+          command: s.argv.length ? [s.argv[0] as string] : undefined,
+          args: s.argv.slice(1),
+          env: Object.entries(s.env).map(([name, value]) => ({ name, value })),
+          workingDir: s.workingDir,
+          resources: { requests: resources(s.requests, undefined), limits: resources(s.limits, undefined) },
+          securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } },
+          volumeMounts: s.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}) })),
+        })),
       ],
-      volumes: [...new Map(spec.volumes.map((v) => [v.name, v])).values()].map((v) => ({ name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} })),
+      volumes: [...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => ({ name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} })),
     },
   };
 }

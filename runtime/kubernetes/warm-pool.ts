@@ -63,7 +63,7 @@ export const poolName = (image: string) => `p${createHash("sha256").update(image
  */
 export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean): WarmPoolConfig | undefined {
   const defaultMain = spec.argv.length === 0 || (spec.argv.length === DEFAULT_MAIN_ARGV.length && spec.argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
-  if (mustBeCold || !defaultMain || spec.workingDir || spec.volumes.length || spec.runtimeClass || spec.secrets?.length || spec.imagePull || spec.services?.length || spec.startupProbe) return undefined;
+  if (mustBeCold || !defaultMain || spec.workingDir || spec.volumes.length || spec.runtimeClass || spec.secrets?.length || spec.imagePull || spec.services?.length || spec.startupProbe || spec.sidecars?.length) return undefined;
   const q = [spec.requests, spec.limits];
   if (q.some((x) => x.cpu || x.memory || x.gpuCount)) return undefined;
   return pools.find((p) => p.image === spec.image);
