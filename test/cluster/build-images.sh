@@ -4,9 +4,10 @@
 #   python     docker.io/library/python:3.11    Debian bookworm + python3 (python -> python3),
 #              sh, bash, coreutils, tar: so the SDK's default image name resolves offline
 #   noshell    localhost/hangar-test/noshell:1  two static programs and no /bin/sh
-# Arguments name a subset (pause noshell python); none = all.
+#   redis      docker.io/library/redis:7        Debian bookworm + redis-server 7 (the SDK suite's sidecar)
+# Arguments name a subset (pause noshell python redis); none = all.
 source "$(dirname "$0")/lib.sh"
-want=" ${*:-pause noshell python} "
+want=" ${*:-pause noshell python redis} "
 mkdir -p "$IMAGES"
 cd "$IMAGES"
 if [ ! -f pause.tar ] || [ ! -f noshell.tar ]; then
@@ -30,6 +31,18 @@ if [[ "$want" == *" python "* ]] && [ ! -f python.tar ]; then
   ln -sf python3 rootfs/usr/bin/python
   rm -rf rootfs/var/lib/apt/lists/* rootfs/var/cache/apt/* rootfs/usr/share/doc rootfs/usr/share/man rootfs/usr/share/locale
   python3 "$REPO/test/cluster/mkimage.py" rootfs python.tar "$PYTHON_IMAGE"
+  rm -rf rootfs
+  done_step
+fi
+# redis:7 for the SDK suite's multi-container test (a primary talking to a redis sidecar on loopback).
+if [[ "$want" == *" redis "* ]] && [ ! -f redis.tar ]; then
+  step "building the redis:7 image from a Debian bookworm rootfs (debootstrap, redis-server 7)"
+  rm -rf rootfs
+  mirror=$(sed -n 's/^URIs: *\(http[^ ]*debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+  debootstrap --variant=minbase --include=redis-server bookworm rootfs "${mirror:-http://deb.debian.org/debian}" > debootstrap-redis.log 2>&1 \
+    || { tail -20 debootstrap-redis.log; die "debootstrap failed (log: $IMAGES/debootstrap-redis.log)"; }
+  rm -rf rootfs/var/lib/apt/lists/* rootfs/var/cache/apt/* rootfs/usr/share/doc rootfs/usr/share/man rootfs/usr/share/locale
+  python3 "$REPO/test/cluster/mkimage.py" rootfs redis.tar "$REDIS_IMAGE" /usr/bin/redis-server
   rm -rf rootfs
   done_step
 fi

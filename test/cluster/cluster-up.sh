@@ -147,7 +147,7 @@ step "starting containerd and importing the offline images"
 start containerd containerd --config "$ETC/containerd.toml"
 wait_for 30 "the containerd socket" test -S "$CSOCK"
 wait_for 30 "containerd to answer" ctr -a "$CSOCK" version
-for img in pause python noshell; do ctr -a "$CSOCK" -n k8s.io images import --no-unpack=false "$IMAGES/$img.tar" >/dev/null; done
+for img in pause python noshell redis; do ctr -a "$CSOCK" -n k8s.io images import --no-unpack=false "$IMAGES/$img.tar" >/dev/null; done
 ctr -a "$CSOCK" -n k8s.io images label "$PAUSE_IMAGE" io.cri-containerd.pinned=pinned >/dev/null
 done_step
 

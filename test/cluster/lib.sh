@@ -31,6 +31,7 @@ TEST_NS=hangar-test
 PAUSE_IMAGE=localhost/hangar-test/pause:1
 PYTHON_IMAGE=docker.io/library/python:3.11
 NOSHELL_IMAGE=localhost/hangar-test/noshell:1
+REDIS_IMAGE=docker.io/library/redis:7
 API=https://127.0.0.1:6443
 DAEMONS=(kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
 
