@@ -182,6 +182,9 @@ export function createController(o: ControllerOptions) {
   const onExit = (id: string, exit: ExitInfo) => {
     const r = records.get(id);
     if (!r || isTerminal(r.state) || ending.has(id)) return;
+    // The runtime saw the main process run (a replica that did not start it, or an exit reported
+    // before the start's own answer): it did not die "during start".
+    if (r.startedAtMs === undefined && exit.ranAtMs !== undefined && !exit.startFailure) r.startedAtMs = exit.ranAtMs;
     const next = stateOnExit(r, exit.exitCode, exit.reason, exit.startFailure, exit.endedBy);
     const apply = () => {
       ending.delete(id);

@@ -23,6 +23,8 @@ export interface ExitInfo {
   startFailure?: string;
   /** Set when something other than the main process or a Hangar stop ended it (the pod was deleted, a platform deadline). */
   endedBy?: string;
+  /** When the main process began, as the runtime saw it (Kubernetes: the container's startedAt): proof that it ran. */
+  ranAtMs?: number;
 }
 
 /**

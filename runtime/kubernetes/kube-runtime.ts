@@ -477,7 +477,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (view.t === "exited") {
       t.started = true;
       // After the controller has seen start() resolve (RUNNING), the exit follows.
-      setTimeout(() => finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy }), 0);
+      setTimeout(() => finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) }), 0);
       return { imageNote: `pod ${t.pod}: exited at once`, startedAtMs: Date.now() };
     }
     // RUNNING means exec works: probe it, and learn whether the image has a shell.

@@ -5,7 +5,7 @@ export type PodView =
   | { t: "starting"; reason: string }
   | { t: "running" }
   | { t: "start-failed"; reason: string }
-  | { t: "exited"; exitCode: number; reason: string; endedBy?: string };
+  | { t: "exited"; exitCode: number; reason: string; endedBy?: string; ranAtMs?: number };
 
 /** Waiting reasons that will not fix themselves. */
 const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError", "CrashLoopBackOff"]);
@@ -20,7 +20,8 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
     if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
     const why = term.reason ?? `exit code ${term.exitCode}`;
-    return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}) };
+    const ran = term.startedAt ? new Date(term.startedAt).getTime() : NaN;
+    return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}), ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}) };
   }
   // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran.
   for (const ic of pod.status?.initContainerStatuses ?? []) {

@@ -54,7 +54,7 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
     // Adopted while starting, and the replica that started it is gone (or the start failed there).
     if (view.t === "exited") {
       const seen = f.exitSeenMs ?? nowMs;
-      if (nowMs - seen >= ADOPTED_EXIT_GRACE_MS || deleted) return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy } };
+      if (nowMs - seen >= ADOPTED_EXIT_GRACE_MS || deleted) return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) } };
       return { t: "none", exitSeenMs: seen };
     }
     if (view.t === "start-failed") return { t: "finish", exit: { exitCode: 137, reason: view.reason, startFailure: view.reason } };
@@ -64,7 +64,7 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
     }
     return NONE;
   }
-  if (view.t === "exited") return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy } };
+  if (view.t === "exited") return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) } };
   if (deleted) return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" } };
   return NONE;
 }

@@ -112,7 +112,12 @@ describe("least-privilege ServiceAccount kubeconfig", () => {
     expect((await api.listNode()).items.length).toBeGreaterThan(0);
     await expect(api.deleteNode({ name: "no-such-node" })).rejects.toMatchObject({ code: 403 });
     await expect(api.patchNode({ name: "no-such-node", body: { metadata: { labels: { x: "y" } } } })).rejects.toMatchObject({ code: 403 });
-    await expect(api.listNamespacedSecret({ namespace: NAMESPACE })).rejects.toMatchObject({ code: 403 });
+    // Secrets: its own namespace's (each sandbox's copy of its secret values) and, in a secret store's
+    // tenant namespace, get only; never another namespace's, never a tenant store listed or changed.
+    await expect(api.listNamespacedSecret({ namespace: "kube-system" })).rejects.toMatchObject({ code: 403 });
+    await expect(api.listNamespacedSecret({ namespace: "hangar-secrets-alpha" })).rejects.toMatchObject({ code: 403 });
+    await expect(api.createNamespacedSecret({ namespace: "hangar-secrets-alpha", body: { metadata: { name: "x" } } })).rejects.toMatchObject({ code: 403 });
+    await expect(api.readNamespacedSecret({ namespace: "default", name: "x" })).rejects.toMatchObject({ code: 403 });
     await expect(api.listNamespacedPod({ namespace: "default" })).rejects.toMatchObject({ code: 403 });
     await api.deleteNamespacedPod({ name: podName, namespace: NAMESPACE, gracePeriodSeconds: 0 });
   });

@@ -195,3 +195,23 @@ describe("idForRequest", () => {
     expect(idForRequest("alpha", "req-2")).not.toBe(a);
   });
 });
+
+describe("an exit the runtime saw run", () => {
+  it("is COMPLETED with its code even when it arrives before the start's answer (a replica that did not start it)", async () => {
+    const { c, rt } = setup();
+    let up!: () => void;
+    rt.start = () => new Promise((res) => (up = () => res({ imageNote: "up", startedAtMs: 5 })));
+    const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    rt.emit({ t: "exit", id: r.id, exit: { exitCode: 0, reason: "Completed", endedAtMs: 9, ranAtMs: 7 } });
+    await tick();
+    const got = c.get("alpha", r.id);
+    expect([got.state, got.exitCode, got.stateReason, got.startedAtMs]).toEqual(["COMPLETED", 0, "main process exited with code 0", 7]);
+    // Without the proof it ran, the same exit while starting is a failed start.
+    const r2 = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
+    rt.emit({ t: "exit", id: r2.id, exit: { exitCode: 0, reason: "Completed", endedAtMs: 9 } });
+    await tick();
+    expect(c.get("alpha", r2.id).state).toBe("FAILED");
+    up();
+    await c.close();
+  });
+});
