@@ -60,15 +60,10 @@ def test_the_primarys_exit_ends_its_sidecars(hangar):
         ],
         tags=["e2e-multi"], max_lifetime_seconds=120,
     )
-    sb.wait()
+    sb.wait_until_complete().result()
     sid = sb.sandbox_id
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        sb.get_status()
-        if str(sb.status).lower().endswith(("completed", "failed")):
-            break
-        time.sleep(0.5)
     assert sb.returncode == 7, (sb.status, sb.returncode)
+    deadline = time.time() + 60
     while time.time() < deadline:
         pod = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods/sbx-{sid}")
         states = {c["name"]: c["state"] for c in pod["status"].get("containerStatuses", [])}
