@@ -55,29 +55,24 @@ export async function readKubeSecret(core: k8s.CoreV1Api, ns: string, ref: Secre
 export const envSecretName = (id: string) => `sbx-${id}-env`;
 export const pullSecretName = (id: string) => `sbx-${id}-pull`;
 
-/** The per-sandbox pull Secret (kubernetes.io/dockerconfigjson) its pod's imagePullSecrets names. */
-export function pullSecret(id: string, namespace: string, dockerConfig: string): k8s.V1Secret {
+/** A Secret of one sandbox (labelled for the sweep of copies whose pod never came), immutable. */
+function sandboxSecret(name: string, id: string, namespace: string, type: string, data: Record<string, string>): k8s.V1Secret {
+  const b64 = (v: string) => Buffer.from(v, "utf8").toString("base64");
   return {
     apiVersion: "v1",
     kind: "Secret",
-    type: "kubernetes.io/dockerconfigjson",
+    type,
     immutable: true,
-    metadata: { name: pullSecretName(id), namespace, labels: { [ENV_SECRET_LABEL]: "true", [SANDBOX_ID]: id } },
-    data: { ".dockerconfigjson": Buffer.from(dockerConfig, "utf8").toString("base64") },
+    metadata: { name, namespace, labels: { [ENV_SECRET_LABEL]: "true", [SANDBOX_ID]: id } },
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
   };
 }
 
+/** The per-sandbox pull Secret (kubernetes.io/dockerconfigjson) its pod's imagePullSecrets names. */
+export const pullSecret = (id: string, namespace: string, dockerConfig: string) => sandboxSecret(pullSecretName(id), id, namespace, "kubernetes.io/dockerconfigjson", { ".dockerconfigjson": dockerConfig });
+
 /** The per-sandbox copy of a sandbox's secret values, keyed by env var (pods read it with secretKeyRef). */
-export function envSecret(id: string, namespace: string, values: Record<string, string>): k8s.V1Secret {
-  return {
-    apiVersion: "v1",
-    kind: "Secret",
-    type: "Opaque",
-    immutable: true,
-    metadata: { name: envSecretName(id), namespace, labels: { [ENV_SECRET_LABEL]: "true", [SANDBOX_ID]: id } },
-    data: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Buffer.from(v, "utf8").toString("base64")])),
-  };
-}
+export const envSecret = (id: string, namespace: string, values: Record<string, string>) => sandboxSecret(envSecretName(id), id, namespace, "Opaque", values);
 
 /** Env entries that read each variable from the per-sandbox copy. */
 export const envFromSecret = (id: string, envVars: string[]) => envVars.map((name) => ({ name, valueFrom: { secretKeyRef: { name: envSecretName(id), key: name } } }));
