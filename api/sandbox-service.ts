@@ -2,6 +2,7 @@
 import type { SandboxRecord } from "../core/types.js";
 import type * as grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
+import { composeCreate, renameFields } from "./compose-request.js";
 import { guardRequest } from "./field-policy.js";
 import { applyOverrides } from "./template-view.js";
 import { logSessionId, parseLogSession } from "./log-session.js";
@@ -230,8 +231,14 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     ConnectSandbox: wrap.unary("ConnectSandbox", () => {
       throw errors.notImplemented("ConnectSandbox (the direct data plane; exec, files and logs go through this API)");
     }),
-    CreateSandboxFromFile: wrap.unary("CreateSandboxFromFile", () => {
-      throw errors.notImplemented("CreateSandboxFromFile (Compose files)");
+    CreateSandboxFromFile: wrap.unary("CreateSandboxFromFile", async (req, ctx) => {
+      const c = composeCreate(req, o.specLimits);
+      const services = (c.echo.containers ?? []).map((x) => x.name ?? "");
+      const r = await controller.create(ctx.tenant, { spec: c.spec, echo: c.echo, requestId: req.request_id ?? "", displayName: c.displayName }).catch((e: unknown) => {
+        throw renameFields(e, services);
+      });
+      ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, services: services.length }, "sandbox created from a Compose file");
+      return view(r);
     }),
     GetSandboxBuildLogs: wrap.unary("GetSandboxBuildLogs", () => {
       throw errors.notImplemented("GetSandboxBuildLogs (image builds)");

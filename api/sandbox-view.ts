@@ -21,6 +21,7 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
   return {
     sandbox_id: r.id,
     display_name: r.displayName ?? "",
+    ...(r.spec.compose ? { control: "CONTROL_PLATFORM" as const } : {}),
     spec,
     status: {
       state,

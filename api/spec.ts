@@ -138,7 +138,6 @@ function sidecarOf(x: Container__Output, at: string, volumes: { name: string; si
   only("files", !!x.files?.length);
   only("secret_stores", !!x.secret_stores?.length);
   only("image_pull_credentials", !!x.image_pull_credentials);
-  only("startup_probe", !!x.startup_probe);
   const rr = x.resource_requirements;
   const requests = quantities(rr?.requests ?? x.resources ?? undefined, `${at}.resource_requirements.requests`, v);
   const limits = quantities(rr?.limits ?? x.resources ?? undefined, `${at}.resource_requirements.limits`, v);
@@ -151,7 +150,8 @@ function sidecarOf(x: Container__Output, at: string, volumes: { name: string; si
     const size = volumes.find((vol) => vol.name === m.volume)?.size;
     return { name: m.volume ?? "", mountPath: m.mount_path ?? "", ...(size ? { size } : {}), ...(m.read_only ? { readOnly: true } : {}) };
   });
-  return { name: x.name ?? "", image, argv, env: { ...env }, ...(x.working_dir ? { workingDir: x.working_dir } : {}), requests, limits, volumes: mounts };
+  const startupProbe = probeOf(x.startup_probe, `${at}.startup_probe`, v);
+  return { name: x.name ?? "", image, argv, env: { ...env }, ...(x.working_dir ? { workingDir: x.working_dir } : {}), requests, limits, volumes: mounts, ...(startupProbe ? { startupProbe } : {}) };
 }
 
 /** Container.startup_probe -> a probe with Kubernetes' defaults for fields left 0. */

@@ -235,6 +235,7 @@ export function createController(o: ControllerOptions) {
       const existing = byRequest.get(key);
       const rec = existing ? records.get(existing) : undefined;
       if (rec) {
+        if (rec.spec.compose?.digest !== input.spec.compose?.digest) throw errors.requestIdConflict(input.requestId);
         // A retry while the first is still being stored answers when that one does.
         await storing.get(rec.id);
         if (records.get(rec.id) !== rec) return create(tenant, input);

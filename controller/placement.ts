@@ -48,7 +48,7 @@ export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refu
   return undefined;
 }
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services" | "sidecars">, runners: RunnerInfo[]): Placement {
+export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services" | "sidecars" | "imageEntrypoint" | "hostAliases">, runners: RunnerInfo[]): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
   if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
   const ask = gpuAsk(spec);
@@ -63,6 +63,12 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
   if (spec.sidecars?.length) {
     able = able.filter((r) => r.multiContainer);
     if (!able.length) return { refused: `only one container is supported by this runtime (got ${spec.sidecars.length + 1}): sandboxes with several containers need the Kubernetes runtime`, field: "sandbox.spec.containers" };
+  }
+  if (spec.imageEntrypoint || spec.hostAliases?.length) {
+    able = able.filter((r) => r.multiContainer);
+    if (!able.length) return spec.imageEntrypoint
+      ? { refused: "this runtime does not read an image's ENTRYPOINT and CMD: give the service an entrypoint (its full command)", field: "sandbox.spec.containers[0].command" }
+      : { refused: "host aliases need the Kubernetes runtime", field: "sandbox.spec.containers" };
   }
   if (spec.services?.length) {
     able = able.filter((r) => r.serviceDomain);

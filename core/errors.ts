@@ -108,6 +108,9 @@ export const errors = {
   clusterRefused: (message: string) => new HangarError({ code: "FAILED_PRECONDITION", message }),
   unavailable: (message: string, cause?: unknown) =>
     new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),
+  /** The request_id of an earlier create sent with other declared inputs (a Compose file's bytes). */
+  requestIdConflict: (requestId: string) =>
+    new HangarError({ code: "ALREADY_EXISTS", message: `request_id ${requestId.slice(0, 128)} was used for a create with other contents: use a new request_id`, reason: "CWSANDBOX_REQUEST_ID_CONFLICT" }),
   invalidRequest: (message: string) => new HangarError({ code: "INVALID_ARGUMENT", message, reason: "CWSANDBOX_INVALID_REQUEST" }),
   internal: (message: string, cause?: unknown) => new HangarError({ code: "INTERNAL", message, cause }),
   /** A command needs /bin/sh and the sandbox image has none. metadata.no_shell marks it for callers that rephrase it. */

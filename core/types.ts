@@ -94,6 +94,12 @@ export interface SandboxSpec {
   sidecars?: SidecarSpec[];
   /** PRIVATE service ports: reachable inside the cluster at an address Get returns (a Service per sandbox). */
   services?: ServicePort[];
+  /** Names that resolve to 127.0.0.1 inside the sandbox (a Compose file's service names; Kubernetes hostAliases). */
+  hostAliases?: string[];
+  /** argv are arguments to the image's ENTRYPOINT (none: the image's CMD), as a Compose service's `command` alone is. */
+  imageEntrypoint?: boolean;
+  /** Made from a Compose file (CreateSandboxFromFile, control PLATFORM): the file's sha256, so a request_id replayed with other bytes is refused. */
+  compose?: { digest: string };
 }
 
 export interface SidecarSpec {
@@ -105,6 +111,10 @@ export interface SidecarSpec {
   requests: Quantities;
   limits: Quantities;
   volumes: ScratchVolume[];
+  /** A command that must succeed before the next container (and at last the primary) starts. */
+  startupProbe?: StartupProbe;
+  /** argv are arguments to the image's ENTRYPOINT (none: the image's CMD), as a Compose service's `command` alone is. */
+  imageEntrypoint?: boolean;
 }
 
 /** The container a command, file or log call names: undefined for the primary, else a sidecar's name. */
@@ -194,7 +204,7 @@ export interface RunnerInfo {
   egress?: RunnerEgress;
   /** PRIVATE services: the DNS suffix their addresses end in ("<namespace>.svc.cluster.local"); absent = services refused. */
   serviceDomain?: string;
-  /** Sandboxes with more than one container (SandboxSpec.sidecars); absent = refused. */
+  /** Sandboxes with more than one container (SandboxSpec.sidecars), host aliases, and images run by their own ENTRYPOINT (Compose); absent = refused. */
   multiContainer?: boolean;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */
   pullCredentials?: boolean;

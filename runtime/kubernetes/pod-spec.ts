@@ -1,6 +1,7 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
-import type { Quantities, SandboxSpec } from "../../core/types.js";
+import type { V1Container, V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
+import type { StartupProbe } from "../../core/probe.js";
+import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
@@ -77,6 +78,25 @@ export const ownAnnotationsOut = (a: Record<string, string>) => Object.fromEntri
 /** HTTPS_PROXY (both spellings) for a sandbox with hostname grants; its own env wins. */
 const proxyEnv = (p: PodOptions["proxy"]): Record<string, string> => (p ? { HTTPS_PROXY: `http://${p.address}`, https_proxy: `http://${p.address}` } : {});
 
+const startupProbe = (p: StartupProbe) => ({ exec: { command: [...p.exec] }, periodSeconds: p.periodSeconds, timeoutSeconds: p.timeoutSeconds, failureThreshold: p.failureThreshold, initialDelaySeconds: p.initialDelaySeconds });
+
+function sidecarContainer(s: SidecarSpec): V1Container {
+  return {
+    name: s.name,
+    image: s.image,
+    imagePullPolicy: "IfNotPresent",
+    restartPolicy: "Always",
+    command: s.imageEntrypoint || !s.argv.length ? undefined : [s.argv[0] as string],
+    args: s.imageEntrypoint ? [...s.argv] : s.argv.slice(1),
+    env: Object.entries(s.env).map(([name, value]) => ({ name, value })),
+    workingDir: s.workingDir,
+    ...(s.startupProbe ? { startupProbe: startupProbe(s.startupProbe) } : {}),
+    resources: { requests: resources(s.requests, undefined), limits: resources(s.limits, undefined) },
+    securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } },
+    volumeMounts: s.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}) })),
+  };
+}
+
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
   const egress = allowsEgress(spec, o.defaultDenyEgress);
   const [command, ...args] = spec.argv;
@@ -110,7 +130,12 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       shareProcessNamespace: true,
       ...(o.hostUsers === false ? { hostUsers: false } : {}),
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
-      initContainers: o.netinit ? [netinitContainer(o.netinit)] : undefined,
+      hostAliases: spec.hostAliases?.length ? [{ ip: "127.0.0.1", hostnames: [...spec.hostAliases] }] : undefined,
+      // Sidecars are native sidecars (init containers that keep running): the kubelet starts them in
+      // order, each after the one before has started (and passed its startup probe), and the primary
+      // last; they end when the primary ends. Same confinement as the primary, sharing its volumes,
+      // network and process namespace.
+      initContainers: o.netinit || spec.sidecars?.length ? [...(o.netinit ? [netinitContainer(o.netinit)] : []), ...(spec.sidecars ?? []).map(sidecarContainer)] : undefined,
       containers: [
         {
           name: "main",
@@ -118,11 +143,11 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           // With credentials the registry is asked every time, so they are checked for this sandbox
           // (an image already on the node would otherwise run without them).
           imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
-          command: command === undefined ? undefined : [command],
-          args,
+          command: command === undefined || spec.imageEntrypoint ? undefined : [command],
+          args: spec.imageEntrypoint ? [...spec.argv] : args,
           env: [...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })), ...envFromSecret(id, o.secretEnv ?? [])],
           workingDir: spec.workingDir,
-          ...(spec.startupProbe ? { startupProbe: { exec: { command: spec.startupProbe.exec }, periodSeconds: spec.startupProbe.periodSeconds, timeoutSeconds: spec.startupProbe.timeoutSeconds, failureThreshold: spec.startupProbe.failureThreshold, initialDelaySeconds: spec.startupProbe.initialDelaySeconds } } : {}),
+          ...(spec.startupProbe ? { startupProbe: startupProbe(spec.startupProbe) } : {}),
           resources: { requests, limits },
           securityContext: {
             allowPrivilegeEscalation: false,
@@ -132,19 +157,6 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           },
           volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
         },
-        // Sidecars: the same confinement as the primary, sharing its volumes, network and process namespace.
-        ...(spec.sidecars ?? []).map((s) => ({
-          name: s.name,
-          image: s.image,
-          imagePullPolicy: "IfNotPresent",
-          command: s.argv.length ? [s.argv[0] as string] : undefined,
-          args: s.argv.slice(1),
-          env: Object.entries(s.env).map(([name, value]) => ({ name, value })),
-          workingDir: s.workingDir,
-          resources: { requests: resources(s.requests, undefined), limits: resources(s.limits, undefined) },
-          securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } },
-          volumeMounts: s.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}) })),
-        })),
       ],
       volumes: [...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => ({ name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} })),
     },

@@ -23,10 +23,16 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
     const ran = term.startedAt ? new Date(term.startedAt).getTime() : NaN;
     return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}), ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}) };
   }
-  // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran.
+  // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran. A
+  // sidecar (an init container that keeps running) counts only until the primary has started:
+  // the kubelet restarts it after that, and the sandbox follows its primary.
+  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always").map((c) => c.name));
   for (const ic of pod.status?.initContainerStatuses ?? []) {
+    if (sidecars.has(ic.name) && cs?.state?.running) continue;
     const it = ic.state?.terminated;
-    if (it && it.exitCode !== 0) return { t: "start-failed", reason: `init container ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})` };
+    const probeFailed = sidecars.has(ic.name) && ic.started !== true && !!pod.spec?.initContainers?.find((c) => c.name === ic.name)?.startupProbe;
+    if (it && it.exitCode !== 0 && probeFailed) return { t: "start-failed", reason: `sidecar ${ic.name}: its startup probe did not pass (the kubelet ended it: ${it.reason ?? "exit"} ${it.exitCode})` };
+    if (it && it.exitCode !== 0) return { t: "start-failed", reason: `${sidecars.has(ic.name) ? "sidecar" : "init container"} ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})` };
     const iw = ic.state?.waiting;
     if (iw?.reason && FATAL_WAITING.has(iw.reason)) return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
   }
@@ -42,7 +48,14 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   const createdRaw = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
   const created = Number.isFinite(createdRaw) ? createdRaw : nowMs;
   const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
-  const why = unschedulable ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}` : cs?.state?.running ? "waiting for the startup probe to pass" : waiting?.reason ?? pod.status?.phase ?? "Pending";
+  const pendingSidecar = cs?.state?.running ? undefined : pod.status?.initContainerStatuses?.find((ic) => sidecars.has(ic.name) && ic.started !== true);
+  const why = unschedulable
+    ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}`
+    : cs?.state?.running
+      ? "waiting for the startup probe to pass"
+      : pendingSidecar
+        ? `waiting for sidecar ${pendingSidecar.name} to start${pod.spec?.initContainers?.find((c) => c.name === pendingSidecar.name)?.startupProbe ? " (its startup probe)" : ""}`
+        : waiting?.reason ?? pod.status?.phase ?? "Pending";
   if (nowMs - created > startupTimeoutMs) return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
   return { t: "starting", reason: why };
 }

@@ -4,6 +4,7 @@ import { chooseRunner } from "../../controller/placement.js";
 import { containerTarget, type RunnerInfo } from "../../core/types.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { poolFor } from "../../runtime/kubernetes/warm-pool.js";
+import { observePod } from "../../runtime/kubernetes/pod-state.js";
 
 const keep = (o: object) => ({ image: "python:3.11", command: "sleep", args: ["infinity"], resources: { cpu: "500m", memory: "256Mi" }, ...o });
 const create = (containers: object[], volumes: object[] = []) => toDomainSpec({ containers, volumes } as never, { maxLifetimeSeconds: 60 });
@@ -36,13 +37,37 @@ describe("multi-container sandboxes", () => {
     expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.containers", refused: expect.stringMatching(/only one container is supported/) });
     expect(chooseRunner(s, [{ ...runner, multiContainer: true }])).toHaveProperty("runner");
   });
-  it("one pod: each sidecar confined as the primary, every volume once; never from a warm pool", () => {
-    const s = create([keep({ name: "main", primary: true }), keep({ name: "helper", volume_mounts: [{ volume: "only-helper", mount_path: "/h" }] })], [{ name: "only-helper", scratch: {} }]);
-    const pod = buildPod("abc", s, { namespace: "ns", defaultDenyEgress: true });
-    const [main, helper] = pod.spec?.containers ?? [];
-    expect(main?.name).toBe("main");
-    expect(helper).toMatchObject({ name: "helper", image: "python:3.11", command: ["sleep"], args: ["infinity"], securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES } } });
+  it("one pod: each sidecar a native sidecar confined as the primary, started in order before it; every volume once; never from a warm pool", () => {
+    const probe = { exec: ["redis-cli", "ping"], period_seconds: 1 };
+    const s = create([keep({ name: "main", primary: true }), keep({ name: "helper", volume_mounts: [{ volume: "only-helper", mount_path: "/h" }] }), keep({ name: "db", startup_probe: probe })], [{ name: "only-helper", scratch: {} }]);
+    const pod = buildPod("abc", s, { namespace: "ns", defaultDenyEgress: true, netinit: { image: "netinit:1", path: "/netinit", policy: { allow: [] } as never } });
+    expect(pod.spec?.containers?.map((c) => c.name)).toEqual(["main"]);
+    const [netinit, helper, db] = pod.spec?.initContainers ?? [];
+    expect(netinit?.restartPolicy).toBeUndefined();
+    expect(helper).toMatchObject({ name: "helper", image: "python:3.11", restartPolicy: "Always", command: ["sleep"], args: ["infinity"], securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES } } });
+    expect(helper?.startupProbe).toBeUndefined();
+    expect(db).toMatchObject({ name: "db", restartPolicy: "Always", startupProbe: { exec: { command: ["redis-cli", "ping"] }, periodSeconds: 1 } });
     expect(pod.spec?.volumes?.map((v) => v.name)).toEqual(["vol-only-helper"]);
+    expect(pod.spec?.hostAliases).toBeUndefined();
     expect(poolFor(s, [{ image: "python:3.11", size: 1 } as never], false)).toBeUndefined();
   });
+  it("host aliases resolve to loopback", () => {
+    const s = { ...create([keep({ name: "main", primary: true }), keep({ name: "db" })]), hostAliases: ["db", "main"] };
+    expect(buildPod("abc", s, { namespace: "ns", defaultDenyEgress: true }).spec?.hostAliases).toEqual([{ ip: "127.0.0.1", hostnames: ["db", "main"] }]);
+  });
+});
+
+describe("native sidecars in the pod's status", () => {
+  const at = new Date(0);
+  const spec = { initContainers: [{ name: "netinit" }, { name: "db", restartPolicy: "Always", startupProbe: { exec: { command: ["true"] } } }, { name: "web", restartPolicy: "Always" }], containers: [{ name: "main" }] };
+  const pod = (init: object[], main: object) => ({ metadata: { creationTimestamp: at }, spec, status: { phase: "Pending", initContainerStatuses: init, containerStatuses: [{ name: "main", ...main }] } }) as never;
+  const done = { name: "netinit", state: { terminated: { exitCode: 0 } } };
+  const cases: [string, object[], object, object][] = [
+    ["a sidecar still probing: starting, and says which", [done, { name: "db", started: false, state: { running: {} } }, { name: "web", state: { waiting: { reason: "PodInitializing" } } }], { state: { waiting: { reason: "PodInitializing" } } }, { t: "starting", reason: "waiting for sidecar db to start (its startup probe)" }],
+    ["a sidecar whose probe never passed: the start failed", [done, { name: "db", started: false, state: { terminated: { exitCode: 137, reason: "Error" } } }], { state: { waiting: { reason: "PodInitializing" } } }, { t: "start-failed", reason: "sidecar db: its startup probe did not pass (the kubelet ended it: Error 137)" }],
+    ["a sidecar that exits before the primary starts: the start failed", [done, { name: "db", started: true, state: { running: {} } }, { name: "web", started: false, state: { terminated: { exitCode: 1 } } }], { state: { waiting: { reason: "PodInitializing" } } }, { t: "start-failed", reason: "sidecar web failed (exit 1)" }],
+    ["a sidecar that crashes after the primary started: the sandbox follows its primary", [done, { name: "db", started: true, state: { running: {} } }, { name: "web", started: true, state: { terminated: { exitCode: 1 } } }], { state: { running: {} } }, { t: "running" }],
+    ["every sidecar started and the primary running: running", [done, { name: "db", started: true, state: { running: {} } }, { name: "web", started: true, state: { running: {} } }], { state: { running: {} } }, { t: "running" }],
+  ];
+  for (const [what, init, main, want] of cases) it(what, () => expect(observePod(pod(init, main), 1000, 60_000)).toEqual(want));
 });
