@@ -37,7 +37,7 @@ export function composeCreate(req: CreateSandboxFromFileRequest__Output, limits:
   if (type === "SANDBOX_FILE_TYPE_UNSPECIFIED") throw errors.invalidField("type", "required: SANDBOX_FILE_TYPE_COMPOSE");
   if (type !== "SANDBOX_FILE_TYPE_COMPOSE") throw errors.notImplemented(`file type ${String(type)} (field type): Hangar reads Compose files`);
   const control = req.control ?? "CONTROL_UNSPECIFIED";
-  if (control === "CONTROL_CONTAINER_ENGINE") throw errors.notImplemented("container-engine control (field control): Hangar runs a Compose file's services as the sandbox's own containers (CONTROL_PLATFORM); a Docker engine inside a sandbox needs a privileged or nested-virtualisation runtime, which sandboxes never get");
+  if (control === "CONTROL_CONTAINER_ENGINE") throw errors.notImplemented("CONTROL_CONTAINER_ENGINE (field control: a Docker engine inside a sandbox needs a privileged or nested-virtualisation runtime, which sandboxes never get; with control PLATFORM Hangar runs the file's services as the sandbox's own containers)");
   if (control !== "CONTROL_PLATFORM" && control !== "CONTROL_UNSPECIFIED") throw errors.invalidField("control", `unknown control ${String(control)}`);
   const contents = Buffer.from(req.contents ?? Buffer.alloc(0));
   if (!contents.length) throw errors.invalidField("contents", "required: the Compose file's bytes");

@@ -66,7 +66,7 @@ def test_the_primarys_exit_ends_its_sidecars(hangar):
     deadline = time.time() + 60
     while time.time() < deadline:
         pod = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods/sbx-{sid}")
-        states = {c["name"]: c["state"] for c in pod["status"].get("containerStatuses", [])}
+        states = {c["name"]: c["state"] for c in pod["status"].get("containerStatuses", []) + pod["status"].get("initContainerStatuses", [])}
         if "terminated" in states.get("helper", {}):
             return
         time.sleep(0.5)
