@@ -106,7 +106,7 @@ volumes: { data: {} }
     ["a duplicate key", "services:\n  main: { image: a }\n  main: { image: b }\n", {}, /contents: not valid YAML/],
     ["a billion laughs", `a: &a ["x","x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\nservices:\n  main: { image: a }\n`, {}, /contents: not usable YAML|contents: not valid YAML/],
     ["an empty file", "", {}, /contents: required/],
-    ["the container engine", "services:\n  main: { image: a }\n", { control: "CONTROL_CONTAINER_ENGINE" }, /container-engine control \(field control\)/],
+    ["the container engine", "services:\n  main: { image: a }\n", { control: "CONTROL_CONTAINER_ENGINE" }, /CONTROL_CONTAINER_ENGINE \(field control: a Docker engine inside a sandbox/],
     ["no file type", "services:\n  main: { image: a }\n", { type: "SANDBOX_FILE_TYPE_UNSPECIFIED" }, /type: required/],
     ["pull credentials no service needs", "services:\n  main: { image: ghcr.io/a/b }\n", { image_pull_credentials: [{ registry: "quay.io", credentials: { store_name: "vault", path: "q" } }] }, /image_pull_credentials\[0\]\.registry: no service's image comes from quay\.io/],
     ["pull credentials for a sidecar's image", "services:\n  db: { image: ghcr.io/a/db }\n  main: { image: a }\n", { image_pull_credentials: [{ registry: "ghcr.io", credentials: { store_name: "vault", path: "q" } }] }, /only db pull from ghcr\.io: pull credentials apply to the primary service's image/],
