@@ -115,7 +115,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "Probe.initial_delay_seconds": c("see Container.startup_probe: 0-3600"),
   "Resources.cpu": h("a Kubernetes quantity: the pod's cpu request or limit; locally a limit is the cgroup CPU quota (at least the kernel's 1 ms)"),
   "Resources.memory": h("a Kubernetes quantity: the pod's memory request or limit; locally a limit is the cgroup memory cap"),
-  "Resources.gpu": h("GPUs, below; the local runtime has none, so any count there is FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER)"),
+  "Resources.gpu": h("GPUs, below. The local runtime has only the device nodes the operator lists (HANGAR_LOCAL_GPU_DEVICES, one per GPU, HANGAR_LOCAL_GPU_TYPE / _MEMORY_GB): a sandbox gets that many free ones bound into its /dev, held until it ends (too few free: RESOURCE_EXHAUSTED with a retry delay); with none listed, or more asked than exist, FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER)"),
   "Gpu.count": h("GPUs from one node: the extended resource (HANGAR_KUBE_GPU_RESOURCE; requests = limits) on a runner whose nodes have enough; more than any node of the runners asked for has is FAILED_PRECONDITION (CWSANDBOX_NO_SUITABLE_RUNNER) naming what exists; while none are free the sandbox waits, its status showing the scheduler's reason"),
   "Gpu.type": h('the GPU model ("H100", "A100-80GB"), matched word by word against the nodes\' model labels (HANGAR_KUBE_GPU_TYPE_LABELS): node affinity to the matching models'),
   "Gpu.memory_gb": h("least memory per GPU (GB): node affinity on the nodes' GPU memory label (HANGAR_KUBE_GPU_MEMORY_LABEL, MiB)"),

@@ -3,7 +3,7 @@
  * frozen; a bad value is a startup error that names the setting. docs/configuration.md
  * documents each key. Flags: --listen=ADDR is HANGAR_LISTEN, and so on for every key.
  */
-import { accessSync, constants, existsSync, lstatSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
@@ -225,6 +225,24 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   if (runtime === "local" && !unsafe && (!executable(guard) || !existsSync(seccompBpf))) throw new ConfigError(`HANGAR_LOCAL_GUARD=${guard} / HANGAR_LOCAL_SECCOMP_BPF=${seccompBpf}: not found; build them with 'make setup' (every sandbox process runs under that seccomp filter)`);
   const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
   for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);
+  // GPUs on the local runtime: only the device nodes listed, one GPU each (runtime/local/gpus.ts).
+  const charDevice = (d: string) => {
+    try {
+      return statSync(d).isCharacterDevice();
+    } catch {
+      return false;
+    }
+  };
+  const gpuDevices = str("HANGAR_LOCAL_GPU_DEVICES", "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const d of gpuDevices) if (!path.isAbsolute(d) || !charDevice(d)) throw new ConfigError(`HANGAR_LOCAL_GPU_DEVICES: ${d} is not an absolute path to a character device (one per GPU, e.g. /dev/nvidia0)`);
+  if (new Set(gpuDevices).size !== gpuDevices.length) throw new ConfigError("HANGAR_LOCAL_GPU_DEVICES: a device is listed twice");
+  const gpuSharedText = str("HANGAR_LOCAL_GPU_SHARED_DEVICES", "/dev/nvidiactl,/dev/nvidia-uvm,/dev/nvidia-uvm-tools,/dev/nvidia-modeset");
+  const gpuShared = gpuSharedText.split(",").map((s) => s.trim()).filter(Boolean).filter((d) => path.isAbsolute(d) && charDevice(d));
+  const gpuType = str("HANGAR_LOCAL_GPU_TYPE", "");
+  if (gpuType && !/^[A-Za-z0-9][-A-Za-z0-9_. ]{0,62}$/.test(gpuType)) throw new ConfigError(`HANGAR_LOCAL_GPU_TYPE=${gpuType}: a GPU model name such as H100 (letters, digits, '-', '_', '.', ' ')`);
+  const gpuMemoryGb = int("HANGAR_LOCAL_GPU_MEMORY_GB", 0, 0, 100_000);
+  if ((gpuType || gpuMemoryGb) && !gpuDevices.length) throw new ConfigError("HANGAR_LOCAL_GPU_TYPE / HANGAR_LOCAL_GPU_MEMORY_GB describe the GPUs of HANGAR_LOCAL_GPU_DEVICES, which lists none");
+  if (gpuDevices.length && unsafe) throw new ConfigError("HANGAR_LOCAL_GPU_DEVICES: GPU sandboxes need isolation (with HANGAR_LOCAL_UNSAFE_NO_ISOLATION every process sees every device)");
   const idRangeStart = int("HANGAR_LOCAL_ID_RANGE_START", 200_000, 1, 4_294_967_294 - 65_536);
   const slotUidBase = int("HANGAR_LOCAL_SLOT_UID_BASE", 300_000, 1, 4_294_967_294 - 65_536);
   if (slotUidBase < idRangeStart + 65_536 && slotUidBase + 65_536 > idRangeStart) throw new ConfigError(`HANGAR_LOCAL_SLOT_UID_BASE=${slotUidBase}: the slot uids (${slotUidBase}-${slotUidBase + 65_535}) overlap the sandbox id range HANGAR_LOCAL_ID_RANGE_START=${idRangeStart} (${idRangeStart}-${idRangeStart + 65_535})`);
@@ -318,6 +336,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       defaultCpuMillicores: int("HANGAR_LOCAL_DEFAULT_CPU_MILLICORES", 1000, 10, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
+      gpus: gpuDevices.length ? { devices: gpuDevices, shared: gpuShared, ...(gpuType ? { type: gpuType } : {}), ...(gpuMemoryGb ? { memoryGb: gpuMemoryGb } : {}) } : undefined,
       tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },
   };

@@ -15,6 +15,10 @@ export interface SandboxPaths {
   files: { host: string; path: string }[];
   /** host dir -> path in the sandbox (scratch volumes). */
   volumes: { host: string; path: string; readOnly?: boolean }[];
+  /** Device nodes bound at their own paths in the sandbox's /dev (its GPUs and the driver's shared nodes: runtime/local/gpus.ts). */
+  devices?: string[];
+  /** The driver's /proc directory (/proc/driver/nvidia) shown read-only inside the masked /proc/driver (GPU sandboxes). */
+  procDriver?: string;
 }
 
 export interface BwrapInputs {
@@ -52,9 +56,13 @@ export function bwrapArgs(i: BwrapInputs): string[] {
   const a: string[] = [];
   a.push(i.paths.rootWritable ? "--bind" : "--ro-bind", i.paths.root, "/");
   a.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run");
+  for (const d of i.paths.devices ?? []) a.push("--dev-bind", d, d);
   a.push("--ro-bind", "/proc/sys", "/proc/sys");
   for (const f of i.procMasks?.files ?? []) a.push("--ro-bind", i.paths.empty, f);
-  for (const d of i.procMasks?.dirs ?? []) a.push("--tmpfs", d, "--remount-ro", d);
+  for (const d of i.procMasks?.dirs ?? []) {
+    const shown = i.paths.procDriver && i.paths.procDriver.startsWith(`${d}/`) ? ["--ro-bind", i.paths.procDriver, i.paths.procDriver] : [];
+    a.push("--tmpfs", d, ...shown, "--remount-ro", d);
+  }
   a.push("--bind", i.paths.tmp, "/tmp", "--bind", i.paths.home, SANDBOX_HOME);
   for (const m of i.maskPaths) a.push("--tmpfs", m);
   if (i.paths.maskSecrets) a.push("--ro-bind-try", i.paths.empty, "/etc/shadow", "--ro-bind-try", i.paths.empty, "/etc/gshadow");

@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { openSync, realpathSync } from "node:fs";
+import { existsSync, openSync, realpathSync } from "node:fs";
 import { chmod, chown, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,10 +17,11 @@ import { errors, HangarError } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
-import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
+import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
+import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
@@ -61,6 +62,8 @@ export interface LocalRuntimeOptions {
   cgroupRoot: string;
   defaultDenyEgress: boolean;
   runner: { runnerId: string; runnerGroupId: string; organizationId: string };
+  /** GPUs: device nodes the operator listed (HANGAR_LOCAL_GPU_DEVICES); absent: GPU sandboxes are refused. */
+  gpus?: LocalGpuConfig;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
@@ -125,7 +128,27 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     return () => void listeners.delete(l);
   };
 
-  async function start(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+  const gpuPool = o.gpus?.devices.length ? createGpuPool(o.gpus) : undefined;
+  const procDriver = existsSync("/proc/driver/nvidia") ? "/proc/driver/nvidia" : undefined;
+
+  /** A GPU sandbox holds its devices from here until its teardown (or a start that fails before it runs). */
+  async function start(id: string, spec: SandboxSpec, runnerId?: string, record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+    const ask = gpuAsk(spec);
+    if (ask) {
+      if (!gpuPool) throw errors.noSuitableRunner("this Hangar's local runtime has no GPUs (HANGAR_LOCAL_GPU_DEVICES lists none)");
+      if (o.isolation !== "bubblewrap") throw errors.noSuitableRunner("GPU sandboxes need isolation: with HANGAR_LOCAL_UNSAFE_NO_ISOLATION every process sees every device");
+      const got = gpuPool.take(id, ask.count);
+      if ("refused" in got) throw errors.capacityExhausted(got.refused, 5000);
+    }
+    try {
+      return await startSandbox(id, spec, runnerId, record, startSecrets);
+    } catch (e) {
+      if (!sandboxes.has(id)) gpuPool?.release(id);
+      throw e;
+    }
+  }
+
+  async function startSandbox(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
     const secrets = startSecrets?.env && Object.keys(startSecrets.env).length ? startSecrets.env : undefined;
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
@@ -134,8 +157,13 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
     await writeFile(paths.empty, "", { mode: 0o444 });
+    const gpuDevices = gpuPool?.held(id) ?? [];
+    if (gpuDevices.length) {
+      paths.devices = [...gpuDevices, ...(o.gpus?.shared ?? [])];
+      if (procDriver) paths.procDriver = procDriver;
+    }
     let overlay: { lower: string; upper: string; work: string; target: string } | undefined;
-    const notes = [rootfs.note];
+    const notes = [rootfs.note, ...(gpuDevices.length ? [`GPUs: ${gpuDevices.join(", ")}`] : [])];
     if (o.isolation === "bubblewrap") {
       if (isRoot) {
         overlay = { lower: rootfs.dir, upper: path.join(dir, "upper"), work: path.join(dir, "work"), target: path.join(dir, "root") };
@@ -327,6 +355,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
     if (sb.pasta?.pid) await killTree(sb.pasta.pid).catch(() => undefined);
     await sb.cgroups.remove();
+    gpuPool?.release(sb.id);
     if (sb.slot !== undefined) o.users?.slots.release(sb.slot);
     sb.slot = undefined;
     // Nothing can run in the sandbox any more: free its disk now; the logs stay until remove().
@@ -420,6 +449,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       availableMemoryBytes: Math.max(0, Math.min(os.freemem(), maxMem - live.reduce((a, s) => a + s.memoryBytes, 0))),
       runningSandboxes: live.length,
       runtimeClasses: [], // one launcher (bubblewrap): nothing to choose
+      ...(gpuPool ? { gpus: gpuPool.runnerGpus() } : {}),
     };
   }
 

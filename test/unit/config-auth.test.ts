@@ -43,6 +43,10 @@ describe("loadConfig", () => {
     ["an unknown user-namespace mode", { HANGAR_KUBE_USER_NAMESPACES: "maybe" }, /HANGAR_KUBE_USER_NAMESPACES=maybe: expected auto/],
     ["an unknown egress enforcement", { HANGAR_KUBE_EGRESS_ENFORCEMENT: "cilium" }, /HANGAR_KUBE_EGRESS_ENFORCEMENT=cilium: expected netinit/],
     ["a grantable range that is not a CIDR", { HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.1.0.0/16,10.2.0.0/33" }, /HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS: "10.2.0.0\/33" is not/],
+    ["a GPU device that is not a device", { HANGAR_LOCAL_GPU_DEVICES: "/etc/hostname" }, /HANGAR_LOCAL_GPU_DEVICES: \/etc\/hostname is not an absolute path to a character device/],
+    ["a GPU device listed twice", { HANGAR_LOCAL_GPU_DEVICES: "/dev/null,/dev/null" }, /HANGAR_LOCAL_GPU_DEVICES: a device is listed twice/],
+    ["a GPU type without GPUs", { HANGAR_LOCAL_GPU_TYPE: "H100" }, /HANGAR_LOCAL_GPU_TYPE \/ HANGAR_LOCAL_GPU_MEMORY_GB describe the GPUs of HANGAR_LOCAL_GPU_DEVICES, which lists none/],
+    ["GPUs without isolation", { HANGAR_LOCAL_GPU_DEVICES: "/dev/null", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, /GPU sandboxes need isolation/],
     ["a deny range that is not a CIDR", { HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range" }, /HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range"/],
   ];
   for (const [name, env, msg] of bad) {
@@ -51,6 +55,10 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ ...base, ...env }, [], dir)).toThrow(msg);
     });
   }
+  it("local GPUs: the listed devices, the shared nodes that exist, the model", () => {
+    expect(loadConfig({ ...base, HANGAR_LOCAL_GPU_DEVICES: "/dev/null, /dev/zero", HANGAR_LOCAL_GPU_SHARED_DEVICES: "/dev/full,/dev/nonexistent-ctl", HANGAR_LOCAL_GPU_TYPE: "H100", HANGAR_LOCAL_GPU_MEMORY_GB: "80" }, [], dir).local.gpus).toEqual({ devices: ["/dev/null", "/dev/zero"], shared: ["/dev/full"], type: "H100", memoryGb: 80 });
+    expect(loadConfig(base, [], dir).local.gpus).toBeUndefined();
+  });
   it("allows open mode off loopback only when told to", () => {
     expect(loadConfig({ ...base, HANGAR_LISTEN: "0.0.0.0:1", HANGAR_ALLOW_OPEN_NON_LOOPBACK: "true" }, [], dir).listen.host).toBe("0.0.0.0");
   });
