@@ -27,10 +27,13 @@ const u = (why: string): Rule => ({ refused: why, unimplemented: true });
 const o: Rule = { output: true };
 
 /** Services whose requests the guard walks; every other service is refused method by method. */
-export const GUARDED_SERVICES = ["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService", "coreweave.sandbox.v1.SandboxTemplateService"];
+export const GUARDED_SERVICES = ["coreweave.sandbox.v1.SandboxService", "coreweave.sandbox.v1.DiscoveryService", "coreweave.sandbox.v1.SandboxTemplateService", "coreweave.sandbox.v1.VolumeService"];
 
 /** Methods of the guarded services refused as a whole (their fields are never read). */
 export const METHOD_RULES: Record<string, string> = {
+  "VolumeService.CreateVolume": "FAILED_PRECONDITION (CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED): volumes are registered by the operator (a PersistentVolumeClaim labelled hangar.dev/volume-tenant=<tenant>; HANGAR_LOCAL_VOLUMES), not through the API",
+  "VolumeService.UpdateVolume": "FAILED_PRECONDITION (CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED): the operator changes a registration (the claim's annotations; HANGAR_LOCAL_VOLUMES)",
+  "VolumeService.DeleteVolume": "FAILED_PRECONDITION (CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED): the operator removes a registration (the claim's label; HANGAR_LOCAL_VOLUMES)",
   "SandboxService.GetSandboxBuildLogs": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Hangar builds no images",
   "SandboxService.ConnectSandbox": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane; the SDK's AUTO mode then uses this API (ADR 0011)",
   "SandboxService.CreateFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED), after NOT_FOUND for an unknown sandbox",
@@ -41,7 +44,6 @@ export const METHOD_RULES: Record<string, string> = {
 
 /** Services refused as a whole (server.ts): every method answers with this. */
 export const SERVICE_RULES: Record<string, string> = {
-  "coreweave.sandbox.v1.VolumeService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): named volumes",
   "coreweave.sandbox.v1.SettingsService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED); the snapshot-bucket methods FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
   "coreweave.sandbox.v1.SandboxDataPlaneService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane (ADR 0011)",
 };
@@ -137,7 +139,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "SecurityContext.seccomp_profile": r("the seccomp profile is chosen by Hangar"),
   "SandboxVolume.name": h("the volume's name (a DNS label)"),
   "SandboxVolume.scratch": h("a scratch volume, below"),
-  "SandboxVolume.volume_id": r("named volumes are not configured on this Hangar"),
+  "SandboxVolume.volume_id": h("a registered volume of the caller's tenant (ListVolumes), mounted by the primary container's volume_mounts: Kubernetes a persistentVolumeClaim (sub_path honoured), local a bind of the operator's directory (no sub_path). An id the tenant does not have is NOT_FOUND (CWSANDBOX_VOLUME_NOT_FOUND; another tenant's reads the same), one not ready FAILED_PRECONDITION (CWSANDBOX_VOLUME_NOT_READY), a write mount of a volume registered read-only or ReadOnlyMany, or a second writer of a ReadWriteOnce/ReadWriteOncePod one, FAILED_PRECONDITION (CWSANDBOX_VOLUME_IN_USE)"),
   "ScratchVolume.size": h("emptyDir sizeLimit on Kubernetes; not enforced locally (the sandbox's disk is the host directory)"),
   "ScratchVolume.medium": r("storage media are not selectable"),
   "ScratchVolume.restore_from_snapshot_id": c("FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
@@ -169,7 +171,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "ListSandboxesRequest.state": h("sandboxes in this state"),
   "ListSandboxesRequest.show_terminated": h("finished sandboxes too (while their records are retained)"),
   "ListSandboxesRequest.runner_ids": h("sandboxes on these runners"),
-  "ListSandboxesRequest.volume_ids": h("no named volumes exist, so nothing matches"),
+  "ListSandboxesRequest.volume_ids": h("sandboxes that mount one of these registered volumes"),
   "ListSandboxesRequest.sort_direction": h("by creation time: DESCENDING newest first; ASCENDING or unset oldest first (a page token keeps its direction)"),
   "DeleteSandboxRequest.sandbox_id": h("the sandbox to stop"),
   "DeleteSandboxRequest.grace_period_seconds": h("SIGTERM, then SIGKILL after it (at most the operator's maximum)"),
@@ -275,6 +277,13 @@ export const FIELD_RULES: Record<string, Rule> = {
   "CreateSandboxFromFileRequest.builder_sizes": u("image builds (Hangar builds no images: set image in the file or image_overrides)"),
   "CreateSandboxFromFileRequest.control": c("PLATFORM (or unset): Hangar runs the services as the sandbox's containers and Get says CONTROL_PLATFORM; CONTAINER_ENGINE (a Docker engine inside the sandbox) is UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): it needs a privileged or nested-virtualisation runtime, which sandboxes never get"),
   "CreateSandboxFromFileRequest.image_pull_credentials": c("one per registry, for the primary service's image (as its container's image_pull_credentials; Kubernetes); one no service's image needs, or only a sidecar's, is INVALID_ARGUMENT"),
+  // VolumeService (api/volume-service.ts): the caller's registered volumes, read fresh.
+  "GetVolumeRequest.volume_id": h("one of the caller's registered volumes, else NOT_FOUND (CWSANDBOX_VOLUME_NOT_FOUND)"),
+  "ValidateVolumeRequest.volume_id": h("reads the registration again (the claim's phase; the directory's existence) and returns the volume"),
+  "ListVolumesRequest.page_size": h("at most this many (default 100, at most 1000)"),
+  "ListVolumesRequest.page_token": h("the next_page_token of the previous page"),
+  "ListVolumesRequest.states": h("only volumes in these states (READY, or ERROR with the reason)"),
+  "ListVolumesRequest.runner_ids": h("only volumes of these runners (this Hangar's volumes belong to its runtime's runner)"),
   "DeleteSandboxTemplateRequest.sandbox_template_id": h("marks the caller's template deleted (kept for show_deleted; no longer runs)"),
 };
 

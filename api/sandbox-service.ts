@@ -166,7 +166,6 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const stateName = req.state ?? "STATE_UNSPECIFIED";
       if (typeof stateName !== "string" || !(stateName in STATES)) v.push({ field: "state", description: `unknown state ${String(stateName)}` });
       if (v.length) throw errors.invalid(v);
-      if (req.volume_ids?.length) return { sandboxes: [], next_page_token: "" };
       const res = controller.list(ctx.tenant, {
         tags: req.tags ?? [],
         state: STATES[stateName as string],
@@ -175,6 +174,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
         pageSize: req.page_size ?? 0,
         pageToken: req.page_token ?? "",
         descending: req.sort_direction === "SORT_DIRECTION_DESCENDING",
+        volumeIds: req.volume_ids ?? [],
       });
       return { sandboxes: res.items.map(view), next_page_token: res.nextPageToken };
     }),

@@ -43,6 +43,7 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
         return { port: s.port, name: s.name, protocol: s.protocol, visibility: mine ? "VISIBILITY_PRIVATE" : s.visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
+      attached_volume_ids: [...new Set(r.spec.volumes.flatMap((m) => (m.registered ? [m.registered.id] : [])))],
       // One row per container as sent; a sidecar's row follows the sandbox (its primary).
       container_statuses: (spec.containers?.length ? spec.containers : [{ name: "main" }]).map((x) => ({ name: x.name || "main", state, exit_code: r.exitCode ?? 0 })),
     },

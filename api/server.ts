@@ -16,6 +16,7 @@ import { createDiscoveryService } from "./discovery-service.js";
 import { createErrorMapper } from "./grpc-errors.js";
 import type { Metrics } from "./metrics.js";
 import { guardRequest, GUARDED_SERVICES, METHOD_RULES } from "./field-policy.js";
+import { createVolumeService } from "./volume-service.js";
 import { loadApi, loadContractRoot, loadRpcTypes } from "./proto.js";
 import { createSandboxService, type SandboxServiceOptions } from "./sandbox-service.js";
 import { createTemplateService } from "./template-service.js";
@@ -70,7 +71,7 @@ export function createGrpcServer(d: ServerDeps) {
     server.addService(service, impl);
   };
   server.addService(v1.SandboxTemplateService.service, createTemplateService(d.controller, wrap, sandboxSpecType, d.sandbox.specLimits));
-  refuse(v1.VolumeService.service, () => errors.notImplemented("the VolumeService (named volumes)"));
+  server.addService(v1.VolumeService.service, createVolumeService(d.controller, wrap));
   refuse(v1.SandboxDataPlaneService.service, (m) => errors.notImplemented(`SandboxDataPlaneService/${m} (the direct data plane)`));
   refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.snapshotsNotSupported() : errors.notImplemented(`SettingsService/${m}`)));
 

@@ -124,7 +124,7 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
 const CONTAINER_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** A container beside the primary: what it runs and mounts; what only the primary can have is refused naming the field. */
-function sidecarOf(x: Container__Output, at: string, volumes: { name: string; size?: string }[], v: FieldViolation[]): SidecarSpec {
+function sidecarOf(x: Container__Output, at: string, volumes: { name: string; size?: string; registered?: unknown }[], v: FieldViolation[]): SidecarSpec {
   const image = x.image ?? "";
   if (!image) v.push({ field: `${at}.image`, description: "required" });
   else if (image.length > LIMITS.imageLength || /[\s\u0000]/.test(image)) v.push({ field: `${at}.image`, description: `must be an image reference of at most ${LIMITS.imageLength} characters without spaces` });
@@ -148,6 +148,7 @@ function sidecarOf(x: Container__Output, at: string, volumes: { name: string; si
     if (p) v.push({ field: `${at}.volume_mounts[${i}].mount_path`, description: p });
     if (m.sub_path) v.push({ field: `${at}.volume_mounts[${i}].sub_path`, description: "sub paths are offered on the primary container only" });
     const size = volumes.find((vol) => vol.name === m.volume)?.size;
+    if (volumes.find((vol) => vol.name === m.volume)?.registered) v.push({ field: `${at}.volume_mounts[${i}].volume`, description: "registered volumes mount on the primary container only" });
     return { name: m.volume ?? "", mountPath: m.mount_path ?? "", ...(size ? { size } : {}), ...(m.read_only ? { readOnly: true } : {}) };
   });
   const startupProbe = probeOf(x.startup_probe, `${at}.startup_probe`, v);
@@ -308,7 +309,9 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
     if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();
     if (vol.scratch?.size && parseQuantity(vol.scratch.size) === undefined) v.push({ field: `${base}.volumes[${i}].scratch.size`, description: "not a Kubernetes quantity" });
-    return { name: vol.name ?? "", size: vol.scratch?.size || undefined };
+    const id = vol.volume_id ?? "";
+    if (id && (id.length > LIMITS.idLength || CONTROL.test(id))) v.push({ field: `${base}.volumes[${i}].volume_id`, description: "a volume id from ListVolumes" });
+    return { name: vol.name ?? "", size: vol.scratch?.size || undefined, ...(id ? { registered: { id, at: `${base}.volumes[${i}].volume_id` } } : {}) };
   });
   if (volumes.length > LIMITS.volumes) v.push({ field: `${base}.volumes`, description: `at most ${LIMITS.volumes} volumes` });
   const mounts = (c.volume_mounts ?? []).map((m, i) => {
@@ -320,7 +323,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     if (sub && (sub.startsWith("/") || sub.split("/").some((x) => x === ".." || x === ".") || hasNul(sub) || sub.length > LIMITS.pathLength)) {
       v.push({ field: `${cf}.volume_mounts[${i}].sub_path`, description: 'a relative path inside the volume, without "." or ".." parts' });
     }
-    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size, ...(m.read_only ? { readOnly: true } : {}), ...(sub ? { subPath: sub.replace(/\/+$/, "") } : {}) };
+    return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size, ...(m.read_only ? { readOnly: true } : {}), ...(sub ? { subPath: sub.replace(/\/+$/, "") } : {}), ...(vol?.registered ? { registered: { ...vol.registered, at: `${cf}.volume_mounts[${i}]` } } : {}) };
   });
   const names = containers.map((x) => x.name ?? "");
   if (containers.length > 1) {

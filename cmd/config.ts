@@ -243,6 +243,15 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const gpuMemoryGb = int("HANGAR_LOCAL_GPU_MEMORY_GB", 0, 0, 100_000);
   if ((gpuType || gpuMemoryGb) && !gpuDevices.length) throw new ConfigError("HANGAR_LOCAL_GPU_TYPE / HANGAR_LOCAL_GPU_MEMORY_GB describe the GPUs of HANGAR_LOCAL_GPU_DEVICES, which lists none");
   if (gpuDevices.length && unsafe) throw new ConfigError("HANGAR_LOCAL_GPU_DEVICES: GPU sandboxes need isolation (with HANGAR_LOCAL_UNSAFE_NO_ISOLATION every process sees every device)");
+  // Registered volumes on the local runtime: tenant/id=/dir[:ro] (runtime/local/volume-dirs.ts).
+  const localVolumes = str("HANGAR_LOCAL_VOLUMES", "").split(",").map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const m = /^([A-Za-z0-9][-A-Za-z0-9_.]{0,62})\/([A-Za-z0-9][-A-Za-z0-9_.]{0,127})=(\/[^:]*)(?::(ro|rw))?$/.exec(entry);
+    if (!m) throw new ConfigError(`HANGAR_LOCAL_VOLUMES: "${entry}" is not tenant/volume-id=/absolute/dir[:ro]`);
+    const dir = path.resolve(m[3] as string);
+    if (dir === "/" || !isRealDir(dir)) throw new ConfigError(`HANGAR_LOCAL_VOLUMES: ${m[3]} (volume ${m[2]} of ${m[1]}) is not a directory (and never the host's root)`);
+    return { tenant: m[1] as string, id: m[2] as string, dir, readOnly: m[4] === "ro" };
+  });
+  for (const [i, v] of localVolumes.entries()) if (localVolumes.findIndex((x) => x.tenant === v.tenant && x.id === v.id) !== i) throw new ConfigError(`HANGAR_LOCAL_VOLUMES: volume ${v.id} of ${v.tenant} is listed twice`);
   const idRangeStart = int("HANGAR_LOCAL_ID_RANGE_START", 200_000, 1, 4_294_967_294 - 65_536);
   const slotUidBase = int("HANGAR_LOCAL_SLOT_UID_BASE", 300_000, 1, 4_294_967_294 - 65_536);
   if (slotUidBase < idRangeStart + 65_536 && slotUidBase + 65_536 > idRangeStart) throw new ConfigError(`HANGAR_LOCAL_SLOT_UID_BASE=${slotUidBase}: the slot uids (${slotUidBase}-${slotUidBase + 65_535}) overlap the sandbox id range HANGAR_LOCAL_ID_RANGE_START=${idRangeStart} (${idRangeStart}-${idRangeStart + 65_535})`);
@@ -336,6 +345,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       defaultCpuMillicores: int("HANGAR_LOCAL_DEFAULT_CPU_MILLICORES", 1000, 10, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
+      volumes: localVolumes,
       gpus: gpuDevices.length ? { devices: gpuDevices, shared: gpuShared, ...(gpuType ? { type: gpuType } : {}), ...(gpuMemoryGb ? { memoryGb: gpuMemoryGb } : {}) } : undefined,
       tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },

@@ -107,6 +107,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<{ runtime: R
     defaultCpuMillicores: cfg.local.defaultCpuMillicores,
     cgroupRoot: cfg.local.cgroupRoot,
     ...(cfg.local.gpus ? { gpus: cfg.local.gpus } : {}),
+    volumes: cfg.local.volumes,
     defaultDenyEgress: cfg.defaultDenyEgress,
     runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
     log: log.child({ component: "runtime" }),

@@ -12,6 +12,8 @@ import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, se
 import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
+import { claimWriters, resolveVolumes, volumeUses } from "./volumes.js";
+import type { RegisteredVolume } from "../core/volumes.js";
 
 /** The in-band refusal of a log resume (the API answers it as a LogStreamError frame). */
 export { LogResumeError } from "../runtime/types.js";
@@ -251,6 +253,15 @@ export function createController(o: ControllerOptions) {
     if (secretRefs.length && !o.secrets) throw errors.invalidField(secretRefs[0]?.at ?? "secret_stores", "no secret stores are configured on this Hangar");
     const secretValues = secretRefs.length && o.secrets ? await o.secrets.resolve(tenant, secretRefs) : undefined;
     const pullConfig = input.spec.imagePull ? await pullConfigFor(tenant, input.spec.imagePull) : undefined;
+    // Awaited only when there is something to look up: a create without registered volumes (or
+    // secrets) reaches its record's insert in the same turn.
+    const { spec: resolved, used: volumesUsed } = input.spec.volumes.some((m) => m.registered) ? await resolveVolumes(tenant, input.spec, o.runtime.volumes) : { spec: input.spec, used: [] };
+    input = { ...input, spec: resolved };
+    // A retry with the same request_id that arrived while this one awaited a lookup has been
+    // recorded meanwhile: answer with that sandbox, never start a second one.
+    if (input.requestId && byRequest.has(key)) return create(tenant, input);
+    // Synchronous from here to the insert: no other create on this replica can claim the same writer slot.
+    if (volumesUsed.length) claimWriters(input.spec, volumesUsed, [...records.values()].flatMap(volumeUses));
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
@@ -558,5 +569,14 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now);
-  return { templates, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  /** The tenant's registered volumes, each with the live sandboxes of the tenant that mount it. */
+  const volumes = {
+    registered: o.runtime.volumes !== undefined,
+    async list(tenant: string): Promise<{ volume: RegisteredVolume; attached: number }[]> {
+      const mine = (await o.runtime.volumes?.list(tenant)) ?? [];
+      const uses = [...records.values()].filter((r) => r.tenant === tenant).flatMap(volumeUses);
+      return mine.map((volume) => ({ volume, attached: uses.filter((u) => u.volumeId === volume.id).length }));
+    },
+  };
+  return { templates, volumes, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

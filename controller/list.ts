@@ -12,12 +12,14 @@ export interface ListQuery {
   pageToken: string;
   /** Newest first (SORT_DIRECTION_DESCENDING); default oldest first. */
   descending?: boolean;
+  /** Only sandboxes that mount one of these registered volumes. */
+  volumeIds?: string[];
 }
 
 export const DEFAULT_PAGE_SIZE = 200;
 export const MAX_PAGE_SIZE = 1000;
 
-export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | "showTerminated" | "runnerIds">): boolean {
+export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | "showTerminated" | "runnerIds" | "volumeIds">): boolean {
   if (q.state !== undefined) {
     if (q.state === "PREPARING") {
       if (r.state !== "CREATING" || !r.preparing) return false;
@@ -26,6 +28,7 @@ export function matches(r: SandboxRecord, q: Pick<ListQuery, "tags" | "state" | 
     return false;
   }
   if (q.runnerIds.length && !q.runnerIds.includes(r.runnerId)) return false;
+  if (q.volumeIds?.length && !r.spec.volumes.some((m) => m.registered && q.volumeIds?.includes(m.registered.id))) return false;
   const have = new Set(r.spec.tags);
   return q.tags.every((t) => have.has(t));
 }

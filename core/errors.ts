@@ -108,6 +108,15 @@ export const errors = {
   clusterRefused: (message: string) => new HangarError({ code: "FAILED_PRECONDITION", message }),
   unavailable: (message: string, cause?: unknown) =>
     new HangarError({ code: "UNAVAILABLE", message, reason: "CWSANDBOX_BACKEND_UNAVAILABLE", retryAfterMs: 1000, cause }),
+  /** A registered volume id the caller's tenant does not have (another tenant's reads the same). */
+  volumeNotFound: (id: string, field: string) =>
+    new HangarError({ code: "NOT_FOUND", message: `${field}: no volume ${id.slice(0, 128)} is registered for you (ListVolumes lists yours)`, reason: "CWSANDBOX_VOLUME_NOT_FOUND", violations: [{ field, description: `no volume ${id.slice(0, 128)} is registered for you` }] }),
+  volumeNotReady: (id: string, field: string, why: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `${field}: volume ${id} is not ready: ${why}`, reason: "CWSANDBOX_VOLUME_NOT_READY", violations: [{ field, description: `not ready: ${why}` }] }),
+  volumeInUse: (field: string, why: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `${field}: ${why}`, reason: "CWSANDBOX_VOLUME_IN_USE", violations: [{ field, description: why }] }),
+  volumesByOperator: (what: string) =>
+    new HangarError({ code: "FAILED_PRECONDITION", message: `${what}: volumes are registered by the operator on this Hangar (Kubernetes: a PersistentVolumeClaim labelled hangar.dev/volume-tenant=<tenant>; local: HANGAR_LOCAL_VOLUMES), not through the API`, reason: "CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED" }),
   /** The request_id of an earlier create sent with other declared inputs (a Compose file's bytes). */
   requestIdConflict: (requestId: string) =>
     new HangarError({ code: "ALREADY_EXISTS", message: `request_id ${requestId.slice(0, 128)} was used for a create with other contents: use a new request_id`, reason: "CWSANDBOX_REQUEST_ID_CONFLICT" }),

@@ -58,6 +58,8 @@ export interface ScratchVolume {
   readOnly?: boolean;
   /** A directory inside the volume mounted instead of its root (relative, no ".."); created when missing. */
   subPath?: string;
+  /** A registered volume (core/volumes.ts) by id, instead of a scratch one; `source` is filled in for the caller's tenant at create. */
+  registered?: { id: string; at: string; source?: { claimName: string; namespace: string } | { hostPath: string } };
 }
 
 export interface SandboxSpec {

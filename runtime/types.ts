@@ -5,6 +5,7 @@
  */
 import type { StartSecrets } from "../core/secrets.js";
 import type { TemplateStore } from "../core/templates.js";
+import type { VolumeRegistry } from "../core/volumes.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
 
 export interface StartedSandbox {
@@ -132,6 +133,8 @@ export interface Runtime {
   readonly records?: DurableRecords;
   /** Where sandbox templates are kept (durable, shared by replicas); absent = templates refused. */
   readonly templates?: TemplateStore;
+  /** The volumes the operator registered per tenant (core/volumes.ts); absent = registered volumes refused. */
+  readonly volumes?: VolumeRegistry;
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
   /**

@@ -22,6 +22,7 @@ import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEv
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
+import { createDirVolumeRegistry, type LocalVolume } from "./volume-dirs.js";
 import { childExec, signalNumber } from "./child-exec.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
@@ -62,6 +63,8 @@ export interface LocalRuntimeOptions {
   cgroupRoot: string;
   defaultDenyEgress: boolean;
   runner: { runnerId: string; runnerGroupId: string; organizationId: string };
+  /** Host directories the operator registered per tenant (HANGAR_LOCAL_VOLUMES). */
+  volumes?: LocalVolume[];
   /** GPUs: device nodes the operator listed (HANGAR_LOCAL_GPU_DEVICES); absent: GPU sandboxes are refused. */
   gpus?: LocalGpuConfig;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
@@ -179,11 +182,22 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       await writeFile(host, f.content, { mode: 0o444 });
       paths.files.push({ host, path: f.path });
     }
+    const scratch: string[] = [];
     for (const v of spec.volumes) {
+      const src = v.registered?.source;
+      if (v.registered) {
+        // The operator's directory, as it is: never created, chowned or entered by a sub path (a
+        // sandbox that can write there could plant a link for the next one's sub path to follow).
+        if (!src || !("hostPath" in src)) throw errors.internal(`registered volume ${v.registered.id} has no directory`);
+        if (v.subPath) throw errors.invalidField(`${v.registered.at}.sub_path`, "sub paths of registered volumes are not offered by the local runtime: mount the volume's root");
+        paths.volumes.push({ host: src.hostPath, path: v.mountPath, readOnly: v.readOnly });
+        continue;
+      }
       // sub_path was checked relative and without ".." (api/spec.ts); the volume is new, so it holds no links yet.
       const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"), v.subPath ?? "");
       await mkdir(host, { recursive: true });
       paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
+      scratch.push(host);
     }
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
@@ -221,7 +235,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
           await chown(paths.tmp, root, root);
           await chmod(paths.tmp, 0o1777);
           await chown(paths.home, user, user);
-          for (const v of paths.volumes) await chown(v.host, user, user);
+          for (const h of scratch) await chown(h, user, user);
           notes.push(`unprivileged: sandbox ids 0-${o.users.range.size - 1} are host ids ${root}-${root + o.users.range.size - 1}, namespace owner uid ${slot}`);
         }
         seccompFd = openSync(o.seccompBpf, "r");
@@ -458,7 +472,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", templates: createFileTemplateStore(o.dataDir), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
+  return { name: "local", templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
 }
 
 /** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */

@@ -117,6 +117,7 @@ describe("helm chart", () => {
       { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
       { apiGroups: [""], resources: ["configmaps"], verbs: ["create", "get", "list", "update"] },
+      { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["list"] },
       { apiGroups: [""], resources: ["services"], verbs: ["create"] },
       { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: ["create"] },
       { apiGroups: [""], resources: ["events"], verbs: ["list"] },

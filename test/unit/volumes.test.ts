@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { toDomainSpec } from "../../api/spec.js";
+import { toProtoVolume } from "../../api/volume-service.js";
+import { claimWriters, resolveVolumes, volumeUses } from "../../controller/volumes.js";
+import { matches } from "../../controller/list.js";
+import type { SandboxRecord } from "../../core/types.js";
+import { writerConflict, type RegisteredVolume } from "../../core/volumes.js";
+import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { volumeOfClaim } from "../../runtime/kubernetes/volume-claims.js";
+
+const vol = (o: Partial<RegisteredVolume> = {}): RegisteredVolume => ({ id: "data", tenant: "alpha", readOnly: false, accessModes: ["ReadWriteOnce"], ready: true, reason: "Bound", source: { claimName: "pvc-data", namespace: "sandboxes" }, createdAtMs: 0, ...o });
+const spec = (mounts: object[], volumes: object[] = [{ name: "d", volume_id: "data" }]) => toDomainSpec({ containers: [{ image: "python:3.11", volume_mounts: mounts }], volumes } as never, { maxLifetimeSeconds: 60 });
+const registry = (vs: RegisteredVolume[]) => ({ list: async (t: string) => vs.filter((v) => v.tenant === t) });
+
+describe("registered volumes", () => {
+  const cases: [string, Partial<RegisteredVolume>, boolean, { volumeId: string; writes: boolean }[], RegExp | undefined][] = [
+    ["a reader of anything", { accessModes: ["ReadOnlyMany"], readOnly: true }, false, [], undefined],
+    ["a writer of a read-only registration", { readOnly: true }, true, [], /registered read-only: mount it with read_only/],
+    ["a writer of ReadOnlyMany", { accessModes: ["ReadOnlyMany"] }, true, [], /is ReadOnlyMany: mount it with read_only/],
+    ["the first writer of ReadWriteOnce", {}, true, [{ volumeId: "data", writes: false }], undefined],
+    ["a second writer of ReadWriteOnce", {}, true, [{ volumeId: "data", writes: true }], /is ReadWriteOnce and sandbox s1 writes to it/],
+    ["a second writer of ReadWriteOncePod", { accessModes: ["ReadWriteOncePod"] }, true, [{ volumeId: "data", writes: true }], /ReadWriteOncePod and sandbox s1/],
+    ["a writer beside another volume's writer", {}, true, [{ volumeId: "other", writes: true }], undefined],
+    ["many writers of ReadWriteMany", { accessModes: ["ReadWriteMany"] }, true, [{ volumeId: "data", writes: true }], undefined],
+  ];
+  for (const [what, v, writes, live, want] of cases) {
+    it(`writers: ${what}`, () => {
+      const why = writerConflict(vol(v), writes, live.map((u) => ({ ...u, sandboxId: "s1" })));
+      if (want) expect(why).toMatch(want);
+      else expect(why).toBeUndefined();
+    });
+  }
+
+  it("resolves ids for the caller's tenant only: another tenant's id reads as unknown", async () => {
+    const reg = registry([vol(), vol({ id: "theirs", tenant: "beta", source: { claimName: "pvc-b", namespace: "sandboxes" } })]);
+    const s = spec([{ volume: "d", mount_path: "/data", sub_path: "x" }]);
+    const r = await resolveVolumes("alpha", s, reg);
+    expect(r.spec.volumes[0]).toMatchObject({ mountPath: "/data", subPath: "x", registered: { id: "data", at: "sandbox.spec.containers[0].volume_mounts[0]", source: { claimName: "pvc-data" } } });
+    await expect(resolveVolumes("alpha", spec([{ volume: "d", mount_path: "/d" }], [{ name: "d", volume_id: "theirs" }]), reg)).rejects.toMatchObject({ code: "NOT_FOUND", reason: "CWSANDBOX_VOLUME_NOT_FOUND", violations: [{ field: "sandbox.spec.containers[0].volume_mounts[0]" }] });
+    await expect(resolveVolumes("beta", s, reg)).rejects.toMatchObject({ code: "NOT_FOUND", reason: "CWSANDBOX_VOLUME_NOT_FOUND" });
+    await expect(resolveVolumes("alpha", s, registry([vol({ ready: false, reason: "claim pvc-data is Pending" })]))).rejects.toMatchObject({ reason: "CWSANDBOX_VOLUME_NOT_READY", message: expect.stringMatching(/Pending/) });
+    await expect(resolveVolumes("alpha", s, undefined)).rejects.toMatchObject({ reason: "CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED" });
+  });
+
+  it("counts a live sandbox's writes, and refuses the second writer naming its mount", async () => {
+    const s = (await resolveVolumes("alpha", spec([{ volume: "d", mount_path: "/data" }]), registry([vol()]))).spec;
+    const first = { id: "s1", state: "RUNNING", spec: s } as SandboxRecord;
+    expect(volumeUses(first)).toEqual([{ sandboxId: "s1", volumeId: "data", writes: true }]);
+    expect(volumeUses({ ...first, state: "COMPLETED" })).toEqual([]);
+    expect(() => claimWriters(s, [vol()], volumeUses(first))).toThrow(/sandbox\.spec\.containers\[0\]\.volume_mounts\[0\]: volume data is ReadWriteOnce and sandbox s1 writes to it/);
+    const reader = (await resolveVolumes("alpha", spec([{ volume: "d", mount_path: "/data", read_only: true }]), registry([vol()]))).spec;
+    expect(() => claimWriters(reader, [vol()], volumeUses(first))).not.toThrow();
+    expect(matches({ ...first, runnerId: "r" } as SandboxRecord, { tags: [], showTerminated: false, runnerIds: [], volumeIds: ["data"] })).toBe(true);
+    expect(matches({ ...first, runnerId: "r" } as SandboxRecord, { tags: [], showTerminated: false, runnerIds: [], volumeIds: ["other"] })).toBe(false);
+  });
+
+  it("mounts the claim (read-only when no mount writes), with the sub path; never on a sidecar", async () => {
+    const s = (await resolveVolumes("alpha", spec([{ volume: "d", mount_path: "/data", sub_path: "run1", read_only: true }]), registry([vol()]))).spec;
+    const pod = buildPod("abc", s, { namespace: "sandboxes", defaultDenyEgress: true });
+    expect(pod.spec?.volumes).toEqual([{ name: "vol-d", persistentVolumeClaim: { claimName: "pvc-data", readOnly: true } }]);
+    expect(pod.spec?.containers?.[0]?.volumeMounts).toEqual([{ name: "vol-d", mountPath: "/data", readOnly: true, subPath: "run1" }]);
+    expect(() => toDomainSpec({ containers: [{ name: "main", primary: true, image: "a" }, { name: "side", image: "a", volume_mounts: [{ volume: "d", mount_path: "/d" }] }], volumes: [{ name: "d", volume_id: "data" }] } as never, { maxLifetimeSeconds: 60 })).toThrow(/containers\[1\]\.volume_mounts\[0\]\.volume: registered volumes mount on the primary container only/);
+  });
+
+  it("a claim is a volume of the tenant its label names, ready when Bound", () => {
+    const pvc = { metadata: { name: "pvc-data", namespace: "sandboxes", labels: { "hangar.dev/volume-tenant": "alpha" }, annotations: { "hangar.dev/volume-id": "datasets", "hangar.dev/volume-read-only": "true" }, creationTimestamp: new Date(1000) }, spec: { accessModes: ["ReadWriteOnce"] }, status: { phase: "Bound", accessModes: ["ReadWriteMany"], capacity: { storage: "10Gi" } } };
+    expect(volumeOfClaim(pvc as never, "alpha")).toMatchObject({ id: "datasets", readOnly: true, accessModes: ["ReadWriteMany"], capacity: "10Gi", ready: true, source: { claimName: "pvc-data", namespace: "sandboxes" }, createdAtMs: 1000 });
+    expect(volumeOfClaim(pvc as never, "beta")).toBeUndefined();
+    expect(volumeOfClaim({ ...pvc, status: { phase: "Pending" } } as never, "alpha")).toMatchObject({ ready: false, reason: "claim pvc-data is Pending" });
+    expect(toProtoVolume(volumeOfClaim(pvc as never, "alpha") as RegisteredVolume, 2, "r1", 0)).toMatchObject({ volume_id: "datasets", spec: { pvc: { runner_id: "r1", namespace: "sandboxes", claim_name: "pvc-data" }, read_only: true }, status: { state: "VOLUME_STATE_READY", access_modes: ["ReadWriteMany"], capacity: "10Gi", attached_sandbox_count: 2 } });
+  });
+});
