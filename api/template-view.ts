@@ -14,7 +14,7 @@ export function toProtoTemplate(t: TemplateRecord): SandboxTemplate {
     create_time: timestamp(t.createdAtMs),
     update_time: timestamp(t.updatedAtMs),
     ...(t.deletedAtMs !== undefined ? { delete_time: timestamp(t.deletedAtMs), deleted: true } : {}),
-    create_user_id: t.tenant,
+    create_user_id: t.tenant || "operator (shared)",
     ...(t.attachments ? { attachments: t.attachments as SandboxTemplate["attachments"] } : {}),
   };
 }

@@ -155,6 +155,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const listen = address("HANGAR_LISTEN", "127.0.0.1:50051");
   const metricsRaw = str("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
   const metrics = metricsRaw === "off" ? undefined : address("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
+  const sharedTemplatesFile = str("HANGAR_SHARED_TEMPLATES_FILE", "") || undefined;
+  if (sharedTemplatesFile && !existsSync(sharedTemplatesFile)) throw new ConfigError(`HANGAR_SHARED_TEMPLATES_FILE=${sharedTemplatesFile}: no such file`);
   const keysFile = str("HANGAR_API_KEYS_FILE", "") || undefined;
   if (keysFile && !existsSync(keysFile)) throw new ConfigError(`HANGAR_API_KEYS_FILE=${keysFile}: no such file`);
   const allowOpen = bool("HANGAR_ALLOW_OPEN_NON_LOOPBACK", false);
@@ -260,6 +262,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     listen,
     metrics,
     keysFile,
+    sharedTemplatesFile,
     allowOpenNonLoopback: allowOpen,
     runtime: runtime as "local" | "kubernetes",
     logLevel,

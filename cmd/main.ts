@@ -7,6 +7,7 @@ import { createAuthenticator, parseKeysFile } from "../api/auth.js";
 import { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
+import { parseSharedTemplates } from "../api/shared-templates.js";
 import { createController } from "../controller/controller.js";
 import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
 import { createImageStore } from "../runtime/local/image-store.js";
@@ -129,6 +130,13 @@ async function main() {
   } catch (e) {
     fail(`HANGAR_API_KEYS_FILE: ${(e as Error).message}`);
   }
+  const specLimits = (stores?: string[]) => ({ maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: stores, runtimeClassSelection: cfg.runtimeClassSelection });
+  let sharedTemplates;
+  try {
+    sharedTemplates = cfg.sharedTemplatesFile ? parseSharedTemplates(readFileSync(cfg.sharedTemplatesFile, "utf8"), PROTO_DIR, specLimits(cfg.secretStores.map((s) => s.name))) : [];
+  } catch (e) {
+    fail(`HANGAR_SHARED_TEMPLATES_FILE=${cfg.sharedTemplatesFile}: ${(e as Error).message}`);
+  }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (process.pid === 1 && cfg.runtime === "local") {
@@ -151,6 +159,7 @@ async function main() {
     maxFileBytes: cfg.maxFileBytes,
     reapIntervalMs: cfg.reapIntervalMs,
     secrets,
+    sharedTemplates,
     log: log.child({ component: "controller" }),
   });
   holder.controller = controller;
@@ -162,7 +171,7 @@ async function main() {
     log: log.child({ component: "api" }),
     protoDir: PROTO_DIR,
     sandbox: {
-      specLimits: { maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: secrets?.stores(), runtimeClassSelection: cfg.runtimeClassSelection },
+      specLimits: specLimits(secrets?.stores()),
       exec: { deadlineMarginMs: cfg.execDeadlineMarginMs, defaultMaxOutputBytes: 16 * 1024 * 1024, maxOutputBytes: 64 * 1024 * 1024 },
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,

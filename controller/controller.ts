@@ -14,6 +14,7 @@ import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
 import { claimWriters, resolveVolumes, volumeUses } from "./volumes.js";
 import type { RegisteredVolume } from "../core/volumes.js";
+import type { TemplateRecord } from "../core/templates.js";
 
 /** The in-band refusal of a log resume (the API answers it as a LogStreamError frame). */
 export { LogResumeError } from "../runtime/types.js";
@@ -22,6 +23,8 @@ import { matches, page, type ListQuery } from "./list.js";
 
 export interface ControllerOptions {
   runtime: Runtime;
+  /** The operator's templates every tenant may run (api/shared-templates.ts). */
+  sharedTemplates?: TemplateRecord[];
   now?: () => number;
   policy: LifecyclePolicy;
   defaultLifetimeSeconds: number;
@@ -568,7 +571,7 @@ export function createController(o: ControllerOptions) {
     return c;
   };
 
-  const templates = createTemplates(o.runtime.templates, now);
+  const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
   /** The tenant's registered volumes, each with the live sandboxes of the tenant that mount it. */
   const volumes = {
     registered: o.runtime.volumes !== undefined,

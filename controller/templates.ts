@@ -19,22 +19,32 @@ const idFor = (tenant: string, requestId: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
-export function createTemplates(store: TemplateStore | undefined, now: () => number = Date.now) {
+/** A shared template (the operator's, every tenant's to run) is read-only through the API. */
+const sharedIsReadOnly = (id: string) => new HangarError({ code: "FAILED_PRECONDITION", message: `sandbox template ${id} is shared by the operator (HANGAR_SHARED_TEMPLATES_FILE): it cannot be changed or deleted through the API; create your own from it` });
+
+/** shared: the operator's templates (tenant ""), run by every tenant, read-only; a tenant's own id never collides (those are UUIDs). */
+export function createTemplates(store: TemplateStore | undefined, now: () => number = Date.now, shared: TemplateRecord[] = []) {
   const need = (): TemplateStore => {
     if (!store) throw errors.notImplemented("templates on this runtime");
     return store;
   };
-  async function find(tenant: string, id: string, showDeleted = false): Promise<TemplateRecord> {
+  async function own(tenant: string, id: string, showDeleted = false): Promise<TemplateRecord> {
+    if (shared.some((t) => t.id === id)) throw sharedIsReadOnly(id);
     const t = await need().get(tenant, id);
     if (!t || t.tenant !== tenant || (t.deletedAtMs !== undefined && !showDeleted)) throw notFound(id);
     return t;
+  }
+  async function find(tenant: string, id: string, showDeleted = false): Promise<TemplateRecord> {
+    const s = shared.find((t) => t.id === id);
+    if (s) return s;
+    return own(tenant, id, showDeleted);
   }
   return {
     enabled: () => !!store,
     get: find,
     async list(tenant: string, showDeleted: boolean): Promise<TemplateRecord[]> {
       const all = (await need().list(tenant)).filter((t) => t.tenant === tenant && (showDeleted || t.deletedAtMs === undefined));
-      return all.sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id));
+      return [...shared, ...all.sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id))];
     },
     async create(tenant: string, input: TemplateInput, requestId: string): Promise<TemplateRecord> {
       const s = need();
@@ -61,7 +71,7 @@ export function createTemplates(store: TemplateStore | undefined, now: () => num
     async update(tenant: string, id: string, change: Partial<TemplateInput>): Promise<TemplateRecord> {
       const s = need();
       for (let attempt = 0; attempt < 5; attempt++) {
-        const cur = await find(tenant, id);
+        const cur = await own(tenant, id);
         const next: TemplateRecord = { ...cur, ...change, revision: cur.revision + 1, updatedAtMs: now() };
         try {
           await s.put(next, cur.revision);
@@ -75,7 +85,7 @@ export function createTemplates(store: TemplateStore | undefined, now: () => num
     async remove(tenant: string, id: string): Promise<void> {
       const s = need();
       for (let attempt = 0; attempt < 5; attempt++) {
-        const cur = await find(tenant, id);
+        const cur = await own(tenant, id);
         try {
           await s.put({ ...cur, deletedAtMs: now(), revision: cur.revision + 1, updatedAtMs: now() }, cur.revision);
           return;

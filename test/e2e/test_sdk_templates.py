@@ -92,3 +92,34 @@ def test_a_template_runs_is_scoped_versioned_deleted_and_outlives_its_hangar(mon
     finally:
         ch.close()
         assert stop_hangar(h2) == 0
+
+
+def test_shared_templates_run_for_every_tenant_and_change_for_none(monkeypatch, tmp_path):
+    f = tmp_path / "shared.yaml"
+    f.write_text("- id: e2e-shared\n  display_name: shared env\n  spec:\n    containers: [{ name: main, image: python:3.11, environment_variables: { FROM: operator } }]\n    tags: [e2e-templates]\n    max_lifetime_seconds: 120\n")
+    h = start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f)})
+    try:
+        for tenant in ("alpha", "beta"):
+            point_sdk_at(monkeypatch, h, tenant)
+            sb = Sandbox.run(template_id="e2e-shared")
+            try:
+                sb.wait()
+                assert sb.exec(["sh", "-c", 'echo "$FROM"']).result().stdout == "operator\n"
+            finally:
+                sb.stop().result()
+        stub, md, ch = _stub(h, "beta")
+        assert "e2e-shared" in [t.sandbox_template_id for t in stub.ListSandboxTemplates(tpb.ListSandboxTemplatesRequest(), metadata=md).sandbox_templates]
+        with pytest.raises(grpc.RpcError) as e:
+            stub.UpdateSandboxTemplate(tpb.UpdateSandboxTemplateRequest(sandbox_template_id="e2e-shared", sandbox_template=tpb.SandboxTemplate(display_name="mine now")), metadata=md)
+        assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION and "shared by the operator" in e.value.details()
+        with pytest.raises(grpc.RpcError) as e:
+            stub.DeleteSandboxTemplate(tpb.DeleteSandboxTemplateRequest(sandbox_template_id="e2e-shared"), metadata=md)
+        assert e.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        ch.close()
+    finally:
+        stop_hangar(h)
+    # A file with a field Hangar refuses stops the start, naming it.
+    f.write_text("- id: bad\n  display_name: x\n  spec: { containers: [{ image: python:3.11, security_context: { privileged: true } }] }\n")
+    with pytest.raises(RuntimeError) as e:
+        start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f)})
+    assert "HANGAR_SHARED_TEMPLATES_FILE" in str(e.value) and "privileged" in str(e.value)
