@@ -36,15 +36,11 @@ export const METHOD_RULES: Record<string, string> = {
   "VolumeService.DeleteVolume": "FAILED_PRECONDITION (CWSANDBOX_VOLUME_TYPE_NOT_SUPPORTED): the operator removes a registration (the claim's label; HANGAR_LOCAL_VOLUMES)",
   "SandboxService.GetSandboxBuildLogs": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): Hangar builds no images",
   "SandboxService.ConnectSandbox": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane; the SDK's AUTO mode then uses this API (ADR 0011)",
-  "SandboxService.CreateFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED), after NOT_FOUND for an unknown sandbox",
-  "SandboxService.GetFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
-  "SandboxService.ListFileSystemSnapshots": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
-  "SandboxService.DeleteFileSystemSnapshot": "FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
 };
 
 /** Services refused as a whole (server.ts): every method answers with this. */
 export const SERVICE_RULES: Record<string, string> = {
-  "coreweave.sandbox.v1.SettingsService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED); the snapshot-bucket methods FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)",
+  "coreweave.sandbox.v1.SettingsService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED); the snapshot-bucket methods too: snapshots are kept in HANGAR_SNAPSHOT_DIR, not a bucket",
   "coreweave.sandbox.v1.SandboxDataPlaneService": "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED): no direct data plane (ADR 0011)",
 };
 
@@ -142,7 +138,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "SandboxVolume.volume_id": h("a registered volume of the caller's tenant (ListVolumes), mounted by the primary container's volume_mounts: Kubernetes a persistentVolumeClaim (sub_path honoured), local a bind of the operator's directory (no sub_path). An id the tenant does not have is NOT_FOUND (CWSANDBOX_VOLUME_NOT_FOUND; another tenant's reads the same), one not ready FAILED_PRECONDITION (CWSANDBOX_VOLUME_NOT_READY), a write mount of a volume registered read-only or ReadOnlyMany, or a second writer of a ReadWriteOnce/ReadWriteOncePod one, FAILED_PRECONDITION (CWSANDBOX_VOLUME_IN_USE)"),
   "ScratchVolume.size": h("emptyDir sizeLimit on Kubernetes; not enforced locally (the sandbox's disk is the host directory)"),
   "ScratchVolume.medium": r("storage media are not selectable"),
-  "ScratchVolume.restore_from_snapshot_id": c("FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
+  "ScratchVolume.restore_from_snapshot_id": c("the volume is filled from this snapshot of the caller's tenant before the sandbox is RUNNING (tar -x in the sandbox through a writable mount of its root on the primary, else INVALID_ARGUMENT); unknown or another tenant's NOT_FOUND (CWSANDBOX_FSS_NOT_FOUND), not READY FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_READY); a restore that fails ends the sandbox FAILED saying why. Without HANGAR_SNAPSHOT_DIR: FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
   "NetworkOptions.ingress": r("ingress rules are not supported: sandboxes accept no inbound connections"),
   "NetworkOptions.egress": h("Kubernetes (netinit enforcement): the rules become the pod's own nftables allowlist, loaded by an init container before the sandbox starts (ADR 0012); everything else is denied; at most 32 rules; echoed as effective_egress. Local: INVALID_ARGUMENT (deny_egress only)"),
   "NetworkOptions.deny_egress": h("false: egress to the internet only (never the node, Hangar, the Kubernetes API, metadata or private ranges: the host firewall locally, the pod's own nftables rules on Kubernetes); true or unset: no egress; true with egress rules: INVALID_ARGUMENT"),
@@ -175,7 +171,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "ListSandboxesRequest.sort_direction": h("by creation time: DESCENDING newest first; ASCENDING or unset oldest first (a page token keeps its direction)"),
   "DeleteSandboxRequest.sandbox_id": h("the sandbox to stop"),
   "DeleteSandboxRequest.grace_period_seconds": h("SIGTERM, then SIGKILL after it (at most the operator's maximum)"),
-  "DeleteSandboxRequest.snapshot_volumes": c("FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
+  "DeleteSandboxRequest.snapshot_volumes": c("scratch volumes archived (READY) before the stop, their ids in file_system_snapshot_ids; a snapshot that fails leaves the sandbox running (FAILED_PRECONDITION, CWSANDBOX_FSS_NOT_READY). Without HANGAR_SNAPSHOT_DIR: FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED)"),
   "DeleteSandboxRequest.request_id": h("delete is idempotent: a retry has the same effect"),
   "DeleteSandboxRequest.allow_missing": h("an unknown id is success instead of NOT_FOUND"),
   "PurgeSandboxesRequest.tags": h("sandboxes carrying every tag"),
@@ -284,6 +280,16 @@ export const FIELD_RULES: Record<string, Rule> = {
   "ListVolumesRequest.page_token": h("the next_page_token of the previous page"),
   "ListVolumesRequest.states": h("only volumes in these states (READY, or ERROR with the reason)"),
   "ListVolumesRequest.runner_ids": h("only volumes of these runners (this Hangar's volumes belong to its runtime's runner)"),
+  // File-system snapshots (controller/snapshots.ts, ADR 0018); without HANGAR_SNAPSHOT_DIR every one is FAILED_PRECONDITION (CWSANDBOX_FSS_NOT_SUPPORTED).
+  "CreateFileSystemSnapshotRequest.sandbox_id": h("one of the caller's RUNNING sandboxes (NOT_FOUND otherwise, FAILED_PRECONDITION when not running); the snapshot starts CREATING and goes READY or FAILED (Get polls it)"),
+  "CreateFileSystemSnapshotRequest.request_id": h("idempotent: the same request_id returns the same snapshot"),
+  "CreateFileSystemSnapshotRequest.scratch_volume_name": h("the scratch volume archived (its root, as mounted on the primary); empty: the sandbox's only scratch volume (INVALID_ARGUMENT when it has several or none). At most HANGAR_SNAPSHOT_MAX_BYTES, else the snapshot is FAILED saying so"),
+  "GetFileSystemSnapshotRequest.file_system_snapshot_id": h("one of the caller's snapshots, else NOT_FOUND (CWSANDBOX_FSS_NOT_FOUND)"),
+  "ListFileSystemSnapshotsRequest.page_size": h("at most this many (default 100, at most 1000)"),
+  "ListFileSystemSnapshotsRequest.page_token": h("the next_page_token of the previous page"),
+  "ListFileSystemSnapshotsRequest.source_sandbox_id": h("only snapshots of this sandbox"),
+  "DeleteFileSystemSnapshotRequest.file_system_snapshot_id": h("removes one of the caller's snapshots (its archive and record), else NOT_FOUND (CWSANDBOX_FSS_NOT_FOUND)"),
+  "DeleteFileSystemSnapshotRequest.allow_missing": h("an unknown id is not an error"),
   "DeleteSandboxTemplateRequest.sandbox_template_id": h("marks the caller's template deleted (kept for show_deleted; no longer runs)"),
 };
 

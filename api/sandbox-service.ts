@@ -7,7 +7,8 @@ import { guardRequest } from "./field-policy.js";
 import { applyOverrides } from "./template-view.js";
 import { logSessionId, parseLogSession } from "./log-session.js";
 import { LogResumeError } from "../controller/controller.js";
-import { errors, type FieldViolation } from "../core/errors.js";
+import { errors, HangarError, type FieldViolation } from "../core/errors.js";
+import { toProtoSnapshot } from "./snapshot-view.js";
 import type { State } from "../core/types.js";
 import type { Controller } from "../controller/controller.js";
 import type { CallContext, CallWrapper } from "./call.js";
@@ -76,6 +77,12 @@ function fileTarget(req: { sandbox_id?: string; path?: string; container?: strin
   if (v.length) throw errors.invalid(v);
   return { id, path: req.path as string };
 }
+
+const snapshotId = (id: string | undefined) => {
+  if (!id) throw errors.invalidField("file_system_snapshot_id", "required");
+  if (id.length > LIMITS.idLength) throw errors.invalidField("file_system_snapshot_id", `at most ${LIMITS.idLength} characters`);
+  return id;
+};
 
 export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
   const execs = createExecHandlers(controller, o.exec, metrics);
@@ -183,6 +190,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const grace = req.grace_period_seconds ?? 0;
       if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
       await controller.ensure(id);
+      const snapshotIds: string[] = [];
       if (req.snapshot_volumes?.length) {
         if (req.allow_missing) {
           try {
@@ -191,13 +199,19 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
             throw errors.invalidRequest("cannot snapshot volumes of a sandbox that does not exist");
           }
         }
-        throw errors.snapshotsNotSupported();
+        if (!controller.snapshots.enabled()) throw errors.snapshotsNotSupported();
+        // Archived before the stop; one that fails leaves the sandbox running (the caller may retry).
+        for (const [i, name] of req.snapshot_volumes.entries()) {
+          const snap = await controller.snapshot(ctx.tenant, id, name, "ON_DELETE", req.request_id ? `${req.request_id}/${i}` : "", true);
+          if (snap.state !== "READY") throw new HangarError({ code: "FAILED_PRECONDITION", message: `the snapshot of volume ${name} failed (${snap.stateReason}); the sandbox was not stopped`, reason: "CWSANDBOX_FSS_NOT_READY", metadata: { file_system_snapshot_id: snap.id } });
+          snapshotIds.push(snap.id);
+        }
       }
       const r = controller.remove(ctx.tenant, id, { graceMs: grace * 1000, allowMissing: !!req.allow_missing });
       if (r) ctx.log.info({ sandbox_id: id, grace_s: grace }, "sandbox stop requested");
       // Answered once the stop is stored: a replica killed right after must not lose it (ADR 0014).
       await controller.stored(id);
-      return r ? { sandbox: view(r), file_system_snapshot_ids: [] } : {};
+      return r ? { sandbox: view(r), file_system_snapshot_ids: snapshotIds } : {};
     }),
     PurgeSandboxes: wrap.unary("PurgeSandboxes", async (req: PurgeSandboxesRequest__Output, ctx) => {
       const v: FieldViolation[] = [];
@@ -220,13 +234,28 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       return { content: await controller.readFile(ctx.tenant, id, path, ctx.signal, req.container || undefined) };
     }),
     CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", async (req, ctx) => {
-      await controller.ensure(sandboxId(req.sandbox_id));
-      controller.present(ctx.tenant, sandboxId(req.sandbox_id)); // an unknown sandbox is NOT_FOUND, as everywhere
-      return fss();
+      const id = sandboxId(req.sandbox_id);
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      await controller.ensure(id);
+      controller.present(ctx.tenant, id); // an unknown sandbox is NOT_FOUND, as everywhere
+      if (!controller.snapshots.enabled()) return fss();
+      const snap = await controller.snapshot(ctx.tenant, id, req.scratch_volume_name || undefined, "MANUAL", req.request_id ?? "", false);
+      ctx.log.info({ sandbox_id: id, snapshot_id: snap.id }, "snapshot started");
+      return toProtoSnapshot(snap);
     }),
-    GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", fss),
-    ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", fss),
-    DeleteFileSystemSnapshot: wrap.unary("DeleteFileSystemSnapshot", fss),
+    GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", async (req, ctx) => toProtoSnapshot(await controller.snapshots.get(ctx.tenant, snapshotId(req.file_system_snapshot_id)))),
+    ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", async (req, ctx) => {
+      if ((req.page_size ?? 0) < 0) throw errors.invalidField("page_size", "must not be negative");
+      const all = await controller.snapshots.list(ctx.tenant, req.source_sandbox_id || undefined);
+      const size = Math.min(req.page_size || 100, 1000);
+      const start = req.page_token ? all.findIndex((x) => x.id === req.page_token) : 0;
+      if (start < 0) throw errors.invalidField("page_token", "not a page token from a previous response");
+      return { file_system_snapshots: all.slice(start, start + size).map(toProtoSnapshot), next_page_token: all[start + size]?.id ?? "" };
+    }),
+    DeleteFileSystemSnapshot: wrap.unary("DeleteFileSystemSnapshot", async (req, ctx) => {
+      const r = await controller.snapshots.remove(ctx.tenant, snapshotId(req.file_system_snapshot_id), !!req.allow_missing);
+      return r ? toProtoSnapshot(r) : {};
+    }),
     // The direct data plane (ADR 0011): UNIMPLEMENTED makes the SDK's AUTO mode use this gateway path.
     ConnectSandbox: wrap.unary("ConnectSandbox", () => {
       throw errors.notImplemented("ConnectSandbox (the direct data plane; exec, files and logs go through this API)");

@@ -73,7 +73,7 @@ export function createGrpcServer(d: ServerDeps) {
   server.addService(v1.SandboxTemplateService.service, createTemplateService(d.controller, wrap, sandboxSpecType, d.sandbox.specLimits));
   server.addService(v1.VolumeService.service, createVolumeService(d.controller, wrap));
   refuse(v1.SandboxDataPlaneService.service, (m) => errors.notImplemented(`SandboxDataPlaneService/${m} (the direct data plane)`));
-  refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.snapshotsNotSupported() : errors.notImplemented(`SettingsService/${m}`)));
+  refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.notImplemented(`SettingsService/${m} (Hangar keeps snapshots in the directory the operator configures, HANGAR_SNAPSHOT_DIR, not in a bucket)`) : errors.notImplemented(`SettingsService/${m}`)));
 
   // Methods that only newer SDK releases know: raw handlers, typed UNIMPLEMENTED.
   const raw = (b: Buffer) => b;

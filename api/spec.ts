@@ -307,11 +307,12 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const services = servicePorts(spec.services ?? [], base, v);
   const volumes = (spec.volumes ?? []).map((vol, i) => {
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
-    if (vol.scratch?.restore_from_snapshot_id) throw errors.snapshotsNotSupported();
+    const restoreId = vol.scratch?.restore_from_snapshot_id ?? "";
+    if (restoreId && (restoreId.length > LIMITS.idLength || CONTROL.test(restoreId))) v.push({ field: `${base}.volumes[${i}].scratch.restore_from_snapshot_id`, description: "a snapshot id from ListFileSystemSnapshots" });
     if (vol.scratch?.size && parseQuantity(vol.scratch.size) === undefined) v.push({ field: `${base}.volumes[${i}].scratch.size`, description: "not a Kubernetes quantity" });
     const id = vol.volume_id ?? "";
     if (id && (id.length > LIMITS.idLength || CONTROL.test(id))) v.push({ field: `${base}.volumes[${i}].volume_id`, description: "a volume id from ListVolumes" });
-    return { name: vol.name ?? "", size: vol.scratch?.size || undefined, ...(id ? { registered: { id, at: `${base}.volumes[${i}].volume_id` } } : {}) };
+    return { name: vol.name ?? "", size: vol.scratch?.size || undefined, ...(id ? { registered: { id, at: `${base}.volumes[${i}].volume_id` } } : {}), ...(restoreId ? { restore: { snapshotId: restoreId, at: `${base}.volumes[${i}].scratch.restore_from_snapshot_id` } } : {}) };
   });
   if (volumes.length > LIMITS.volumes) v.push({ field: `${base}.volumes`, description: `at most ${LIMITS.volumes} volumes` });
   const mounts = (c.volume_mounts ?? []).map((m, i) => {
@@ -325,6 +326,13 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
     }
     return { name: m.volume ?? "", mountPath: m.mount_path ?? "", size: vol?.size, ...(m.read_only ? { readOnly: true } : {}), ...(sub ? { subPath: sub.replace(/\/+$/, "") } : {}), ...(vol?.registered ? { registered: { ...vol.registered, at: `${cf}.volume_mounts[${i}]` } } : {}) };
   });
+  // A restored volume is filled once, through one writable mount of its root on the primary.
+  for (const vol of volumes) {
+    if (!vol.restore) continue;
+    const target = mounts.find((m) => m.name === vol.name && !m.readOnly && !m.subPath);
+    if (!target) v.push({ field: vol.restore.at, description: `volume ${vol.name} needs a writable mount of its root (no sub_path) on the primary container to be restored into` });
+    else (target as { restore?: unknown }).restore = vol.restore;
+  }
   const names = containers.map((x) => x.name ?? "");
   if (containers.length > 1) {
     names.forEach((n, i) => {

@@ -156,6 +156,10 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const metricsRaw = str("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
   const metrics = metricsRaw === "off" ? undefined : address("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
   const sharedTemplatesFile = str("HANGAR_SHARED_TEMPLATES_FILE", "") || undefined;
+  const snapshotDirText = str("HANGAR_SNAPSHOT_DIR", "");
+  if (snapshotDirText && snapshotDirText !== "off" && !path.isAbsolute(snapshotDirText)) throw new ConfigError(`HANGAR_SNAPSHOT_DIR=${snapshotDirText}: an absolute path (or "off")`);
+  const snapshotMaxBytes = int("HANGAR_SNAPSHOT_MAX_BYTES", 10 * 1024 ** 3, 1024 * 1024, Number.MAX_SAFE_INTEGER);
+  const snapshotsPerTenant = int("HANGAR_SNAPSHOTS_PER_TENANT", 1000, 1, 1_000_000);
   if (sharedTemplatesFile && !existsSync(sharedTemplatesFile)) throw new ConfigError(`HANGAR_SHARED_TEMPLATES_FILE=${sharedTemplatesFile}: no such file`);
   const keysFile = str("HANGAR_API_KEYS_FILE", "") || undefined;
   if (keysFile && !existsSync(keysFile)) throw new ConfigError(`HANGAR_API_KEYS_FILE=${keysFile}: no such file`);
@@ -263,6 +267,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     metrics,
     keysFile,
     sharedTemplatesFile,
+    // Snapshots: the local runtime keeps them in its data dir by default; on Kubernetes the operator names storage every replica mounts.
+    snapshots: snapshotDirText === "off" || (!snapshotDirText && runtime !== "local") ? undefined : { dir: path.resolve(snapshotDirText || path.join(dataDir, "snapshots")), maxBytes: snapshotMaxBytes, perTenant: snapshotsPerTenant },
     allowOpenNonLoopback: allowOpen,
     runtime: runtime as "local" | "kubernetes",
     logLevel,

@@ -9,6 +9,7 @@ import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { parseSharedTemplates } from "../api/shared-templates.js";
 import { createController } from "../controller/controller.js";
+import { createDirSnapshotStore } from "../controller/snapshot-store.js";
 import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
 import { createImageStore } from "../runtime/local/image-store.js";
 import { createLocalRuntime } from "../runtime/local/local-runtime.js";
@@ -160,6 +161,7 @@ async function main() {
     reapIntervalMs: cfg.reapIntervalMs,
     secrets,
     sharedTemplates,
+    ...(cfg.snapshots ? { snapshots: { store: await createDirSnapshotStore(cfg.snapshots.dir), maxBytes: cfg.snapshots.maxBytes, maxPerTenant: cfg.snapshots.perTenant } } : {}),
     log: log.child({ component: "controller" }),
   });
   holder.controller = controller;

@@ -13,6 +13,7 @@ import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime,
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
 import { claimWriters, resolveVolumes, volumeUses } from "./volumes.js";
+import { createSnapshots, type SnapshotOptions } from "./snapshots.js";
 import type { RegisteredVolume } from "../core/volumes.js";
 import type { TemplateRecord } from "../core/templates.js";
 
@@ -25,6 +26,8 @@ export interface ControllerOptions {
   runtime: Runtime;
   /** The operator's templates every tenant may run (api/shared-templates.ts). */
   sharedTemplates?: TemplateRecord[];
+  /** Where file-system snapshots are kept (HANGAR_SNAPSHOT_DIR); absent: snapshots are refused (CWSANDBOX_FSS_NOT_SUPPORTED). */
+  snapshots?: SnapshotOptions;
   now?: () => number;
   policy: LifecyclePolicy;
   defaultLifetimeSeconds: number;
@@ -260,6 +263,7 @@ export function createController(o: ControllerOptions) {
     // secrets) reaches its record's insert in the same turn.
     const { spec: resolved, used: volumesUsed } = input.spec.volumes.some((m) => m.registered) ? await resolveVolumes(tenant, input.spec, o.runtime.volumes) : { spec: input.spec, used: [] };
     input = { ...input, spec: resolved };
+    if (input.spec.volumes.some((m) => m.restore)) await snapshots.checkRestores(tenant, input.spec);
     // A retry with the same request_id that arrived while this one awaited a lookup has been
     // recorded meanwhile: answer with that sandbox, never start a second one.
     if (input.requestId && byRequest.has(key)) return create(tenant, input);
@@ -309,7 +313,16 @@ export function createController(o: ControllerOptions) {
           onStored();
           r.imageNote = started.imageNote;
           r.startedAtMs = started.startedAtMs;
-          void becomeRunning(r, started.imageNote, started.stored);
+          if (!r.spec.volumes.some((m) => m.restore)) return void becomeRunning(r, started.imageNote, started.stored);
+          // Restored volumes are filled before the sandbox shows RUNNING.
+          snapshots.restore(r).then(
+            () => becomeRunning(r, `${started.imageNote}; restored from ${r.spec.volumes.flatMap((m) => (m.restore ? [m.restore.snapshotId] : [])).join(", ")}`, false),
+            (e: unknown) => {
+              o.log.warn({ sandbox_id: r.id, err: e }, "restore failed");
+              if (!isTerminal(r.state)) setState(r, "FAILED", (e as Error).message);
+              void o.runtime.stop(r.id, 0).catch(() => undefined);
+            },
+          );
         },
         (e: unknown) => {
           storedWaiters.delete(r.id);
@@ -572,6 +585,12 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
+  const snapshots = createSnapshots(o.runtime, o.snapshots, now);
+  /** A snapshot of one of the tenant's running sandboxes (wait: until READY or FAILED, as a stop's). */
+  async function snapshot(tenant: string, id: string, volume: string | undefined, trigger: "MANUAL" | "ON_DELETE", requestId: string, wait: boolean) {
+    await ensure(id);
+    return snapshots.create(owned(tenant, id), volume, trigger, requestId, wait);
+  }
   /** The tenant's registered volumes, each with the live sandboxes of the tenant that mount it. */
   const volumes = {
     registered: o.runtime.volumes !== undefined,
@@ -581,5 +600,5 @@ export function createController(o: ControllerOptions) {
       return mine.map((volume) => ({ volume, attached: uses.filter((u) => u.volumeId === volume.id).length }));
     },
   };
-  return { templates, volumes, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { templates, volumes, snapshots, snapshot, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
 }

@@ -179,7 +179,9 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
                    KUBECONFIG=os.environ.get("HANGAR_E2E_KUBECONFIG", os.environ["KUBECONFIG"]),
                    HANGAR_KUBE_NETINIT_IMAGE=netinit_image(),
                    # The test cluster's RuntimeClass gvisor runs runsc with --network=none.
-                   HANGAR_KUBE_GVISOR_RUNTIME_CLASSES="gvisor")
+                   HANGAR_KUBE_GVISOR_RUNTIME_CLASSES="gvisor",
+                   # Hangar runs on the node here: a directory of its own holds the snapshots (the chart names a shared volume).
+                   HANGAR_SNAPSHOT_DIR=os.path.join(tmp, "snapshots"))
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:

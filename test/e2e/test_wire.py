@@ -8,6 +8,7 @@ import pytest
 from google.protobuf import timestamp_pb2
 from google.rpc import error_details_pb2, status_pb2
 
+from conftest import DEPLOYED
 from cwsandbox._proto import discovery_pb2, discovery_pb2_grpc, sandbox_pb2 as pb, sandbox_pb2_grpc, settings_pb2, settings_pb2_grpc
 
 BAD_ID = "x" * 257  # over the 256-character id limit (any shorter id is just NOT_FOUND)
@@ -149,7 +150,9 @@ def test_unknown_sandbox_is_not_found_with_reason(stubs):
     "req,code,reason",
     [
         (spec(services=[pb.Service(port=80, visibility=pb.VISIBILITY_PUBLIC), pb.Service(port=81, visibility=pb.VISIBILITY_PRIVATE)]), grpc.StatusCode.UNIMPLEMENTED, "CWSANDBOX_NOT_IMPLEMENTED"),
-        (spec(volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume(restore_from_snapshot_id="snap"))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_FSS_NOT_SUPPORTED"),
+        # Snapshots are kept where the operator says (HANGAR_SNAPSHOT_DIR; the deployed chart names none).
+        (spec(volumes=[pb.SandboxVolume(name="ws", scratch=pb.ScratchVolume(restore_from_snapshot_id="snap"))], container={"volume_mounts": [pb.VolumeMount(volume="ws", mount_path="/ws")]}),
+         grpc.StatusCode.FAILED_PRECONDITION if DEPLOYED else grpc.StatusCode.NOT_FOUND, "CWSANDBOX_FSS_NOT_SUPPORTED" if DEPLOYED else "CWSANDBOX_FSS_NOT_FOUND"),
         (spec(runner_ids=["no-such-runner"]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_NO_SUITABLE_RUNNER"),
         (spec(services=[pb.Service(port=8443, visibility=pb.VISIBILITY_PUBLIC, endpoint=pb.EndpointSpec(kind=pb.ENDPOINT_KIND_TLS_PASSTHROUGH))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED"),
         (spec(services=[pb.Service(port=8000, visibility=pb.VISIBILITY_PUBLIC, endpoint=pb.EndpointSpec(kind=pb.ENDPOINT_KIND_HTTPS, auth=pb.ENDPOINT_AUTH_SHARE_TOKEN))]), grpc.StatusCode.FAILED_PRECONDITION, "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED"),
@@ -166,13 +169,14 @@ def test_typed_refusals_on_create(stubs, req, code, reason):
 
 def test_other_services_answer_with_reasons(stubs):
     stub, md, ch = stubs
-    with pytest.raises(grpc.RpcError) as e:
-        stub.ListFileSystemSnapshots(pb.ListFileSystemSnapshotsRequest(), metadata=md)
-    assert details(e.value)[0].reason == "CWSANDBOX_FSS_NOT_SUPPORTED"
+    if DEPLOYED:
+        with pytest.raises(grpc.RpcError) as e:
+            stub.ListFileSystemSnapshots(pb.ListFileSystemSnapshotsRequest(), metadata=md)
+        assert details(e.value)[0].reason == "CWSANDBOX_FSS_NOT_SUPPORTED"
     settings = settings_pb2_grpc.SettingsServiceStub(ch)
     with pytest.raises(grpc.RpcError) as e:
         settings.GetFileSystemSnapshotBucketConfig(settings_pb2.GetFileSystemSnapshotBucketConfigRequest(), metadata=md)
-    assert details(e.value)[0].reason == "CWSANDBOX_FSS_NOT_SUPPORTED"
+    assert details(e.value)[0].reason in ("CWSANDBOX_FSS_NOT_SUPPORTED", "CWSANDBOX_NOT_IMPLEMENTED")
     # A method only newer SDKs know (direct data plane): typed UNIMPLEMENTED, so the SDK keeps the gateway path.
     with pytest.raises(grpc.RpcError) as e:
         stub.ConnectSandbox(pb.ConnectSandboxRequest(sandbox_id=str(uuid.uuid4())), metadata=md)
