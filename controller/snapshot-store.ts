@@ -61,6 +61,9 @@ export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): P
       await mkdir(path.dirname(f), { recursive: true, mode: 0o700 });
       const tmp = `${f}.part`;
       const out = createWriteStream(tmp, { mode: 0o600 });
+      // A write that fails (a full disk) or lands after destroy() errors the stream: never an unhandled 'error'.
+      let failure: Error | undefined;
+      out.on("error", (e) => (failure ??= e));
       let size = 0;
       try {
         for await (const c of chunks) {
@@ -69,7 +72,8 @@ export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): P
           if (!out.write(c)) await once(out, "drain");
         }
         out.end();
-        await once(out, "finish");
+        if (!out.writableFinished) await once(out, "finish");
+        if (failure) throw failure;
         await rename(tmp, f);
         return size;
       } catch (e) {

@@ -74,6 +74,7 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
         done = true;
         wake?.();
       });
+      stderr.catch(() => undefined); // awaited below; a cut archive leaves it unread
       async function* stream() {
         for (;;) {
           if (chunks.length) yield chunks.shift() as Buffer;

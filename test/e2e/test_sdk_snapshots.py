@@ -1,0 +1,91 @@
+"""File-system snapshots through the real SDK: an agent's workspace snapshotted once and forked into
+several sandboxes at once, each with the whole tree (modes, links, empty dirs) and each its own;
+snapshots are their tenant's alone; an archive over the operator's cap is FAILED, never stored.
+Both runtimes (Hangar keeps snapshots in HANGAR_SNAPSHOT_DIR; the deployed chart names none)."""
+import pytest
+from cwsandbox import FileSystemSnapshotOptions, FileSystemSnapshotStatus, Sandbox
+from cwsandbox.exceptions import CWSandboxError, SnapshotNotFoundError
+
+from conftest import DEPLOYED, RUNTIME, point_sdk_at, start_hangar, stop_hangar
+
+pytestmark = pytest.mark.skipif(bool(DEPLOYED), reason="the deployed chart keeps no snapshots (no shared volume named)")
+
+WS = "/workspace"
+SEED = f"""set -e
+mkdir -p {WS}/repo/src {WS}/empty
+echo 'print("episode")' > {WS}/repo/src/main.py
+chmod 750 {WS}/repo/src/main.py
+ln -s src/main.py {WS}/repo/entry
+head -c 1048576 /dev/urandom > {WS}/blob
+sha256sum {WS}/blob | cut -d' ' -f1 > {WS}/blob.sum
+"""
+CHECK = f"""set -e
+cd {WS}
+test -d empty
+test "$(stat -c %a repo/src/main.py)" = 750
+test "$(readlink repo/entry)" = src/main.py
+test "$(sha256sum blob | cut -d' ' -f1)" = "$(cat blob.sum)"
+cat repo/entry
+"""
+
+
+def _fss(**kw) -> FileSystemSnapshotOptions:
+    return FileSystemSnapshotOptions(mount_path=WS, size="1Gi", **kw)
+
+
+def test_snapshot_once_fork_many(hangar, monkeypatch):
+    source = Sandbox.run("sleep", "300", tags=["e2e-snapshots"], max_lifetime_seconds=300, file_system_snapshot=_fss())
+    forks: list[Sandbox] = []
+    try:
+        r = source.exec(["sh", "-c", SEED]).result()
+        assert r.returncode == 0, r.stderr
+        snap_id = source.snapshot().result()
+        snap = Sandbox.get_snapshot(snap_id).result()
+        assert snap.status == FileSystemSnapshotStatus.READY and snap.source_sandbox_id == source.sandbox_id
+        # Fork: one snapshot into three sandboxes at once.
+        forks = [Sandbox.run("sleep", "300", tags=["e2e-snapshots"], max_lifetime_seconds=300, file_system_snapshot=_fss(file_system_snapshot_id=snap_id)) for _ in range(3)]
+        for i, f in enumerate(forks):
+            f.wait()
+            r = f.exec(["sh", "-c", CHECK]).result()
+            assert r.returncode == 0 and r.stdout == 'print("episode")\n', (i, r.stdout, r.stderr)
+            assert f.exec(["sh", "-c", f"echo fork{i} > {WS}/mine"]).result().returncode == 0
+        # Each fork is its own: what one wrote, the others and the source do not see.
+        assert [f.exec(["cat", f"{WS}/mine"]).result().stdout for f in forks] == ["fork0\n", "fork1\n", "fork2\n"]
+        assert source.exec(["test", "-e", f"{WS}/mine"]).result().returncode != 0
+        # Another tenant: not listed, not readable, not restorable, as an id that does not exist.
+        point_sdk_at(monkeypatch, hangar, "beta")
+        assert all(s.file_system_snapshot_id != snap_id for s in Sandbox.list_snapshots().result())
+        with pytest.raises(SnapshotNotFoundError):
+            Sandbox.get_snapshot(snap_id).result()
+        with pytest.raises(CWSandboxError) as e:
+            Sandbox.run("sleep", "60", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id)).wait()
+        assert "no snapshot" in str(e.value), e.value
+        with pytest.raises(SnapshotNotFoundError):
+            Sandbox.delete_snapshot(snap_id).result()
+        point_sdk_at(monkeypatch, hangar, "alpha")
+        assert Sandbox.get_snapshot(snap_id).result().status == FileSystemSnapshotStatus.READY  # beta's delete did nothing
+        Sandbox.delete_snapshot(snap_id).result()
+        with pytest.raises(SnapshotNotFoundError):
+            Sandbox.get_snapshot(snap_id).result()
+    finally:
+        point_sdk_at(monkeypatch, hangar, "alpha")
+        for sb in [source, *forks]:
+            sb.stop(missing_ok=True).result()
+
+
+@pytest.mark.skipif(RUNTIME != "local", reason="starts a Hangar of its own with a small cap; the runtime does not matter to the cap")
+def test_an_archive_over_the_cap_is_failed_and_not_kept(monkeypatch):
+    h = start_hangar({"HANGAR_SNAPSHOT_MAX_BYTES": str(1024 * 1024)})
+    point_sdk_at(monkeypatch, h)
+    try:
+        with Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss()) as sb:
+            sb.exec(["sh", "-c", f"head -c 3000000 /dev/urandom > {WS}/big"]).result()
+            with pytest.raises(CWSandboxError) as e:
+                sb.snapshot().result()
+            assert "HANGAR_SNAPSHOT_MAX_BYTES" in str(e.value), e.value
+            failed = [s for s in Sandbox.list_snapshots(source_sandbox_id=sb.sandbox_id).result()]
+            assert [s.status for s in failed] == [FileSystemSnapshotStatus.FAILED]
+        import glob
+        assert glob.glob(f"{h.data_dir}/snapshots/alpha/*.tar*") == []
+    finally:
+        stop_hangar(h)
