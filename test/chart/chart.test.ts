@@ -106,7 +106,16 @@ describe("helm chart", () => {
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
     expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
     for (const p of ["startupProbe", "readinessProbe", "livenessProbe"]) expect(c[p].grpc, p).toEqual({ port: 50052 });
-    expect(pod.volumes.every((v: object) => "emptyDir" in v || "secret" in v)).toBe(true);
+    expect(pod.volumes.every((v: object) => "emptyDir" in v || "secret" in v || (v as { name: string }).name === "snapshots")).toBe(true);
+  });
+
+  it("mounts the snapshot claim when one is named, and sets the snapshot settings", () => {
+    const pod = one(all, "Deployment").spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: "snapshots", persistentVolumeClaim: { claimName: "hangar-snapshots" } });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "snapshots", mountPath: "/var/lib/hangar-snapshots" });
+    expect(pod.containers[0].env).toEqual(expect.arrayContaining([{ name: "HANGAR_SNAPSHOT_DIR", value: "/var/lib/hangar-snapshots" }, { name: "HANGAR_SNAPSHOT_MAX_BYTES", value: "2147483648" }]));
+    const plain = one(render(["--set", "auth.open=true"]), "Deployment").spec.template.spec;
+    expect(JSON.stringify(plain)).not.toContain("HANGAR_SNAPSHOT_DIR");
   });
 
   it("grants only what Hangar uses, in the sandbox namespace", () => {

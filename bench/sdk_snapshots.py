@@ -1,0 +1,83 @@
+"""Snapshot, restore and fork of a 100 MiB and a 1 GiB workspace through the SDK, against the naive
+path an SDK user has without snapshots (tar over exec: the archive comes to the client as exec
+output and goes back into each new sandbox through exec stdin), same run, same Hangar.
+Prints JSON (docs/benchmarks.md). Runtime: HANGAR_E2E_RUNTIME (local by default).
+  .venv/bin/python bench/sdk_snapshots.py"""
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, "test/e2e")
+from conftest import RUNTIME, start_hangar, stop_hangar  # noqa: E402
+
+h = start_hangar()
+os.environ["CWSANDBOX_BASE_URL"] = h.url
+os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
+from cwsandbox import FileSystemSnapshotOptions, Sandbox  # noqa: E402
+
+WS = "/workspace"
+FORK = int(os.environ.get("BENCH_FORK", "4"))
+SIZES = [int(x) for x in os.environ.get("BENCH_SNAPSHOT_MIB", "100,1024").split(",")]
+
+
+def fss(**kw):
+    return FileSystemSnapshotOptions(mount_path=WS, size="4Gi", **kw)
+
+
+def run(**kw) -> Sandbox:
+    sb = Sandbox.run("sleep", "900", tags=["bench-snapshots"], max_lifetime_seconds=900, file_system_snapshot=fss(**kw))
+    sb.wait()
+    return sb
+
+
+def timed(f):
+    t = time.monotonic()
+    v = f()
+    return v, round(time.monotonic() - t, 3)
+
+
+def naive_restore(data: bytes) -> Sandbox:
+    sb = run()
+    p = sb.exec(["tar", "-C", WS, "-xf", "-"], stdin=True, timeout_seconds=600)
+    for i in range(0, len(data), 4 << 20):
+        p.stdin.write(data[i:i + (4 << 20)]).result()
+    p.stdin.close().result()
+    assert p.result().returncode == 0
+    return sb
+
+
+out = {"runtime": RUNTIME, "fork": FORK, "sizes": []}
+try:
+    for mib in SIZES:
+        src = run()
+        # A tree of 1 MiB files of random bytes (incompressible, as build outputs and weights mostly are).
+        r = src.exec(["sh", "-c", f"mkdir -p {WS}/t && i=0; while [ $i -lt {mib} ]; do head -c 1048576 /dev/urandom > {WS}/t/f$i; i=$((i+1)); done"], timeout_seconds=900).result()
+        assert r.returncode == 0, r.stderr
+        _, cold = timed(lambda: run().stop().result())
+        snap, t_snap = timed(lambda: src.snapshot().result())
+        restored, t_restore = timed(lambda: run(file_system_snapshot_id=snap))
+        restored.stop().result()
+        with ThreadPoolExecutor(FORK) as ex:
+            forks, t_fork = timed(lambda: list(ex.map(lambda _: run(file_system_snapshot_id=snap), range(FORK))))
+        for f in forks:
+            f.stop().result()
+        # The naive path: tar over exec to the client, and back into each sandbox.
+        res, t_nsnap = timed(lambda: src.exec(["tar", "-C", WS, "-cf", "-", "."], timeout_seconds=900).result())
+        data = res.stdout_bytes
+        assert len(data) > mib << 20, len(data)
+        naive, t_nrestore = timed(lambda: naive_restore(data))
+        naive.stop().result()
+        with ThreadPoolExecutor(FORK) as ex:
+            nforks, t_nfork = timed(lambda: list(ex.map(lambda _: naive_restore(data), range(FORK))))
+        for f in nforks:
+            f.stop().result()
+        Sandbox.delete_snapshot(snap).result()
+        src.stop().result()
+        out["sizes"].append({"mib": mib, "archive_bytes": len(data), "cold_create_s": cold,
+                             "hangar": {"snapshot_s": t_snap, "restore_s": t_restore, f"fork{FORK}_s": t_fork},
+                             "naive": {"snapshot_s": t_nsnap, "restore_s": t_nrestore, f"fork{FORK}_s": t_nfork}})
+finally:
+    stop_hangar(h)
+print(json.dumps(out, indent=1))
