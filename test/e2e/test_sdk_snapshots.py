@@ -89,3 +89,36 @@ def test_an_archive_over_the_cap_is_failed_and_not_kept(monkeypatch):
         assert glob.glob(f"{h.data_dir}/snapshots/alpha/*.tar*") == []
     finally:
         stop_hangar(h)
+
+
+def test_the_agent_episode_example(monkeypatch, tmp_path):
+    """docs/agent-episodes.md, as written there (a shared template, prepare once, fork, keep the best)."""
+    f = tmp_path / "shared.yaml"
+    f.write_text('- id: py-agent\n  display_name: Python agent environment\n  spec:\n    containers: [{ name: main, image: python:3.11, resources: { cpu: "1", memory: 1Gi } }]\n    max_lifetime_seconds: 1800\n')
+    h = start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f)})
+    point_sdk_at(monkeypatch, h)
+    try:
+        env = {"PIP_NO_INPUT": "1"}
+        workspace = FileSystemSnapshotOptions(mount_path="/workspace", size="4Gi")
+        base = Sandbox.run("sleep", "infinity", template_id="py-agent", container_image="python:3.11", environment_variables=env, file_system_snapshot=workspace)
+        base.exec(["sh", "-c", "mkdir -p /workspace/repo && echo 'def solve(): return 42' > /workspace/repo/task.py"]).result()
+        ready = base.snapshot().result()
+        base.stop().result()
+        episodes = [Sandbox.run("sleep", "infinity", template_id="py-agent", container_image="python:3.11", environment_variables=env,
+                                file_system_snapshot=FileSystemSnapshotOptions(mount_path="/workspace", file_system_snapshot_id=ready)) for _ in range(3)]
+        for i, sb in enumerate(episodes):
+            r = sb.exec(["python", "-c", f"import sys, os; sys.path.insert(0, '/workspace/repo'); import task; open('/workspace/result','w').write('attempt {i} ' + str(task.solve()) + ' ' + os.environ['PIP_NO_INPUT'])"]).result()
+            assert r.returncode == 0, r.stderr
+        best = episodes[1]
+        best.stop(snapshot_on_stop=True).result()
+        keep = best.file_system_snapshot_id
+        for sb in episodes:
+            sb.stop(missing_ok=True).result()
+        # Branch from the kept episode: its result is there.
+        again = Sandbox.run("sleep", "infinity", template_id="py-agent", container_image="python:3.11", file_system_snapshot=FileSystemSnapshotOptions(mount_path="/workspace", file_system_snapshot_id=keep))
+        try:
+            assert again.read_file("/workspace/result").result() == b"attempt 1 42 1"
+        finally:
+            again.stop().result()
+    finally:
+        stop_hangar(h)
