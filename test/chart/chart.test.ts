@@ -181,7 +181,7 @@ describe("helm chart", () => {
     expect(env(objs).HANGAR_NAMESPACE).toBe("hangar");
     // The sandbox namespace's pods are held to their shape by a ValidatingAdmissionPolicy.
     const vap = one(objs, "ValidatingAdmissionPolicy") as unknown as { spec: { validations: { message: string }[] } };
-    expect(vap.spec.validations.map((v) => v.message)).toEqual(expect.arrayContaining(["sandbox pods share no host namespace", "the only init container is hangar-netinit, adding NET_ADMIN alone"]));
+    expect(vap.spec.validations.map((v) => v.message)).toEqual(expect.arrayContaining(["sandbox pods share no host namespace", "an init container is hangar-netinit adding NET_ADMIN alone, or a sidecar (restartPolicy Always) adding only CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, SETGID, SETUID, NET_BIND_SERVICE"]));
     expect((one(objs, "ValidatingAdmissionPolicyBinding") as unknown as { spec: object }).spec).toMatchObject({ validationActions: ["Deny"], matchResources: { namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "hangar" } } } });
     // Egress enforced by netinit from Hangar's own image unless told otherwise.
     const image = one(objs, "Deployment").spec.template.spec.containers[0].image;

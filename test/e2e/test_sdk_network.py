@@ -293,7 +293,9 @@ def test_gvisor_sandboxes_run_in_a_user_space_kernel_with_no_network(hangar, int
 @pytest.mark.deployed_only
 @pytest.mark.parametrize("change, why", [
     ({"containers": [{"name": "main", "image": "python:3.11", "securityContext": {"capabilities": {"add": ["NET_ADMIN"]}}}]}, "a sandbox container adds only"),
-    ({"initContainers": [{"name": "sneaky", "image": "python:3.11"}]}, "the only init container is hangar-netinit"),
+    ({"initContainers": [{"name": "sneaky", "image": "python:3.11"}]}, "an init container is hangar-netinit adding NET_ADMIN alone, or a sidecar"),
+    ({"initContainers": [{"name": "side", "image": "python:3.11", "restartPolicy": "Always", "securityContext": {"capabilities": {"add": ["NET_ADMIN"]}}}]}, "or a sidecar (restartPolicy Always) adding only"),
+    ({"initContainers": [{"name": "hangar-netinit", "image": "python:3.11", "restartPolicy": "Always", "securityContext": {"capabilities": {"add": ["NET_ADMIN"]}}}]}, "an init container is hangar-netinit"),
     ({"hostNetwork": True}, "share no host namespace"),
     ({"volumes": [{"name": "h", "hostPath": {"path": "/"}}]}, "mount no host path"),
 ])
