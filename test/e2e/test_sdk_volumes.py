@@ -75,7 +75,7 @@ def test_a_registered_claim_is_its_tenants_alone_with_one_writer(hangar, monkeyp
         assert reader.exec(["cat", "/data/out"]).result().stdout == "from-episode-1\n"
         r = reader.exec(["sh", "-c", "echo x > /data/other"]).result()
         assert r.returncode != 0 and "Read-only" in r.stderr, r
-        assert {s.sandbox_id for s in Sandbox.list(volume_ids=[vid], tags=["e2e-volumes"])} >= {writer.sandbox_id, reader.sandbox_id}
+        assert {s.sandbox_id for s in Sandbox.list(volume_ids=[vid], tags=["e2e-volumes"]).result()} >= {writer.sandbox_id, reader.sandbox_id}
         # Another tenant: its list lacks the volume, and the id reads exactly as one that does not exist.
         point_sdk_at(monkeypatch, hangar, "beta")
         assert [v for v in Volume.list().result() if v.volume_id == vid] == []
