@@ -60,6 +60,8 @@ export interface ScratchVolume {
   subPath?: string;
   /** A registered volume (core/volumes.ts) by id, instead of a scratch one; `source` is filled in for the caller's tenant at create. */
   registered?: { id: string; at: string; source?: { claimName: string; namespace: string } | { hostPath: string } };
+  /** Filled from this snapshot (core/snapshots.ts) before the sandbox is RUNNING; set on one writable mount of the volume's root. */
+  restore?: { snapshotId: string; at: string };
 }
 
 export interface SandboxSpec {
