@@ -11,12 +11,14 @@ import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../core/errors.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
+import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
-const WRAP = 'echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; exit $rc';
+/** The command's end is also written in band (exit-marker.ts): a cut stream reads as success otherwise. */
+const WRAP = `echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
 /** For commands that get no input: stdin is /dev/null whatever the container runtime attaches. */
-const WRAP_NO_INPUT = 'echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f "$0"; exit $rc';
+const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
 /** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 const KILL = [
@@ -85,6 +87,9 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     notify();
   };
   const sink = (stream: OutputChunk["stream"]) => new Writable({ write: (chunk, _e, cb) => { push(stream)(Buffer.from(chunk)); cb(); } });
+  // Wrapped, without a TTY: stderr carries the wrapper's end marker (exit-marker.ts).
+  const marked = o.shell && !o.tty ? new ExitMarkFilter() : undefined;
+  const stderrSink = marked ? new Writable({ write: (chunk, _e, cb) => { push("stderr")(marked.push(Buffer.from(chunk))); cb(); } }) : sink("stderr");
   const stdin = new PassThrough();
   const stdout = o.tty ? new TtyOut(o.tty.cols, o.tty.rows, push("stdout")) : sink("stdout");
   let resolveExit!: (v: { exitCode: number }) => void;
@@ -96,7 +101,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   exited.catch(() => undefined);
   let status: k8s.V1Status | undefined;
   const socket = await new k8s.Exec(o.kc)
-    .exec(o.namespace, o.pod, o.container ?? "main", argv, stdout, o.tty ? null : sink("stderr"), o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
+    .exec(o.namespace, o.pod, o.container ?? "main", argv, stdout, o.tty ? null : stderrSink, o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
       status = s;
     })
     .catch((e: unknown) => {
@@ -104,11 +109,15 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     });
   link.ws = socket as unknown as typeof link.ws;
   socket.on("close", () => {
+    if (marked) push("stderr")(marked.flush());
     closed = true;
     notify();
     if (!status) return rejectExit(errors.unavailable("the exec websocket closed without an exit status (the pod may have stopped)"));
     try {
-      resolveExit({ exitCode: exitCodeOf(status) });
+      const exitCode = exitCodeOf(status);
+      // "Success" without the wrapper's end marker: the stream was cut (a kubelet restart), not an exit 0.
+      if (marked && exitCode === 0 && marked.rc === undefined) throw errors.unavailable("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
+      resolveExit({ exitCode });
     } catch (e) {
       rejectExit(e);
     }
