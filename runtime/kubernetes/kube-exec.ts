@@ -22,13 +22,13 @@ const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f
 /** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 const KILL = [
-  'f=$0; root=$(cat "$f" 2>/dev/null) || exit 0; all=" $root "; more=1',
+  'f=$0; root=$(cat "$f" 2>/dev/null) || { echo hangar-killed; exit 0; }; all=" $root "; more=1',
   'while [ $more = 1 ]; do more=0',
   '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$s" 2>/dev/null || continue',
   '    case "$all" in *" $ppid "*) case "$all" in *" $pid "*) ;; *) all="$all$pid "; more=1;; esac;; esac',
   '  done',
   'done',
-  'kill -KILL $all 2>/dev/null; rm -f "$f"; exit 0',
+  'kill -KILL $all 2>/dev/null; rm -f "$f"; echo hangar-killed; exit 0',
 ].join("\n");
 
 export function exitCodeOf(status: k8s.V1Status): number {
@@ -161,12 +161,16 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     exited,
     async kill() {
       if (!closed && o.shell) {
-        /** One kill exec: true once the kubelet reports it succeeded; false when it failed or took over 1 s. */
+        /**
+         * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
+         * kubelet restart also reports success, exit-marker.ts); false when it failed or took over 1 s.
+         */
         const killOnce = () =>
           new Promise<boolean>((resolve) => {
+            let said = "";
             new k8s.Exec(o.kc)
               // At least one stream must be attached, or the kubelet refuses the exec.
-              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (_c, _e, cb) => cb() }), null, null, false, (st) => resolve(st?.status === "Success"))
+              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => resolve(st?.status === "Success" && said.includes("hangar-killed")))
               .then((w) => w.on("close", () => resolve(false)), () => resolve(false));
             setTimeout(() => resolve(false), 1000).unref();
           });
