@@ -168,10 +168,16 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         const killOnce = () =>
           new Promise<boolean>((resolve) => {
             let said = "";
+            let ok = false;
             new k8s.Exec(o.kc)
               // At least one stream must be attached, or the kubelet refuses the exec.
-              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => resolve(st?.status === "Success" && said.includes("hangar-killed")))
-              .then((w) => w.on("close", () => resolve(false)), () => resolve(false));
+              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => (ok = st?.status === "Success"))
+              // Decided once the stream is closed, with all of its output read.
+              .then((w) => {
+                w.on("close", () => resolve(ok && said.includes("hangar-killed")));
+                // Past the second, given up on: its websocket is closed too, never left open.
+                setTimeout(() => w.close(), 1000).unref();
+              }, () => resolve(false));
             setTimeout(() => resolve(false), 1000).unref();
           });
         // Not confirmed (the apiserver or kubelet restarting): asked again in the background for
