@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: bench-scale bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -217,6 +217,14 @@ bench: build $(STAMP)/bench-venv
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/report.py
 	$(MAKE) --no-print-directory bench-sdk
+
+# The scale bed (#17, docs/benchmarks.md "Scale"): kwok fake nodes on the test cluster (make
+# cluster-up first; BENCH_SCALE_NODES, 10 x 1100 pods) and Hangar's control plane, two replicas, at
+# BENCH_SCALE_SIZES sandboxes (1000,5000,10000): the `scale` section of bench/results.json.
+bench-scale: build
+	bash test/cluster/kwok-up.sh $${BENCH_SCALE_NODES:-10}
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/scale-bench.mjs > /dev/null
+	bash test/cluster/kwok-down.sh
 
 # What the Kubernetes network boundary costs (ADR 0012): create and exec with and without the
 # hangar-netinit init container, and raw pods, in one run (cluster up): bench/isolation-results.json.

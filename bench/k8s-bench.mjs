@@ -4,7 +4,7 @@
 // BENCH_FULL (200: sandboxes for the "node full" measure; the test node's kubelet holds 250 pods).
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
 
 const N_EXEC = Number(process.env.BENCH_EXECS ?? 200);
@@ -244,5 +244,7 @@ r.exec_1mib_ms.ratio_plain = ratio(r.exec_1mib_ms.hangar_plain, r.exec_1mib_ms.r
 r.exec_1mib_ms.ratio = ratio(r.exec_1mib_ms.hangar, r.exec_1mib_ms.raw);
 r.create_to_running_ms.ratio_cold = ratio(r.create_to_running_ms.hangar_cold, r.create_to_running_ms.raw);
 r.create_to_running_ms.ratio_warm = ratio(r.create_to_running_ms.hangar_warm, r.create_to_running_ms.raw);
+// The scale bed's section (make bench-scale) is its own run's: kept.
+if (existsSync("bench/results.json")) r.scale = JSON.parse(readFileSync("bench/results.json", "utf8")).scale;
 writeFileSync("bench/results.json", JSON.stringify(r, null, 2) + "\n");
 console.log(JSON.stringify(r, null, 2));

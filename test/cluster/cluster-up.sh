@@ -195,7 +195,7 @@ start kube-controller-manager "$BIN/kube-controller-manager" --kubeconfig="$ETC/
   --use-service-account-credentials=false --leader-elect=false --bind-address=127.0.0.1 --v=1
 start kube-scheduler "$BIN/kube-scheduler" --kubeconfig="$ETC/admin.kubeconfig" \
   --authentication-kubeconfig="$ETC/admin.kubeconfig" --authorization-kubeconfig="$ETC/admin.kubeconfig" \
-  --leader-elect=false --bind-address=127.0.0.1 --v=1
+  --leader-elect=false --bind-address=127.0.0.1 --kube-api-qps=500 --kube-api-burst=1000 --v=1
 done_step
 
 step "starting the kubelet (port 10250 reachable from loopback and the pod bridge only) and waiting for node $NODE to be Ready"

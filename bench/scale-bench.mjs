@@ -1,0 +1,168 @@
+// make bench-scale: Hangar's control plane at 1k, 5k and 10k sandboxes, two replicas, on the test
+// cluster's real apiserver and etcd with kwok playing the kubelet of fake nodes
+// (test/cluster/kwok-up.sh). Writes the `scale` section of bench/results.json (other sections kept).
+// Knobs: BENCH_SCALE_SIZES (1000,5000,10000), BENCH_SCALE_CONCURRENCY (64 creates in flight),
+// BENCH_SCALE_REAP (20 short-lived sandboxes per size for the reaper's lag).
+import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { core, now, NS, procUsage, sleep, startHangar, stats, throughput, unary } from "./lib.mjs";
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000,10000").split(",").map(Number);
+const CONC = Number(process.env.BENCH_SCALE_CONCURRENCY ?? 64);
+const N_REAP = Number(process.env.BENCH_SCALE_REAP ?? 20);
+const PKI = "/var/lib/hangar-test/pki";
+const log = (...a) => console.error("bench-scale:", ...a);
+const env = {
+  HANGAR_KUBE_RUNNERS: "kwok:type=kwok",
+  HANGAR_KUBE_TOLERATIONS: JSON.stringify([{ key: "kwok.x-k8s.io/node", operator: "Exists", effect: "NoSchedule" }]),
+  HANGAR_MAX_SANDBOXES: "20000",
+  HANGAR_RETENTION_SECONDS: "60",
+};
+const spec = (tags, lifetime = 3600) => ({ containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: lifetime, tags });
+const reqId = (i) => `scale-${process.pid}-${i}-${Math.random().toString(36).slice(2)}`;
+const ms = (ts) => Number(ts?.seconds ?? 0) * 1000 + Number(ts?.nanos ?? 0) / 1e6;
+
+/** Requests the apiserver has answered for pods, all clients (its own /metrics counter). */
+function podRequests() {
+  const text = execFileSync("curl", ["-sS", "--cacert", `${PKI}/ca.crt`, "--cert", `${PKI}/admin.crt`, "--key", `${PKI}/admin.key`, "https://127.0.0.1:6443/metrics"], { encoding: "utf8", maxBuffer: 256 << 20 });
+  let n = 0;
+  for (const line of text.split("\n")) if (line.startsWith("apiserver_request_total{") && line.includes('resource="pods"')) n += Number(line.slice(line.lastIndexOf(" ") + 1));
+  return n;
+}
+
+/** Runs fn(i) for i in [0, n) with `conc` in flight; returns each call's latency in ms. */
+async function pool(n, conc, fn) {
+  const lat = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: conc }, async () => {
+    while (next < n) {
+      const i = next++;
+      const t0 = now();
+      await fn(i);
+      lat.push(now() - t0);
+    }
+  }));
+  return lat;
+}
+
+const stopHangar = async (x, sig = "SIGTERM") => {
+  if (!x || x.proc.exitCode !== null || x.proc.signalCode !== null) return;
+  x.proc.kill(sig);
+  await new Promise((res) => x.proc.once("exit", res));
+};
+
+const reps = [await startHangar(env), await startHangar(env)];
+const ids = [];
+const out = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)", replicas: 2, concurrency: CONC, sizes: [] };
+try {
+  for (const size of SIZES) {
+    const todo = size - ids.length;
+    log(`creating ${todo} sandboxes (to ${size}) through two replicas, ${CONC} in flight`);
+    const req0 = podRequests();
+    const t0 = now();
+    const base = ids.length;
+    const createLat = await pool(todo, CONC, async (i) => {
+      const n = base + i;
+      const tags = ["scale", ...(n < 100 ? ["list-probe"] : [])];
+      const s = await unary(reps[n % 2].client, "CreateSandbox", { sandbox: { spec: spec(tags) }, request_id: reqId(n) });
+      ids[n] = s.sandbox_id;
+    });
+    const createMs = now() - t0;
+    const createReq = podRequests() - req0;
+    log(`created in ${createMs.toFixed(0)} ms; waiting for RUNNING`);
+    let notRunning = 0;
+    const runLat = await pool(todo, CONC, async (i) => {
+      for (;;) {
+        const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: ids[base + i] });
+        if (s.status.state === "STATE_RUNNING") return;
+        if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state)) { notRunning++; return; }
+        await sleep(100);
+      }
+    });
+    const allRunningMs = now() - t0;
+    void runLat;
+
+    log("idle apiserver pod requests over 10 s");
+    const idle0 = podRequests();
+    await sleep(10_000);
+    const idleRate = (podRequests() - idle0) / 10;
+
+    log("Get throughput and List-by-tag latency");
+    const pick = () => ids[Math.floor(Math.random() * ids.length)];
+    const get = await throughput(32, 5000, () => unary(reps[0].client, "GetSandbox", { sandbox_id: pick() }));
+    const listLat = [];
+    for (let i = 0; i < 200; i++) {
+      const t = now();
+      const r = await unary(reps[1].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 });
+      listLat.push(now() - t);
+      if (i === 0 && r.sandboxes.length !== Math.min(100, ids.length)) throw new Error(`List by tag found ${r.sandboxes.length} of ${Math.min(100, ids.length)}`);
+    }
+
+    log(`reaper lag: ${N_REAP} sandboxes with a 5 s lifetime`);
+    const reap = [];
+    for (let i = 0; i < N_REAP; i++) reap.push((await unary(reps[i % 2].client, "CreateSandbox", { sandbox: { spec: spec(["reap"], 5) }, request_id: reqId(`r${size}-${i}`) })).sandbox_id);
+    const lags = await Promise.all(reap.map(async (id, i) => {
+      for (;;) {
+        const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: id });
+        const st = s.status.state;
+        if (st !== "STATE_RUNNING" && st !== "STATE_CREATING" && st !== "STATE_PENDING" && st !== "STATE_PREPARING") {
+          const started = ms(s.status.start_time);
+          if (!started) { log(`reaped sandbox without a start time: ${JSON.stringify(s.status)}`); return NaN; }
+          return Date.now() - (started + 5000);
+        }
+        await sleep(50);
+      }
+    }));
+    const rss = reps.map((x) => procUsage(x.proc.pid).rssMiB);
+    const row = {
+      sandboxes: size,
+      create_per_s: +(todo / (createMs / 1000)).toFixed(1),
+      create_p50_ms: stats(createLat).p50,
+      create_p99_ms: stats(createLat).p99,
+      all_running_ms: +allRunningMs.toFixed(0),
+      not_running: notRunning,
+      get_rps: get.ops_per_s,
+      get_p99_ms: get.p99,
+      list_p50_ms: stats(listLat).p50,
+      list_p99_ms: stats(listLat).p99,
+      rss_mib: Math.max(...rss),
+      rss_mib_per_replica: rss,
+      reaper_lag_ms: +Math.max(...lags.filter(Number.isFinite)).toFixed(0),
+      reaper_lag_p50_ms: stats(lags.filter(Number.isFinite)).p50,
+      apiserver_pod_requests_per_create: +(createReq / todo).toFixed(2),
+      apiserver_pod_requests_per_s_idle: +idleRate.toFixed(1),
+    };
+    log(JSON.stringify(row));
+    out.sizes.push(row);
+  }
+
+  log("replica restart: one replica killed (SIGKILL) and started again");
+  await stopHangar(reps[1], "SIGKILL");
+  const t0 = now();
+  reps[1] = await startHangar(env);
+  const listening = now() - t0;
+  const probe = ids[ids.length - 1];
+  for (;;) {
+    const ok = await unary(reps[1].client, "GetSandbox", { sandbox_id: probe }).then((s) => s.status.state === "STATE_RUNNING", () => false);
+    const listed = ok && (await unary(reps[1].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 }).then((r) => r.sandboxes.length, () => 0));
+    if (ok && listed === Math.min(100, ids.length)) break;
+    if (now() - t0 > 120_000) throw new Error("the restarted replica did not serve within 120 s");
+    await sleep(50);
+  }
+  out.restart = { sandboxes: ids.length, listening_ms: +listening.toFixed(0), serving_ms: +(now() - t0).toFixed(0), rss_mib_after: procUsage(reps[1].proc.pid).rssMiB };
+  log(JSON.stringify(out.restart));
+} finally {
+  for (const x of reps) await stopHangar(x);
+  log("removing the bench's pods");
+  const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
+  await pool(left.items.length, 32, async (i) => {
+    const p = left.items[i];
+    await core.patchNamespacedPod({ name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch)).catch(() => {});
+    await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+  });
+}
+const results = existsSync("bench/results.json") ? JSON.parse(readFileSync("bench/results.json", "utf8")) : {};
+results.scale = out;
+writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
+console.log(JSON.stringify(out, null, 2));
