@@ -31,6 +31,27 @@ function podRequests() {
   return n;
 }
 
+/** CPU seconds used so far by the cluster's daemons, both replicas and this process (where a phase's time goes). */
+function cpu() {
+  const c = {};
+  for (const d of ["kube-apiserver", "etcd", "kwok", "kube-scheduler", "kube-controller-manager", "kubelet", "containerd"]) {
+    try {
+      c[d] = procUsage(Number(readFileSync(`/run/hangar-test/${d}.pid`, "utf8"))).cpuSeconds;
+    } catch {
+      // not running
+    }
+  }
+  reps.forEach((x, i) => (c[`hangar-${i}`] = procUsage(x.proc.pid).cpuSeconds));
+  const u = process.cpuUsage();
+  c["bench-client"] = (u.user + u.system) / 1e6;
+  return c;
+}
+const cpuSince = (a, wallMs) => {
+  const b = cpu();
+  const used = Object.fromEntries(Object.keys(b).filter((k) => k in a).map((k) => [k, +(b[k] - a[k]).toFixed(1)]));
+  return { wall_s: +(wallMs / 1000).toFixed(1), cpu_s: used, cpu_total_s: +Object.values(used).reduce((x, y) => x + y, 0).toFixed(1) };
+};
+
 /** Runs fn(i) for i in [0, n) with `conc` in flight; returns each call's latency in ms. */
 async function pool(n, conc, fn) {
   const lat = [];
@@ -60,6 +81,7 @@ try {
     const todo = size - ids.length;
     log(`creating ${todo} sandboxes (to ${size}) through two replicas, ${CONC} in flight`);
     const req0 = podRequests();
+    const cpu0 = cpu();
     const t0 = now();
     const base = ids.length;
     const createLat = await pool(todo, CONC, async (i) => {
@@ -81,6 +103,7 @@ try {
       }
     });
     const allRunningMs = now() - t0;
+    const createCpu = cpuSince(cpu0, allRunningMs);
     void runLat;
 
     log("idle apiserver pod requests over 10 s");
@@ -132,6 +155,7 @@ try {
       reaper_lag_p50_ms: stats(lags.filter(Number.isFinite)).p50,
       apiserver_pod_requests_per_create: +(createReq / todo).toFixed(2),
       apiserver_pod_requests_per_s_idle: +idleRate.toFixed(1),
+      create_to_running_cpu: createCpu,
     };
     log(JSON.stringify(row));
     out.sizes.push(row);

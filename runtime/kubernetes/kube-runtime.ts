@@ -29,6 +29,7 @@ import { observePod, type PodView } from "./pod-state.js";
 import { podStep } from "./pod-step.js";
 import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
+import { poolAgents } from "./kube-agents.js";
 import { probeUserNamespaces, type UsernsMode } from "./userns.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
 
@@ -105,6 +106,7 @@ interface Tracked {
 
 
 export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {
+  poolAgents(o.kubeConfig);
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
   const tracked = new Map<string, Tracked>();
   const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
