@@ -34,7 +34,7 @@ describe("apiserver agents", () => {
   it("a changed client certificate gets a new agent", async () => {
     const kc = poolAgents(config("https://127.0.0.1:6443", "cert-a"));
     const a = await agentOf(kc);
-    kc.getCurrentUser()!.certData = Buffer.from("cert-b").toString("base64");
+    (kc.getCurrentUser() as { certData?: string }).certData = Buffer.from("cert-b").toString("base64");
     expect(await agentOf(kc)).not.toBe(a);
   });
   it("proxied clusters keep the library's own agents", async () => {
