@@ -2,10 +2,13 @@
 // cluster's real apiserver and etcd with kwok playing the kubelet of fake nodes
 // (test/cluster/kwok-up.sh). Writes the `scale` section of bench/results.json (other sections kept).
 // Knobs: BENCH_SCALE_SIZES (1000,5000,10000), BENCH_SCALE_CONCURRENCY (64 creates in flight),
-// BENCH_SCALE_REAP (20 short-lived sandboxes per size for the reaper's lag).
+// BENCH_SCALE_REAP (20 short-lived sandboxes per size for the reaper's lag), BENCH_SCALE_RAW (1000
+// bare pods created straight on the apiserver first, the raw Kubernetes side of the comparison).
+import * as k8s from "@kubernetes/client-node";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { poolAgents } from "../dist/runtime/kubernetes/kube-agents.js";
 import { core, now, NS, procUsage, sleep, startHangar, stats, throughput, unary } from "./lib.mjs";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000,10000").split(",").map(Number);
@@ -73,10 +76,52 @@ const stopHangar = async (x, sig = "SIGTERM") => {
   await new Promise((res) => x.proc.once("exit", res));
 };
 
-const reps = [await startHangar(env), await startHangar(env)];
+// BENCH_SCALE_ENV_B: extra environment (JSON) for the second replica only, to compare two settings in one run.
+const envB = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_B ?? "{}") };
+/**
+ * Raw Kubernetes on the same bed, same concurrency: `n` bare pods created straight on the
+ * apiserver (one keep-alive client, as Hangar has), until kwok reports every one Running.
+ */
+async function rawPhase(n) {
+  const kc = poolAgents(new k8s.KubeConfig());
+  kc.loadFromDefault();
+  const api = kc.makeApiClient(k8s.CoreV1Api);
+  const running = new Set();
+  const tw = now();
+  let done;
+  const all = new Promise((r) => (done = r));
+  const req = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${NS}/pods`, { labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale" }, (_t, p) => {
+    if (p.status?.phase === "Running") running.add(p.metadata.name);
+    if (running.size >= n) done();
+  }, (e) => {
+    if (running.size < n) log(`raw watch ended early (${running.size} of ${n} Running, after ${(now() - tw).toFixed(0)} ms): ${e?.message ?? "closed"}`);
+  });
+  const pod = (i) => ({
+    metadata: { name: `raw-scale-${i}`, labels: { "app.kubernetes.io/managed-by": "hangar-bench-scale" } },
+    spec: { restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, nodeSelector: { type: "kwok" }, tolerations: JSON.parse(env.HANGAR_KUBE_TOLERATIONS), containers: [{ name: "main", image: "python:3.11" }] },
+  });
+  const cpu0 = cpu();
+  const t0 = now();
+  const lat = await pool(n, CONC, (i) => api.createNamespacedPod({ namespace: NS, body: pod(i) }));
+  const createMs = now() - t0;
+  await Promise.race([all, sleep(600_000)]);
+  const runningMs = now() - t0;
+  const used = cpuSince(cpu0, runningMs);
+  req.abort();
+  await api.deleteCollectionNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale", gracePeriodSeconds: 0 });
+  return { pods: n, create_per_s: +(n / (createMs / 1000)).toFixed(1), create_p50_ms: stats(lat).p50, create_p99_ms: stats(lat).p99, all_running_ms: +runningMs.toFixed(0), running: running.size, create_to_running_cpu: used };
+}
+
+const reps = [await startHangar(env), await startHangar(envB)];
 const ids = [];
 const out = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)", replicas: 2, concurrency: CONC, sizes: [] };
 try {
+  const nRaw = Number(process.env.BENCH_SCALE_RAW ?? 1000);
+  if (nRaw > 0) {
+    log(`raw Kubernetes: ${nRaw} bare pods, ${CONC} in flight`);
+    out.raw = await rawPhase(nRaw);
+    log(JSON.stringify(out.raw));
+  }
   for (const size of SIZES) {
     const todo = size - ids.length;
     log(`creating ${todo} sandboxes (to ${size}) through two replicas, ${CONC} in flight`);
@@ -161,10 +206,14 @@ try {
     out.sizes.push(row);
   }
 
+  if (process.env.BENCH_SCALE_HOLD_S) {
+    log(`holding ${process.env.BENCH_SCALE_HOLD_S} s (replicas: ${reps.map((x) => x.proc.pid).join(", ")})`);
+    await sleep(Number(process.env.BENCH_SCALE_HOLD_S) * 1000);
+  }
   log("replica restart: one replica killed (SIGKILL) and started again");
   await stopHangar(reps[1], "SIGKILL");
   const t0 = now();
-  reps[1] = await startHangar(env);
+  reps[1] = await startHangar(envB);
   const listening = now() - t0;
   const probe = ids[ids.length - 1];
   for (;;) {

@@ -227,7 +227,11 @@ export function createController(o: ControllerOptions) {
   };
   o.runtime.subscribe(onEvent);
 
-  const live = () => [...records.values()].filter((r) => !isTerminal(r.state)).length;
+  const live = () => {
+    let n = 0; // one pass, no copy: this runs on every create
+    for (const r of records.values()) if (!isTerminal(r.state)) n++;
+    return n;
+  };
 
   /** The Docker config a sandbox's image is pulled with, from the tenant's store. */
   async function pullConfigFor(tenant: string, p: PullCredentials): Promise<string> {

@@ -4,38 +4,61 @@ import https from "node:https";
 import type { KubeConfig } from "@kubernetes/client-node";
 
 const POOLED = Symbol("hangar.pooledAgents");
+type Cluster = { server?: string; proxyUrl?: string } | null;
+type Context = { getAgent(): Agent | undefined; setAgent(a: Agent): void };
 
 /**
- * One keep-alive HTTPS agent per TLS identity for every apiserver call (ADR 0019).
+ * Shared HTTPS agents for the apiserver (ADR 0019).
  *
  * @kubernetes/client-node 1.4 builds a new `https.Agent` for every request (KubeConfig's private
- * `createAgent`, called from `applySecurityAuthentication` and `applyToHTTPSOptions`), so each
- * call opened a fresh TCP connection and paid a full TLS handshake, including the client
- * certificate's and the CA's parsing. On the scale bed that was the largest single cost in a
- * replica's profile. Here the agent is kept and reused while the TLS material it was made from is
- * the same; rotated credentials (a renewed client certificate in the kubeconfig) hash differently
- * and get a new agent. Proxied clusters keep the library's own agents.
+ * `createAgent`), so every call opened a new TCP connection and paid a full TLS handshake. On
+ * the scale bed that was the largest single cost in a replica's profile. Two pools, each keyed by
+ * the server and every TLS option (a renewed client certificate hashes differently and gets new
+ * agents; at most 8 identities are kept):
+ * - API calls (create, get, patch, list: `applySecurityAuthentication`) share one keep-alive
+ *   agent: connections are reused.
+ * - Watches and exec websockets (`applyToHTTPSOptions`) share one agent without keep-alive: each
+ *   still has its own connection, but TLS sessions are resumed. A watch on a keep-alive agent was
+ *   measured ending after about a second while creates ran beside it (node-fetch 2 under
+ *   client-node), so watches never get one.
+ * Proxied and plain-HTTP clusters keep the library's own agents.
  */
 export function poolAgents(kc: KubeConfig, opts: { maxSockets?: number } = {}): KubeConfig {
-  const target = kc as unknown as { createAgent: (cluster: { server?: string; proxyUrl?: string } | null, o: https.AgentOptions) => Agent; [POOLED]?: true };
+  const target = kc as unknown as {
+    createAgent: (cluster: Cluster, o: https.AgentOptions) => Agent;
+    applySecurityAuthentication: (context: Context) => Promise<void>;
+    [POOLED]?: true;
+  };
   if (target[POOLED]) return kc;
   target[POOLED] = true;
-  const original = target.createAgent.bind(kc);
-  const agents = new Map<string, Agent>();
-  target.createAgent = (cluster, o) => {
-    if (cluster?.proxyUrl || !cluster?.server?.startsWith("https:")) return original(cluster, o);
-    const key = agentKey(cluster.server, o);
-    let agent = agents.get(key);
+  const streams = new Map<string, Agent>();
+  const apis = new Map<string, Agent>();
+  const pooled = (cluster: Cluster) => !cluster?.proxyUrl && !!cluster?.server?.startsWith("https:");
+  const get = (pool: Map<string, Agent>, key: string, make: () => Agent): Agent => {
+    let agent = pool.get(key);
     if (!agent) {
-      // A bounded set: an identity that keeps changing (it should not) cannot grow the map forever.
-      if (agents.size >= 8) {
-        for (const a of agents.values()) (a as https.Agent).destroy();
-        agents.clear();
+      // Bounded: an identity that keeps changing (it should not) cannot grow the map forever.
+      if (pool.size >= 8) {
+        for (const a of pool.values()) a.destroy();
+        pool.clear();
       }
-      agent = new https.Agent({ ...o, keepAlive: true, maxSockets: opts.maxSockets ?? 64 });
-      agents.set(key, agent);
+      agent = make();
+      pool.set(key, agent);
     }
     return agent;
+  };
+
+  const createAgent = target.createAgent.bind(kc);
+  target.createAgent = (cluster, o) =>
+    pooled(cluster) ? get(streams, agentKey(cluster!.server!, o), () => new https.Agent({ ...o, keepAlive: false })) : createAgent(cluster, o);
+
+  const applySecurityAuthentication = target.applySecurityAuthentication.bind(kc);
+  target.applySecurityAuthentication = async (context) => {
+    await applySecurityAuthentication(context);
+    const cluster = kc.getCurrentCluster();
+    const made = context.getAgent();
+    if (!pooled(cluster) || !(made instanceof https.Agent)) return;
+    context.setAgent(get(apis, agentKey(cluster!.server, made.options), () => new https.Agent({ ...made.options, keepAlive: true, maxSockets: opts.maxSockets ?? 64 })));
   };
   return kc;
 }

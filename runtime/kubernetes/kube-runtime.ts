@@ -102,6 +102,8 @@ interface Tracked {
   /** The state in that record. */
   recordState?: string;
   takingOver?: boolean;
+  /** What the sandbox asks of its runner (parsed once: runners() sums it on every create). */
+  asks?: { cpu: number; memory: number; gpus: number };
 }
 
 
@@ -308,8 +310,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     // The primary ended: its sidecars end with it (the pod stays, a record, until retention ends).
     if (t.spec.sidecars?.length && !e.endedBy) void stop(t.id, 0).catch(() => undefined);
   };
-  informer.on("add", (p) => onPod(p, false));
-  informer.on("update", (p) => onPod(p, false));
+  // The informer keeps every pod it sees, and the object it keeps is the one handed here:
+  // managedFields (apply bookkeeping, about a third of a pod's JSON) is never read, so not kept.
+  const slim = (p: k8s.V1Pod) => {
+    if (p.metadata?.managedFields) delete p.metadata.managedFields;
+    return p;
+  };
+  informer.on("add", (p) => onPod(slim(p), false));
+  informer.on("update", (p) => onPod(slim(p), false));
   informer.on("delete", (p) => {
     onPod(p, true);
     if (p.metadata?.name) agents?.drop(p.metadata.name);
@@ -563,11 +571,17 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   function runners(): RunnerInfo[] {
     return o.runners.map((r) => {
-      const live = [...tracked.values()].filter((t) => !t.exited && t.runnerId === r.runnerId);
-      const usedCpu = live.reduce((a, t) => a + (cpuMillicores(t.spec.requests.cpu ?? "") ?? 0), 0);
-      const usedMem = live.reduce((a, t) => a + (parseQuantity(t.spec.requests.memory ?? "") ?? 0), 0);
+      // One pass, no copies: at 10,000 sandboxes this runs on every create.
+      let running = 0, usedCpu = 0, usedMem = 0, usedGpus = 0;
+      for (const t of tracked.values()) {
+        if (t.exited || t.runnerId !== r.runnerId) continue;
+        const a = (t.asks ??= { cpu: cpuMillicores(t.spec.requests.cpu ?? "") ?? 0, memory: parseQuantity(t.spec.requests.memory ?? "") ?? 0, gpus: gpuAsk(t.spec)?.count ?? 0 });
+        running++;
+        usedCpu += a.cpu;
+        usedMem += a.memory;
+        usedGpus += a.gpus;
+      }
       const cap = nodes.capacity(r.runnerId);
-      const usedGpus = live.reduce((a, t) => a + (gpuAsk(t.spec)?.count ?? 0), 0);
       return {
         runnerId: r.runnerId,
         runnerGroupId: r.runnerGroupId,
@@ -579,7 +593,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         maxMemoryBytes: cap.memoryBytes,
         availableCpuMillicores: Math.max(0, cap.cpuMillicores - usedCpu),
         availableMemoryBytes: Math.max(0, cap.memoryBytes - usedMem),
-        runningSandboxes: live.length,
+        runningSandboxes: running,
         ...(cap.gpus ? { gpus: { ...cap.gpus, available: Math.max(0, cap.gpus.total - usedGpus) } } : {}),
         runtimeClasses: nodes.runtimeClasses(r.runnerId),
         ...(o.runtimeClassName ? { defaultRuntimeClass: o.runtimeClassName } : {}),

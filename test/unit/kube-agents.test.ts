@@ -1,4 +1,4 @@
-import { KubeConfig } from "@kubernetes/client-node";
+import { HttpMethod, KubeConfig, RequestContext } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { agentKey, poolAgents } from "../../runtime/kubernetes/kube-agents.js";
 
@@ -12,10 +12,17 @@ const config = (server: string, cert: string, proxy?: string) => {
   });
   return kc;
 };
-const agentOf = async (kc: KubeConfig) => {
+/** The agent a watch or an exec websocket gets. */
+const streamAgent = async (kc: KubeConfig) => {
   const opts: { agent?: unknown } = {};
   await kc.applyToHTTPSOptions(opts as never);
   return opts.agent;
+};
+/** The agent an API call (create, get, patch, list) gets. */
+const agentOf = async (kc: KubeConfig) => {
+  const ctx = new RequestContext("https://127.0.0.1:6443/api/v1/pods", HttpMethod.GET);
+  await kc.applySecurityAuthentication(ctx);
+  return ctx.getAgent();
 };
 
 describe("apiserver agents", () => {
@@ -37,9 +44,17 @@ describe("apiserver agents", () => {
     (kc.getCurrentUser() as { certData?: string }).certData = Buffer.from("cert-b").toString("base64");
     expect(await agentOf(kc)).not.toBe(a);
   });
+  it("watches and exec websockets share an agent without keep-alive (a kept-alive watch ended early)", async () => {
+    const kc = poolAgents(config("https://127.0.0.1:6443", "cert-a"));
+    const s = await streamAgent(kc);
+    expect(s).toBe(await streamAgent(kc));
+    expect((s as { keepAlive?: boolean }).keepAlive).toBe(false);
+    expect(s).not.toBe(await agentOf(kc));
+  });
   it("proxied clusters keep the library's own agents", async () => {
     const kc = poolAgents(config("https://127.0.0.1:6443", "cert-a", "http://127.0.0.1:3128"));
     expect(await agentOf(kc)).not.toBe(await agentOf(kc));
+    expect(await streamAgent(kc)).not.toBe(await streamAgent(kc));
   });
   it("the key covers the server and every TLS option", () => {
     const base = agentKey("https://a", { ca: "x", cert: "c", key: "k" });
