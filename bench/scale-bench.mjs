@@ -87,15 +87,20 @@ async function rawPhase(n) {
   kc.loadFromDefault();
   const api = kc.makeApiClient(k8s.CoreV1Api);
   const running = new Set();
-  const tw = now();
   let done;
   const all = new Promise((r) => (done = r));
-  const req = await new k8s.Watch(kc).watch(`/api/v1/namespaces/${NS}/pods`, { labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale" }, (_t, p) => {
+  // An informer, not a bare watch: an apiserver this busy closes watches it finds slow ("Forcing
+  // pods watcher close due to unresponsiveness"), and the informer watches again from where it was.
+  const sel = "app.kubernetes.io/managed-by=hangar-bench-scale";
+  const inf = k8s.makeInformer(kc, `/api/v1/namespaces/${NS}/pods`, () => api.listNamespacedPod({ namespace: NS, labelSelector: sel }), sel);
+  const seen = (p) => {
     if (p.status?.phase === "Running") running.add(p.metadata.name);
     if (running.size >= n) done();
-  }, (e) => {
-    if (running.size < n) log(`raw watch ended early (${running.size} of ${n} Running, after ${(now() - tw).toFixed(0)} ms): ${e?.message ?? "closed"}`);
-  });
+  };
+  inf.on("add", seen);
+  inf.on("update", seen);
+  inf.on("error", () => setTimeout(() => void inf.start().catch(() => undefined), 500));
+  await inf.start();
   const pod = (i) => ({
     metadata: { name: `raw-scale-${i}`, labels: { "app.kubernetes.io/managed-by": "hangar-bench-scale" } },
     spec: { restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, nodeSelector: { type: "kwok" }, tolerations: JSON.parse(env.HANGAR_KUBE_TOLERATIONS), containers: [{ name: "main", image: "python:3.11" }] },
@@ -107,7 +112,7 @@ async function rawPhase(n) {
   await Promise.race([all, sleep(600_000)]);
   const runningMs = now() - t0;
   const used = cpuSince(cpu0, runningMs);
-  req.abort();
+  await inf.stop();
   await api.deleteCollectionNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale", gracePeriodSeconds: 0 });
   return { pods: n, create_per_s: +(n / (createMs / 1000)).toFixed(1), create_p50_ms: stats(lat).p50, create_p99_ms: stats(lat).p99, all_running_ms: +runningMs.toFixed(0), running: running.size, create_to_running_cpu: used };
 }

@@ -44,7 +44,7 @@ describe("apiserver agents", () => {
     (kc.getCurrentUser() as { certData?: string }).certData = Buffer.from("cert-b").toString("base64");
     expect(await agentOf(kc)).not.toBe(a);
   });
-  it("watches and exec websockets share an agent without keep-alive (a kept-alive watch ended early)", async () => {
+  it("watches and exec websockets share an agent without keep-alive (TLS sessions resumed)", async () => {
     const kc = poolAgents(config("https://127.0.0.1:6443", "cert-a"));
     const s = await streamAgent(kc);
     expect(s).toBe(await streamAgent(kc));
