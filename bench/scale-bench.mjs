@@ -26,13 +26,19 @@ const spec = (tags, lifetime = 3600) => ({ containers: [{ name: "main", image: "
 const reqId = (i) => `scale-${process.pid}-${i}-${Math.random().toString(36).slice(2)}`;
 const ms = (ts) => Number(ts?.seconds ?? 0) * 1000 + Number(ts?.nanos ?? 0) / 1e6;
 
-/** Requests the apiserver has answered for pods, all clients (its own /metrics counter). */
-function podRequests() {
+/** Requests the apiserver has answered for pods, all clients, by verb and subresource (its own /metrics counter). */
+function podRequestsBy() {
   const text = execFileSync("curl", ["-sS", "--cacert", `${PKI}/ca.crt`, "--cert", `${PKI}/admin.crt`, "--key", `${PKI}/admin.key`, "https://127.0.0.1:6443/metrics"], { encoding: "utf8", maxBuffer: 256 << 20 });
-  let n = 0;
-  for (const line of text.split("\n")) if (line.startsWith("apiserver_request_total{") && line.includes('resource="pods"')) n += Number(line.slice(line.lastIndexOf(" ") + 1));
-  return n;
+  const by = {};
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{") || !line.includes('resource="pods"')) continue;
+    const k = `${/verb="([^"]*)"/.exec(line)?.[1]}${/subresource="([^"]+)"/.exec(line)?.[1] ? "/" + /subresource="([^"]+)"/.exec(line)[1] : ""}`;
+    by[k] = (by[k] ?? 0) + Number(line.slice(line.lastIndexOf(" ") + 1));
+  }
+  return by;
 }
+const podRequests = () => Object.values(podRequestsBy()).reduce((a, b) => a + b, 0);
+const perSecond = (a, b, s) => Object.fromEntries(Object.keys(b).map((k) => [k, +((b[k] - (a[k] ?? 0)) / s).toFixed(1)]).filter(([, v]) => v > 0));
 
 /** CPU seconds used so far by the cluster's daemons, both replicas and this process (where a phase's time goes). */
 function cpu() {
@@ -157,9 +163,10 @@ try {
     void runLat;
 
     log("idle apiserver pod requests over 10 s");
-    const idle0 = podRequests();
+    const idle0 = podRequestsBy();
     await sleep(10_000);
-    const idleRate = (podRequests() - idle0) / 10;
+    const idleBy = perSecond(idle0, podRequestsBy(), 10);
+    const idleRate = Object.values(idleBy).reduce((a, b) => a + b, 0);
 
     log("Get throughput and List-by-tag latency");
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
@@ -205,6 +212,7 @@ try {
       reaper_lag_p50_ms: stats(lags.filter(Number.isFinite)).p50,
       apiserver_pod_requests_per_create: +(createReq / todo).toFixed(2),
       apiserver_pod_requests_per_s_idle: +idleRate.toFixed(1),
+      apiserver_pod_requests_per_s_idle_by_verb: idleBy,
       create_to_running_cpu: createCpu,
     };
     log(JSON.stringify(row));

@@ -399,8 +399,11 @@ export function createController(o: ControllerOptions) {
     return owned(tenant, id);
   }
 
+  function* ofTenant(tenant: string) {
+    for (const r of records.values()) if (r.tenant === tenant) yield r;
+  }
   function list(tenant: string, q: ListQuery) {
-    return page([...records.values()].filter((r) => r.tenant === tenant), q);
+    return page(ofTenant(tenant), q);
   }
 
   function stop(r: SandboxRecord, graceMs: number, why: "deleted" | "expired" | "purged") {
