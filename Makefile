@@ -220,11 +220,13 @@ bench: build $(STAMP)/bench-venv
 
 # The scale bed (#17, docs/benchmarks.md "Scale"): kwok fake nodes on the test cluster (make
 # cluster-up first; BENCH_SCALE_NODES, 10 x 1100 pods) and Hangar's control plane, two replicas, at
-# BENCH_SCALE_SIZES sandboxes (1000,5000,10000): the `scale` section of bench/results.json.
-bench-scale: build
+# BENCH_SCALE_SIZES sandboxes (1000,5000,10000): the `scale` section of bench/results.json, then
+# its tables in docs/benchmarks.md and docs/bench-scale.png (bench/scale_report.py).
+bench-scale: build $(STAMP)/bench-venv
 	bash test/cluster/kwok-up.sh $${BENCH_SCALE_NODES:-10}
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/scale-bench.mjs > /dev/null
 	bash test/cluster/kwok-down.sh
+	$(VENV)/bin/python bench/scale_report.py > /dev/null
 
 # What the Kubernetes network boundary costs (ADR 0012): create and exec with and without the
 # hangar-netinit init container, and raw pods, in one run (cluster up): bench/isolation-results.json.

@@ -170,11 +170,13 @@ try {
 
     log("Get throughput and List-by-tag latency");
     const pick = () => ids[Math.floor(Math.random() * ids.length)];
-    const get = await throughput(32, 5000, () => unary(reps[0].client, "GetSandbox", { sandbox_id: pick() }));
+    // Both replicas get the same load (Get and List alternate between them), so their RSS compares.
+    let turn = 0;
+    const get = await throughput(32, 5000, () => unary(reps[turn++ % 2].client, "GetSandbox", { sandbox_id: pick() }));
     const listLat = [];
     for (let i = 0; i < 200; i++) {
       const t = now();
-      const r = await unary(reps[1].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 });
+      const r = await unary(reps[i % 2].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 });
       listLat.push(now() - t);
       if (i === 0 && r.sandboxes.length !== Math.min(100, ids.length)) throw new Error(`List by tag found ${r.sandboxes.length} of ${Math.min(100, ids.length)}`);
     }
@@ -252,3 +254,4 @@ const results = existsSync("bench/results.json") ? JSON.parse(readFileSync("benc
 results.scale = out;
 writeFileSync("bench/results.json", JSON.stringify(results, null, 2) + "\n");
 console.log(JSON.stringify(out, null, 2));
+process.exit(0); // the bench's own informer and clients would keep it alive

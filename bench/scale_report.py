@@ -1,0 +1,78 @@
+"""bench/results.json's `scale` section -> the tables between the scale markers in docs/benchmarks.md and docs/bench-scale.png."""
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+s = json.loads(Path("bench/results.json").read_text())["scale"]
+rows = s["sizes"]
+raw = s.get("raw")
+GOALS = {"create_per_s": "≥ 300", "get_rps": "≥ 5,000", "list_p99_ms": "≤ 20", "rss_mib": "≤ 500", "reaper_lag_ms": "≤ 5,000"}
+
+
+def cpu(c):
+    parts = sorted(c["cpu_s"].items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{k} {v}" for k, v in parts if v >= 0.5) + f" (total {c['cpu_total_s']} CPU-s in {c['wall_s']} s)"
+
+
+lines = [
+    f"Measured {s['when']} on {s['machine']}, {s['cluster']}; {s['replicas']} Hangar replicas, "
+    f"{s['concurrency']} creates in flight, creates alternating between the replicas.",
+    "",
+    "| sandboxes | creates/s | create p50 / p99 ms | all RUNNING after (s) | Get rps (p99 ms) | List by tag p50 / p99 ms | RSS MiB (max of 2) | reaper lag max / p50 ms |",
+    "|---|---|---|---|---|---|---|---|",
+]
+for r in rows:
+    lines.append(
+        f"| {r['sandboxes']:,} | {r['create_per_s']} | {r['create_p50_ms']} / {r['create_p99_ms']} | {r['all_running_ms'] / 1000:.1f} "
+        f"| {r['get_rps']} ({r['get_p99_ms']}) | {r['list_p50_ms']} / {r['list_p99_ms']} | {r['rss_mib']} | {r['reaper_lag_ms']} / {r['reaper_lag_p50_ms']} |"
+    )
+lines.append("| goal at 10k | " + " | ".join([GOALS["create_per_s"], "", "", GOALS["get_rps"], f"p99 {GOALS['list_p99_ms']}", GOALS["rss_mib"], GOALS["reaper_lag_ms"]]) + " |")
+if raw:
+    lines += [
+        "",
+        f"Raw Kubernetes, same bed and run: {raw['pods']:,} bare pods at the same concurrency, {raw['create_per_s']} creates/s "
+        f"(p50 {raw['create_p50_ms']} ms, p99 {raw['create_p99_ms']} ms), all Running after {raw['all_running_ms'] / 1000:.1f} s.",
+    ]
+lines += ["", "| phase | CPU by process (CPU-s) |", "|---|---|"]
+if raw:
+    lines.append(f"| raw: {raw['pods']:,} pods created → Running | {cpu(raw['create_to_running_cpu'])} |")
+for r in rows:
+    lines.append(f"| Hangar: to {r['sandboxes']:,} sandboxes, created → RUNNING | {cpu(r['create_to_running_cpu'])} |")
+lines += ["", "| sandboxes | apiserver pod requests per create (all clients) | idle apiserver pod requests/s, by verb |", "|---|---|---|"]
+for r in rows:
+    by = r.get("apiserver_pod_requests_per_s_idle_by_verb", {})
+    lines.append(f"| {r['sandboxes']:,} | {r['apiserver_pod_requests_per_create']} | {r['apiserver_pod_requests_per_s_idle']} ({', '.join(f'{k} {v}' for k, v in by.items()) or 'none'}) |")
+if "restart" in s:
+    x = s["restart"]
+    lines += ["", f"A replica killed (SIGKILL) at {x['sandboxes']:,} sandboxes and started again: listening after {x['listening_ms']} ms, "
+              f"serving Get and List of every sandbox after {x['serving_ms']} ms (goal ≤ 10,000), RSS {x['rss_mib_after']} MiB."]
+lines += ["", "![Hangar at scale](bench-scale.png)"]
+
+doc = Path("docs/benchmarks.md").read_text()
+doc = re.sub(r"<!-- scale:start -->[\s\S]*<!-- scale:end -->", "<!-- scale:start -->\n" + "\n".join(lines) + "\n<!-- scale:end -->", doc)
+Path("docs/benchmarks.md").write_text(doc)
+
+n = [r["sandboxes"] for r in rows]
+fig, axes = plt.subplots(1, 4, figsize=(16, 3.8))
+for ax, key, title, goal in [
+    (axes[0], "create_per_s", "creates/s", 300),
+    (axes[1], "get_rps", "Get rps", 5000),
+    (axes[2], "list_p99_ms", "List by tag p99 (ms)", 20),
+    (axes[3], "rss_mib", "RSS (MiB, max of 2 replicas)", 500),
+]:
+    ax.plot(n, [r[key] for r in rows], "o-", label="Hangar")
+    ax.axhline(goal, color="grey", linestyle="--", label="goal")
+    if key == "create_per_s" and raw:
+        ax.axhline(raw["create_per_s"], color="tab:orange", linestyle=":", label="raw pods")
+    ax.set_xlabel("sandboxes")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+fig.suptitle(f"Hangar at scale ({s['machine']}, kwok fake nodes, {s['when'][:10]})")
+fig.tight_layout()
+fig.savefig("docs/bench-scale.png", dpi=100)
+print("\n".join(lines))
