@@ -25,7 +25,7 @@ import { createClaimVolumeRegistry } from "./volume-claims.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
-import { observePod, type PodView } from "./pod-state.js";
+import { observePod, type PodView, slimPod } from "./pod-state.js";
 import { podStep } from "./pod-step.js";
 import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "./record-codec.js";
 import { createRecordStore } from "./record-store.js";
@@ -310,14 +310,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     // The primary ended: its sidecars end with it (the pod stays, a record, until retention ends).
     if (t.spec.sidecars?.length && !e.endedBy) void stop(t.id, 0).catch(() => undefined);
   };
-  // The informer keeps every pod it sees, and the object it keeps is the one handed here:
-  // managedFields (apply bookkeeping, about a third of a pod's JSON) is never read, so not kept.
-  const slim = (p: k8s.V1Pod) => {
-    if (p.metadata?.managedFields) delete p.metadata.managedFields;
-    return p;
-  };
-  informer.on("add", (p) => onPod(slim(p), false));
-  informer.on("update", (p) => onPod(slim(p), false));
+  // The informer keeps every pod it sees, and the object it keeps is the one handed here.
+  informer.on("add", (p) => onPod(slimPod(p), false));
+  informer.on("update", (p) => onPod(slimPod(p), false));
   informer.on("delete", (p) => {
     onPod(p, true);
     if (p.metadata?.name) agents?.drop(p.metadata.name);

@@ -1,5 +1,5 @@
 /** What a pod's status means for its sandbox: a pure function of (pod, now), table-tested. */
-import type { V1Pod } from "@kubernetes/client-node";
+import type { V1Container, V1Pod, V1PodSpec } from "@kubernetes/client-node";
 
 export type PodView =
   | { t: "starting"; reason: string }
@@ -58,4 +58,29 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
         : waiting?.reason ?? pod.status?.phase ?? "Pending";
   if (nowMs - created > startupTimeoutMs) return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
   return { t: "starting", reason: why };
+}
+
+/**
+ * What the informer keeps of a sandbox pod: only the parts Hangar reads (observePod, podStep, the
+ * deadline, the start note, node and user-namespace facts), changed in place because the informer's
+ * cache holds this very object. At 10,000 sandboxes the whole pods (managedFields, every
+ * container's env, mounts and security context, volumes, tolerations) were most of a replica's heap.
+ */
+export function slimPod(p: V1Pod): V1Pod {
+  if (p.metadata?.managedFields) delete p.metadata.managedFields;
+  const s = p.spec;
+  if (!s) return p;
+  const keep = (c: V1Container): V1Container => ({
+    name: c.name,
+    image: c.image,
+    ...(c.restartPolicy ? { restartPolicy: c.restartPolicy } : {}),
+    ...(c.startupProbe ? { startupProbe: c.startupProbe } : {}),
+  });
+  const slim: V1PodSpec = { containers: (s.containers ?? []).map(keep) };
+  if (s.initContainers) slim.initContainers = s.initContainers.map(keep);
+  if (s.nodeName !== undefined) slim.nodeName = s.nodeName;
+  if (s.hostUsers !== undefined) slim.hostUsers = s.hostUsers;
+  if (s.activeDeadlineSeconds !== undefined) slim.activeDeadlineSeconds = s.activeDeadlineSeconds;
+  p.spec = slim;
+  return p;
 }

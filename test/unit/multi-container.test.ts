@@ -4,7 +4,7 @@ import { chooseRunner } from "../../controller/placement.js";
 import { containerTarget, type RunnerInfo } from "../../core/types.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { poolFor } from "../../runtime/kubernetes/warm-pool.js";
-import { observePod } from "../../runtime/kubernetes/pod-state.js";
+import { observePod, slimPod } from "../../runtime/kubernetes/pod-state.js";
 
 const keep = (o: object) => ({ image: "python:3.11", command: "sleep", args: ["infinity"], resources: { cpu: "500m", memory: "256Mi" }, ...o });
 const create = (containers: object[], volumes: object[] = []) => toDomainSpec({ containers, volumes } as never, { maxLifetimeSeconds: 60 });
@@ -70,4 +70,41 @@ describe("native sidecars in the pod's status", () => {
     ["every sidecar started and the primary running: running", [done, { name: "db", started: true, state: { running: {} } }, { name: "web", started: true, state: { running: {} } }], { state: { running: {} } }, { t: "running" }],
   ];
   for (const [what, init, main, want] of cases) it(what, () => expect(observePod(pod(init, main), 1000, 60_000)).toEqual(want));
+});
+
+describe("the informer's slim pods (slimPod)", () => {
+  // A whole pod as Hangar builds it: a primary with a startup probe, two sidecars, netinit, env, volumes.
+  const s = create([keep({ name: "main", primary: true, env: { A: "1" } }), keep({ name: "db" }), keep({ name: "web" })], [{ name: "scratch", mount_path: "/w" }]);
+  const full = buildPod("abc", { ...s, startupProbe: { exec: ["true"], periodSeconds: 1, timeoutSeconds: 1, failureThreshold: 3, initialDelaySeconds: 0 } } as never, { namespace: "ns", defaultDenyEgress: true, hostUsers: false, netinit: { image: "netinit:1", path: "/netinit" } } as never);
+  full.metadata = { ...full.metadata, creationTimestamp: new Date(0), managedFields: [{ manager: "kubelet", operation: "Update" }] };
+  full.spec = { ...full.spec!, nodeName: "n1", activeDeadlineSeconds: 90 };
+  const statuses: [object[], object][] = [
+    [[], { state: { waiting: { reason: "PodInitializing" } } }],
+    [[{ name: "db", started: false, state: { running: {} } }], { state: { waiting: { reason: "PodInitializing" } } }],
+    [[{ name: "db", started: false, state: { terminated: { exitCode: 137, reason: "Error" } } }], { state: { waiting: {} } }],
+    [[{ name: "db", started: true, state: { running: {} } }, { name: "web", started: true, state: { running: {} } }], { started: false, state: { running: {} } }],
+    [[{ name: "db", started: true, state: { running: {} } }, { name: "web", started: true, state: { running: {} } }], { started: true, state: { running: {} } }],
+    [[], { state: { terminated: { exitCode: 0, reason: "Completed", startedAt: new Date(5) } } }],
+    [[], { started: false, state: { terminated: { exitCode: 137, reason: "Error" } } }],
+  ];
+  it("every status reads the same as on the whole pod", () => {
+    for (const [init, main] of statuses) {
+      const pod = { ...structuredClone(full), status: { phase: "Pending", initContainerStatuses: init, containerStatuses: [{ name: "main", ...main }] } } as never;
+      expect(observePod(slimPod(structuredClone(pod)), 1000, 60_000)).toEqual(observePod(pod, 1000, 60_000));
+    }
+  });
+  it("keeps what Hangar reads and drops the rest", () => {
+    const p = slimPod(structuredClone(full));
+    expect(p.metadata?.managedFields).toBeUndefined();
+    expect(p.metadata?.labels).toEqual(full.metadata?.labels);
+    expect(p.metadata?.annotations).toEqual(full.metadata?.annotations);
+    expect(full.spec?.hostUsers).toBe(false);
+    expect(p.spec).toMatchObject({ nodeName: "n1", activeDeadlineSeconds: 90, hostUsers: false });
+    expect(p.spec?.containers.map((c) => c.name)).toEqual(full.spec?.containers.map((c) => c.name));
+    expect(p.spec?.containers.find((c) => c.name === "main")?.startupProbe).toEqual(full.spec?.containers.find((c) => c.name === "main")?.startupProbe);
+    expect(p.spec?.initContainers?.map((c) => [c.name, c.restartPolicy])).toEqual(full.spec?.initContainers?.map((c) => [c.name, c.restartPolicy]));
+    expect(JSON.stringify(p.spec)).not.toMatch(/securityContext|volumeMounts|"env"/);
+    expect(p.spec?.volumes).toBeUndefined();
+    expect(JSON.stringify(p).length).toBeLessThan(JSON.stringify(full).length / 2);
+  });
 });
