@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-scale bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: test-scale-smoke bench-scale bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -195,10 +195,10 @@ test-chaos: build .build/hangar-agent
 	bash test/cluster/netinit-image.sh >/dev/null
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$(CURDIR)/.cluster/hangar-sa.kubeconfig vitest run --project chaos
 
-# cluster-up, the integration tier, the SDK suite on Kubernetes, the deployed suite and the chaos suite
+# cluster-up, the integration tier, the scale smoke (kwok), the SDK suite on Kubernetes, the deployed suite and the chaos suite
 # (CI size, last: it restarts the cluster's daemons), then cluster-down always (also on failure).
 test-cluster: $(STAMP)/npm
-	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-e2e-kubernetes test-sdk-suite-kubernetes deploy-test-cluster test-e2e-deployed test-chaos
+	bash test/cluster/with-cluster.sh $(MAKE) --no-print-directory test-integration test-scale-smoke test-e2e-kubernetes test-sdk-suite-kubernetes deploy-test-cluster test-e2e-deployed test-chaos
 
 # Snapshot, restore and fork of 100 MiB and 1 GiB workspaces against tar over exec, both runtimes
 # (cluster up for Kubernetes): bench/snapshot-results.json -> docs/benchmarks.md ("Snapshots").
@@ -217,6 +217,11 @@ bench: build $(STAMP)/bench-venv
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/k8s-bench.mjs > /dev/null
 	$(VENV)/bin/python bench/report.py
 	$(MAKE) --no-print-directory bench-sdk
+
+# The scale bed's CI-sized form (in test-cluster): kwok nodes, two in-process replicas, 300 sandboxes
+# (HANGAR_SCALE_SMOKE), all RUNNING, listed by both, and no pod requests from idle replicas.
+test-scale-smoke: $(STAMP)/npm
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project scale
 
 # The scale bed (#17, docs/benchmarks.md "Scale"): kwok fake nodes on the test cluster (make
 # cluster-up first; BENCH_SCALE_NODES, 10 x 1100 pods) and Hangar's control plane, two replicas, at
