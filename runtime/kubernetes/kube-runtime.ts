@@ -197,6 +197,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const ms = new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime();
     return Number.isFinite(ms) ? ms : Date.now();
   };
+  /** Other replicas' starts seen waiting (pod running, record CREATING): the takeover's patience grows with them. */
+  const waitingStarts = new Set<string>();
   /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
   const newerSeen = new Set<string>();
   const adopt = (id: string, p: k8s.V1Pod): Tracked | undefined => {
@@ -261,8 +263,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       t.settle = undefined;
       s(view);
     }
+    if (!t.own && !t.exited && !deleted && view.t === "running" && t.recordState === "CREATING") waitingStarts.add(id);
+    else waitingStarts.delete(id);
     const step = podStep(
-      { own: t.own, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p) },
+      { own: t.own, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p), waitingStarts: waitingStarts.size },
       view, deleted, Date.now(), o.startupTimeoutMs,
     );
     if (step.t === "none") {
@@ -460,6 +464,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       // 409: another replica already created this sandbox's pod (same request_id): adopt it.
       if (!isConflict(e)) {
         tracked.delete(id);
+        waitingStarts.delete(id);
         if (secretNames.length) void envSecrets.drop(id, secretNames);
         throw podCreateError(e);
       }
@@ -541,6 +546,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   async function remove(id: string): Promise<void> {
     await track(store.release(id));
     tracked.delete(id);
+    waitingStarts.delete(id);
   }
 
   const records: DurableRecords = {

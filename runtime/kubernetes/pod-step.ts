@@ -21,6 +21,18 @@ export const ADOPTED_EXIT_GRACE_MS = 5_000;
  * milliseconds of the pod running; two replicas finishing the same start is harmless (ADR 0014).
  */
 export const TAKEOVER_AFTER_MS = 5_000;
+/**
+ * Under load the starting replica finishes starts in turn (each needs a probe exec and a record
+ * write through a busy apiserver), so a start it is still finishing can wait past TAKEOVER_AFTER_MS
+ * for a reason other than its death: the scale bed saw 131 of 5,000 starts taken over, each probed
+ * and written twice, at 10,000 sandboxes. The patience grows with the backlog this replica sees:
+ * every other start it sees waiting adds this much, up to TAKEOVER_MAX_MS.
+ */
+export const TAKEOVER_PER_WAITING_MS = 50;
+export const TAKEOVER_MAX_MS = 120_000;
+
+/** How long an adopted start may wait in CREATING with its pod running before this replica finishes it. */
+export const takeoverAfterMs = (waiting: number): number => Math.min(TAKEOVER_MAX_MS, TAKEOVER_AFTER_MS + Math.max(0, waiting - 1) * TAKEOVER_PER_WAITING_MS);
 
 export interface SandboxFacts {
   /** This replica's start() is in charge (it created or claimed the pod, and has not returned). */
@@ -33,6 +45,8 @@ export interface SandboxFacts {
   creatingSeenMs?: number;
   exitSeenMs?: number;
   podCreatedMs: number;
+  /** Adopted starts this replica sees waiting (pod running, record CREATING), this one included. */
+  waitingStarts?: number;
 }
 
 export type PodStep =
@@ -46,7 +60,7 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
   if (f.exited) return NONE;
   if (!f.own && view.t === "running" && f.recordState === "CREATING") {
     const seen = f.creatingSeenMs ?? nowMs;
-    if (nowMs - seen >= TAKEOVER_AFTER_MS && !f.takingOver) return { t: "take-over", creatingSeenMs: seen };
+    if (nowMs - seen >= takeoverAfterMs(f.waitingStarts ?? 1) && !f.takingOver) return { t: "take-over", creatingSeenMs: seen };
     return { t: "none", creatingSeenMs: seen };
   }
   if (!f.started) {

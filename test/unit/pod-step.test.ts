@@ -1,7 +1,7 @@
 /** podStep: what a replica does on each look at a sandbox's pod, table-tested on a fake clock. */
 import { describe, expect, it } from "vitest";
 import type { PodView } from "../../runtime/kubernetes/pod-state.js";
-import { ADOPTED_EXIT_GRACE_MS, ORPHAN_GRACE_MS, podStep, type SandboxFacts, TAKEOVER_AFTER_MS } from "../../runtime/kubernetes/pod-step.js";
+import { ADOPTED_EXIT_GRACE_MS, ORPHAN_GRACE_MS, podStep, type SandboxFacts, TAKEOVER_AFTER_MS, TAKEOVER_MAX_MS, TAKEOVER_PER_WAITING_MS } from "../../runtime/kubernetes/pod-step.js";
 
 const NOW = 1_000_000;
 const STARTUP = 60_000;
@@ -19,6 +19,9 @@ describe("podStep", () => {
     ["adopted, running, record CREATING, first look: remembered", facts({ recordState: "CREATING" }), running, false, { t: "none", creatingSeenMs: NOW }],
     ["adopted, still CREATING just under the takeover time", facts({ recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_AFTER_MS + 1 }), running, false, { t: "none", creatingSeenMs: NOW - TAKEOVER_AFTER_MS + 1 }],
     ["adopted, CREATING for the takeover time: take the start over", facts({ recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_AFTER_MS }), running, false, { t: "take-over", creatingSeenMs: NOW - TAKEOVER_AFTER_MS }],
+    ["adopted, CREATING for the takeover time while 40 other starts wait: not yet (the starter is busy, not gone)", facts({ recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_AFTER_MS, waitingStarts: 41 }), running, false, { t: "none", creatingSeenMs: NOW - TAKEOVER_AFTER_MS }],
+    ["adopted, CREATING for the takeover time plus 40 × the per-start patience: take the start over", facts({ recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_AFTER_MS - 40 * TAKEOVER_PER_WAITING_MS, waitingStarts: 41 }), running, false, { t: "take-over", creatingSeenMs: NOW - TAKEOVER_AFTER_MS - 40 * TAKEOVER_PER_WAITING_MS }],
+    ["the patience is capped", facts({ recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_MAX_MS, waitingStarts: 1_000_000 }), running, false, { t: "take-over", creatingSeenMs: NOW - TAKEOVER_MAX_MS }],
     ["a takeover under way is not started twice", facts({ recordState: "CREATING", creatingSeenMs: NOW - 60_000, takingOver: true }), running, false, { t: "none", creatingSeenMs: NOW - 60_000 }],
     ["a warm pod claimed elsewhere (exec mode known) still CREATING: same takeover", facts({ started: true, recordState: "CREATING", creatingSeenMs: NOW - TAKEOVER_AFTER_MS }), running, false, { t: "take-over", creatingSeenMs: NOW - TAKEOVER_AFTER_MS }],
     ["adopted RUNNING record, running pod: nothing", facts({ started: true, recordState: "RUNNING" }), running, false, { t: "none" }],
