@@ -279,7 +279,7 @@ async function use(id: string, fault: Fault) {
       },
     );
     // Its command must not outlive the call.
-    const probe = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline 2>/dev/null | grep -q "vanish-$0" && echo "${p#/proc/}"; done; true', rid];
+    const probe = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do { tr "\\0" " " < $p/cmdline; } 2>/dev/null | grep -q "vanish-$0" && echo "${p#/proc/}"; done; true', rid];
     let left = "?";
     for (const t0 = now(); now() - t0 < 10_000; await sleep(500)) {
       left = (await retry("probe", (c) => exec(c, id, probe))).out.trim();
@@ -291,7 +291,9 @@ async function use(id: string, fault: Fault) {
     counts.agent_kills++;
     const r = await pick();
     // The pattern is quoted apart so this script's own command line does not match it.
-    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$(tr "\\0" " " < $p/cmdline 2>/dev/null)" in *.hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
+    // A process can end between the glob and the read: the shell reports a failed `<` itself,
+    // before a `2>` after it applies, so the read is wrapped (seen once in CI as a violation).
+    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *.hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
     // The command that killed the agent running it: its exact result, or a typed failure.
     await exec(r.client, id, kill).then(
       (res) => {
