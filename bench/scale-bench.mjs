@@ -150,7 +150,7 @@ try {
     const createReq = podRequests() - req0;
     log(`created in ${createMs.toFixed(0)} ms; waiting for RUNNING`);
     let notRunning = 0;
-    const runLat = await pool(todo, CONC, async (i) => {
+    await pool(todo, CONC, async (i) => {
       for (;;) {
         const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: ids[base + i] });
         if (s.status.state === "STATE_RUNNING") return;
@@ -160,7 +160,6 @@ try {
     });
     const allRunningMs = now() - t0;
     const createCpu = cpuSince(cpu0, allRunningMs);
-    void runLat;
 
     log("idle apiserver pod requests over 10 s");
     const idle0 = podRequestsBy();
