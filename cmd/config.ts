@@ -324,7 +324,10 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       execAgentBinary: execAgent ? agentBinary : undefined,
       warmPools: (() => {
         try {
-          return parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));
+          const pools = parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));
+          const t = pools.find((p) => "template" in p);
+          if (t && !sharedTemplatesFile) throw new Error(`template:${(t as { template: string }).template} names a shared template, and HANGAR_SHARED_TEMPLATES_FILE is not set`);
+          return pools;
         } catch (e) {
           throw new ConfigError(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
         }

@@ -16,6 +16,10 @@ import { createLocalRuntime } from "../runtime/local/local-runtime.js";
 import { slotPool } from "../runtime/local/userns.js";
 import type { Runtime } from "../runtime/types.js";
 import { resolverOf, type SecretRef, type SecretResolver } from "../core/secrets.js";
+import { allowsEgress } from "../core/egress.js";
+import { toDomainSpec } from "../api/spec.js";
+import { applyOverrides } from "../api/template-view.js";
+import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -37,7 +41,7 @@ async function buildSecrets(cfg: Config, kube?: { core: unknown }): Promise<Secr
   })));
 }
 
-async function buildRuntime(cfg: Config, log: pino.Logger): Promise<{ runtime: Runtime; kube?: { core: unknown } }> {
+async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolConfig[]): Promise<{ runtime: Runtime; kube?: { core: unknown } }> {
   if (cfg.runtime === "kubernetes") {
     // Loaded only here: the Kubernetes client doubles Hangar's memory, and every process the
     // local runtime starts pays for the parent's size in fork().
@@ -61,7 +65,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger): Promise<{ runtime: R
       tolerations: cfg.kube.tolerations,
       gpu: cfg.kube.gpu,
       nodeRefreshMs: cfg.kube.nodeRefreshMs,
-      warmPools: cfg.kube.warmPools,
+      warmPools,
       execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
@@ -138,13 +142,24 @@ async function main() {
   } catch (e) {
     fail(`HANGAR_SHARED_TEMPLATES_FILE=${cfg.sharedTemplatesFile}: ${(e as Error).message}`);
   }
+  let warmPools: WarmPoolConfig[] = [];
+  try {
+    // A template pool's pods are made as a run of the template with no overrides is: the same spec conversion as CreateSandboxFromTemplate's.
+    const specOf = (id: string) => {
+      const t = sharedTemplates.find((x) => x.id === id);
+      return t && toDomainSpec(applyOverrides(t.spec as never, undefined), specLimits(cfg.secretStores.map((s) => s.name)));
+    };
+    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit");
+  } catch (e) {
+    fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
+  }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (process.pid === 1 && cfg.runtime === "local") {
     log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
   }
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
-  const { runtime, kube } = await buildRuntime(cfg, log);
+  const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
   const metrics = createMetrics(() => holder.controller?.counts() ?? {});

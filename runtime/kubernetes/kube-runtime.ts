@@ -382,8 +382,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
           if (sh) await agents?.open(pod);
           return sh ? "sh" : "plain";
         },
-        idlePod: (image, labels) => {
-          const pod = buildPod(randomUUID(), { image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
+        idlePod: (pool, labels) => {
+          const shape = pool.shape ?? { requests: {}, limits: {} };
+          const pod = buildPod(randomUUID(), { image: pool.image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: shape.requests, limits: shape.limits, workingDir: shape.workingDir, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
             namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on,
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
@@ -410,7 +411,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       // A pool pod already runs and exec was proven on it: without files to place, the claim itself
       // stores the record as RUNNING (one apiserver write from idle pod to running sandbox).
       let running: StartedSandbox | undefined;
-      const claimedPod = await warm.claim(pool.image, (p) => {
+      const claimedPod = await warm.claim(pool, (p) => {
         const nowMs = Date.now();
         const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
         running = spec.files.length ? undefined : { imageNote: startedNote(`kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`, p, spec, shell), startedAtMs: nowMs, stored: true };

@@ -1,22 +1,123 @@
-/** The warm-pool setting, parsed without loading the Kubernetes client (the config reads it for every runtime). */
+/**
+ * The warm-pool setting and which sandboxes a pool can serve, without loading the Kubernetes
+ * client (the config reads it for every runtime; the entry point resolves template pools).
+ */
+import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
+
+/** What a pool pod is made with beyond its image: a sandbox is served by the pool only when its own are the same. */
+export interface PoolShape {
+  requests: { cpu?: string; memory?: string };
+  limits: { cpu?: string; memory?: string };
+  workingDir?: string;
+}
+
+/** A pool, resolved: pods of `image` made with `shape` (none = the default sandbox's). */
 export interface WarmPoolConfig {
   image: string;
   size: number;
+  shape?: PoolShape;
+  /** The shared template the pool was configured for (logs and docs; matching is by image and shape). */
+  template?: string;
 }
 
-/** HANGAR_KUBE_WARM_POOLS: `image=size,image=size` (the last `=` splits: images contain `:`). */
-export function parseWarmPools(text: string): WarmPoolConfig[] {
+/** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve. */
+export type WarmPoolEntry = { image: string; size: number } | { template: string; size: number };
+
+/**
+ * HANGAR_KUBE_WARM_POOLS: `image=size,template:id=size,...` (the last `=` splits: images contain
+ * `:`). `template:<id>` names a shared template (HANGAR_SHARED_TEMPLATES_FILE), resolved at start.
+ */
+export function parseWarmPools(text: string): WarmPoolEntry[] {
   if (!text.trim()) return [];
   const seen = new Set<string>();
   return text.split(",").map((entry) => {
     const e = entry.trim();
     const eq = e.lastIndexOf("=");
-    const image = e.slice(0, eq).trim();
+    const name = e.slice(0, eq).trim();
     const size = Number(e.slice(eq + 1));
-    if (eq <= 0 || !image) throw new Error(`"${e}": expected image=size, e.g. python:3.11=8`);
+    if (eq <= 0 || !name) throw new Error(`"${e}": expected image=size or template:<id>=size, e.g. python:3.11=8`);
     if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
-    if (seen.has(image)) throw new Error(`${image} appears twice`);
-    seen.add(image);
-    return { image, size };
+    if (seen.has(name)) throw new Error(`${name} appears twice`);
+    seen.add(name);
+    if (name.startsWith("template:")) {
+      const template = name.slice("template:".length);
+      if (!/^[a-z0-9]([-a-z0-9]{0,62}[a-z0-9])?$/.test(template)) throw new Error(`"${e}": template:<id> names a shared template by its id (a DNS label)`);
+      return { template, size };
+    }
+    return { image: name, size };
+  });
+}
+
+const isDefaultMain = (argv: string[]) => argv.length === 0 || (argv.length === DEFAULT_MAIN_ARGV.length && argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
+
+/**
+ * The shape of the pod a sandbox needs, when a pool pod could be it (pure, table-tested), or why
+ * not: what the idle pod was not made with and cannot take on at claim. Env and mounted files are
+ * fine (applied per exec / written at claim); tags, annotations and the lifetime are set by the claim.
+ */
+export function poolShapeOf(spec: SandboxSpec): { shape: PoolShape } | { reason: string } {
+  const refused: [unknown, string][] = [
+    [!isDefaultMain(spec.argv) || spec.imageEntrypoint, "its own main process (pool pods run the default one)"],
+    [spec.volumes.length, "volumes"],
+    [spec.runtimeClass, "a runtime class"],
+    [spec.secrets?.length, "secrets"],
+    [spec.imagePull, "image pull credentials"],
+    [spec.services?.length, "service ports"],
+    [spec.startupProbe, "a startup probe"],
+    [spec.sidecars?.length, "containers beside the primary"],
+    [spec.hostAliases?.length, "host aliases"],
+    [spec.compose, "a Compose file"],
+    [[spec.requests, spec.limits].some((q) => q.gpuCount || q.gpuType || q.gpuMemoryGb), "GPUs (an idle pod would hold them)"],
+  ];
+  const hit = refused.find(([v]) => v);
+  if (hit) return { reason: `it sets ${hit[1]}` };
+  const q = (x: SandboxSpec["requests"]) => ({ ...(x.cpu ? { cpu: x.cpu } : {}), ...(x.memory ? { memory: x.memory } : {}) });
+  return { shape: { requests: q(spec.requests), limits: q(spec.limits), ...(spec.workingDir ? { workingDir: spec.workingDir } : {}) } };
+}
+
+/** The identity of a pool: image and shape, canonical (the empty shape is the image alone). */
+export function poolKey(image: string, shape?: PoolShape): string {
+  const s = shape ?? { requests: {}, limits: {} };
+  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir];
+  return parts.every((p) => !p) ? image : JSON.stringify([image, ...parts.map((p) => p ?? "")]);
+}
+
+/**
+ * The pool that can serve a sandbox: same image, same shape, and nothing the idle pod lacks.
+ * mustBeCold: the sandbox must be placed or networked in a way pool pods were not started with.
+ */
+export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean): WarmPoolConfig | undefined {
+  if (mustBeCold) return undefined;
+  const s = poolShapeOf(spec);
+  if (!("shape" in s)) return undefined;
+  const key = poolKey(spec.image, s.shape);
+  return pools.find((p) => poolKey(p.image, p.shape) === key);
+}
+
+/**
+ * Template pools resolved to what their pods are made with (pure, table-tested): `specOf` gives a
+ * shared template's sandbox spec as a run with no overrides would (undefined: no such template).
+ * A template that a pool pod could not serve, or two pools that make the same pod, stop the start.
+ * egressFixedAtStart: egress rules are set when a pod starts (netinit), so a pool pod (started
+ * with none) can serve only sandboxes that allow none.
+ */
+export function resolveWarmPools(entries: WarmPoolEntry[], specOf: (id: string) => SandboxSpec | undefined, allowsEgress: (spec: SandboxSpec) => boolean, egressFixedAtStart: boolean): WarmPoolConfig[] {
+  const byKey = new Map<string, string>();
+  return entries.map((e) => {
+    let pool: WarmPoolConfig;
+    if ("template" in e) {
+      const spec = specOf(e.template);
+      if (!spec) throw new Error(`template:${e.template}: no shared template has this id (HANGAR_SHARED_TEMPLATES_FILE); a pool serves the operator's templates only`);
+      const s = poolShapeOf(spec);
+      if ("reason" in s) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: ${s.reason}`);
+      if (egressFixedAtStart && allowsEgress(spec)) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`);
+      pool = { image: spec.image, size: e.size, shape: s.shape, template: e.template };
+    } else pool = { image: e.image, size: e.size };
+    const key = poolKey(pool.image, pool.shape);
+    const name = "template" in e ? `template:${e.template}` : e.image;
+    const other = byKey.get(key);
+    if (other) throw new Error(`${name} and ${other} make the same pod (image, resources, working directory): configure one`);
+    byKey.set(key, name);
+    return pool;
   });
 }

@@ -1,5 +1,6 @@
 /**
- * Warm pools: per image, a number of pre-started idle pods whose exec was already proven.
+ * Warm pools: per image (or per shared template: the image with its resources and working
+ * directory), a number of pre-started idle pods whose exec was already proven.
  * CreateSandbox claims one by relabelling it (sandbox id, tenant, tags, record, finalizer) in a
  * merge patch that carries the pod's resourceVersion, so the apiserver lets exactly one
  * claimer win (409 for the others, who try the next pod). Every replica refills in the
@@ -8,14 +9,14 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
-import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
+import type { SandboxSpec } from "../../core/types.js";
 import { isConflict, isNotFound } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { EGRESS_LABEL, ownAnnotationsOut } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
-import type { WarmPoolConfig } from "./warm-pool-config.js";
+import { poolKey, type PoolShape, type WarmPoolConfig } from "./warm-pool-config.js";
 
-export { parseWarmPools, type WarmPoolConfig } from "./warm-pool-config.js";
+export { parseWarmPools, poolFor, poolKey, poolShapeOf, resolveWarmPools, type PoolShape, type WarmPoolConfig, type WarmPoolEntry } from "./warm-pool-config.js";
 
 export const POOL_LABEL = "hangar.dev/warm-pool";
 /** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
@@ -53,21 +54,8 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
 }
 
 
-export const poolName = (image: string) => `p${createHash("sha256").update(image).digest("hex").slice(0, 12)}`;
-
-
-/**
- * Whether a sandbox can be served from a pool pod and be indistinguishable from a cold one:
- * the default main process, no resources, volumes, working directory or runtime choices the
- * idle pod was not made with. Env and mounted files are fine (applied per exec / written at claim).
- */
-export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean): WarmPoolConfig | undefined {
-  const defaultMain = spec.argv.length === 0 || (spec.argv.length === DEFAULT_MAIN_ARGV.length && spec.argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
-  if (mustBeCold || !defaultMain || spec.workingDir || spec.volumes.length || spec.runtimeClass || spec.secrets?.length || spec.imagePull || spec.services?.length || spec.startupProbe || spec.sidecars?.length) return undefined;
-  const q = [spec.requests, spec.limits];
-  if (q.some((x) => x.cpu || x.memory || x.gpuCount)) return undefined;
-  return pools.find((p) => p.image === spec.image);
-}
+/** A pool's label value: a hash of its image (and of its shape, when it has one). */
+export const poolName = (image: string, shape?: PoolShape) => `p${createHash("sha256").update(poolKey(image, shape)).digest("hex").slice(0, 12)}`;
 
 /** Idle pods of a pool, and which of them are ready to be claimed (running, exec proven, not being deleted). */
 export function claimable(pods: k8s.V1Pod[], pool: string): { idle: k8s.V1Pod[]; ready: k8s.V1Pod[] } {
@@ -94,8 +82,8 @@ export interface WarmPoolDeps {
   namespace: string;
   pools: WarmPoolConfig[];
   pods: () => k8s.V1Pod[];
-  /** An idle pod for the image (the runtime's locked-down pod spec, generateName set). */
-  idlePod: (image: string, labels: Record<string, string>) => k8s.V1Pod;
+  /** An idle pod of the pool (the runtime's locked-down pod spec, generateName set). */
+  idlePod: (pool: WarmPoolConfig, labels: Record<string, string>) => k8s.V1Pod;
   /** Proves exec works in the pod; resolves "sh" or "plain". */
   probe: (podName: string) => Promise<"sh" | "plain">;
   log: { warn(o: object, m: string): void };
@@ -110,7 +98,7 @@ export function createWarmPools(d: WarmPoolDeps) {
   async function refillOnce(): Promise<void> {
     const all = d.pods();
     for (const p of d.pools) {
-      const name = poolName(p.image);
+      const name = poolName(p.image, p.shape);
       const { idle } = claimable(all, name);
       for (const pod of idle) {
         const n = pod.metadata?.name ?? "";
@@ -126,8 +114,8 @@ export function createWarmPools(d: WarmPoolDeps) {
       for (let i = 0; i < missing; i++) {
         creating++;
         void d.core
-          .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p.image, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
-          .catch((e: unknown) => d.log.warn({ err: e, image: p.image }, "could not create a warm pod"))
+          .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
+          .catch((e: unknown) => d.log.warn({ err: e, image: p.image, template: p.template }, "could not create a warm pod"))
           .finally(() => creating--);
       }
       // Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica).
@@ -147,8 +135,8 @@ export function createWarmPools(d: WarmPoolDeps) {
    * resourceVersion as precondition. Returns the claimed pod's name, or undefined when no pod
    * could be claimed (empty pool, or every candidate taken by someone else first).
    */
-  async function claim(image: string, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
-    const { ready } = claimable(d.pods(), poolName(image));
+  async function claim(pool: WarmPoolConfig, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
+    const { ready } = claimable(d.pods(), poolName(pool.image, pool.shape));
     const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "")).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";

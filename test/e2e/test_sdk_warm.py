@@ -1,13 +1,16 @@
 """Warm pools through the real SDK (make test-e2e-deployed runs the chart with a pool of python:3.11).
 
 A default Sandbox.run() is served by a claimed pool pod, and the user cannot tell: env,
-mounted files, a fresh filesystem, its own lifetime.
+mounted files, a fresh filesystem, its own lifetime. A pool configured for a shared template
+serves Sandbox.run(template_id=...) with the template's resources and working directory.
 """
+import time
+
 import pytest
 
 from cwsandbox import Sandbox
 
-from conftest import NAMESPACE, _kube
+from conftest import NAMESPACE, _kube, point_sdk_at, start_hangar, stop_hangar
 
 
 def backing_pod(sandbox_id: str) -> dict:
@@ -32,3 +35,68 @@ def test_default_sandboxes_come_from_the_warm_pool_and_look_cold(hangar):
     assert "unset" in r2.stdout and "No such file" in r2.stdout
     first.stop().result()
     second.stop().result()
+
+
+POOLED_TEMPLATE = """- id: e2e-pooled
+  display_name: pooled agent env
+  spec:
+    containers: [{ name: main, image: python:3.11, working_dir: /e2e-pooled, resources: { cpu: 250m, memory: 192Mi }, environment_variables: { FROM: template } }]
+    max_lifetime_seconds: 300
+"""
+
+
+def template_pool_pods() -> list[dict]:
+    """Idle pool pods made for the e2e-pooled template (its working directory marks them)."""
+    items = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fwarm-pool")["items"]
+    return [p for p in items if p["spec"]["containers"][0].get("workingDir") == "/e2e-pooled" and not p["metadata"].get("deletionTimestamp")]
+
+
+@pytest.mark.kubernetes_only
+@pytest.mark.own_hangar
+def test_a_shared_template_pool_serves_runs_from_the_template(monkeypatch, tmp_path):
+    f = tmp_path / "shared.yaml"
+    f.write_text(POOLED_TEMPLATE)
+    h = start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f), "HANGAR_KUBE_WARM_POOLS": "template:e2e-pooled=2"})
+    try:
+        point_sdk_at(monkeypatch, h)
+        deadline = time.monotonic() + 180
+        while len([p for p in template_pool_pods() if p["metadata"].get("annotations", {}).get("hangar.dev/exec")]) < 2:
+            assert time.monotonic() < deadline, "the template pool never had 2 ready pods"
+            time.sleep(0.5)
+        idle = template_pool_pods()[0]["spec"]["containers"][0]
+        assert idle["resources"]["limits"]["memory"] == "192Mi" and idle["workingDir"] == "/e2e-pooled", idle
+
+        sb = Sandbox.run(template_id="e2e-pooled", tags=["e2e", "warm"])
+        sb.wait()
+        pod = backing_pod(sb.sandbox_id)
+        assert pod["metadata"]["labels"].get("hangar.dev/claimed") == "true" and pod["metadata"]["name"].startswith("warm-"), pod["metadata"]["name"]
+        main = pod["spec"]["containers"][0]
+        assert main["resources"]["limits"]["memory"] == "192Mi" and main["resources"]["limits"]["cpu"] == "250m", main["resources"]
+        r = sb.exec(["sh", "-c", 'pwd; echo "$FROM"']).result()
+        assert r.stdout == "/e2e-pooled\ntemplate\n", r.stdout
+
+        # An override that changes what the pod is made with (its resources) is a cold create, with them.
+        cold = Sandbox.run(template_id="e2e-pooled", container_image="python:3.11", resources={"memory": "256Mi"}, tags=["e2e", "warm"])
+        cold.wait()
+        cpod = backing_pod(cold.sandbox_id)
+        assert cpod["metadata"]["name"].startswith("sbx-") and "hangar.dev/claimed" not in cpod["metadata"]["labels"]
+        assert cpod["spec"]["containers"][0]["resources"]["limits"]["memory"] == "256Mi"
+        sb.stop().result()
+        cold.stop().result()
+    finally:
+        stop_hangar(h)
+        for p in template_pool_pods():
+            _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{p['metadata']['name']}?gracePeriodSeconds=0")
+
+
+@pytest.mark.kubernetes_only
+@pytest.mark.own_hangar
+def test_a_template_pool_a_warm_pod_cannot_serve_stops_the_start(tmp_path):
+    f = tmp_path / "shared.yaml"
+    f.write_text("- id: with-ports\n  display_name: x\n  spec: { containers: [{ name: main, image: python:3.11 }], services: [{ port: 8080 }] }\n")
+    with pytest.raises(RuntimeError) as e:
+        start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f), "HANGAR_KUBE_WARM_POOLS": "template:with-ports=1"})
+    assert "HANGAR_KUBE_WARM_POOLS" in str(e.value) and "template:with-ports" in str(e.value), str(e.value)
+    with pytest.raises(RuntimeError) as e:
+        start_hangar({"HANGAR_SHARED_TEMPLATES_FILE": str(f), "HANGAR_KUBE_WARM_POOLS": "template:missing=1"})
+    assert "no shared template has this id" in str(e.value), str(e.value)

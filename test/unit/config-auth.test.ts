@@ -48,6 +48,7 @@ describe("loadConfig", () => {
     ["a GPU type without GPUs", { HANGAR_LOCAL_GPU_TYPE: "H100" }, /HANGAR_LOCAL_GPU_TYPE \/ HANGAR_LOCAL_GPU_MEMORY_GB describe the GPUs of HANGAR_LOCAL_GPU_DEVICES, which lists none/],
     ["GPUs without isolation", { HANGAR_LOCAL_GPU_DEVICES: "/dev/null", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, /GPU sandboxes need isolation/],
     ["a deny range that is not a CIDR", { HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range" }, /HANGAR_KUBE_EGRESS_DENY_CIDRS: "node-range"/],
+    ["a template pool without shared templates", { HANGAR_KUBE_WARM_POOLS: "python:3.11=2,template:agent-env=4" }, /HANGAR_KUBE_WARM_POOLS: template:agent-env names a shared template, and HANGAR_SHARED_TEMPLATES_FILE is not set/],
   ];
   for (const [name, env, msg] of bad) {
     it(`refuses ${name}, naming the setting`, () => {

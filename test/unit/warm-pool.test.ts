@@ -1,7 +1,8 @@
 /** Warm pools: configuration, which sandboxes a pool can serve, which pods are claimable, and the claim patch. */
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { claimable, claimPatch, parseWarmPools, poolFor, poolName, refillCount } from "../../runtime/kubernetes/warm-pool.js";
+import { createHash } from "node:crypto";
+import { claimable, claimPatch, parseWarmPools, poolFor, poolName, poolShapeOf, refillCount, resolveWarmPools } from "../../runtime/kubernetes/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 
@@ -10,7 +11,10 @@ describe("HANGAR_KUBE_WARM_POOLS", () => {
     expect(parseWarmPools("")).toEqual([]);
     expect(parseWarmPools("python:3.11=8, localhost:5000/x/y:1=2")).toEqual([{ image: "python:3.11", size: 8 }, { image: "localhost:5000/x/y:1", size: 2 }]);
   });
-  for (const [bad, msg] of [["python:3.11", /image=size/], ["=3", /image=size/], ["a=0", /1 to 1000/], ["a=x", /1 to 1000/], ["a=1,a=2", /twice/]] as const) {
+  it("parses template:<id>=size entries beside images", () => {
+    expect(parseWarmPools("template:agent-env=4,python:3.11=2")).toEqual([{ template: "agent-env", size: 4 }, { image: "python:3.11", size: 2 }]);
+  });
+  for (const [bad, msg] of [["python:3.11", /image=size/], ["=3", /image=size/], ["a=0", /1 to 1000/], ["a=x", /1 to 1000/], ["a=1,a=2", /twice/], ["template:=2", /DNS label/], ["template:Bad_Id=2", /DNS label/], ["template:x=1,template:x=3", /twice/]] as const) {
     it(`refuses ${bad}`, () => expect(() => parseWarmPools(bad)).toThrow(msg));
   }
 });
@@ -24,13 +28,84 @@ describe("poolFor", () => {
     ["env and files are fine (applied per exec / written at claim)", sb({ env: { A: "1" }, files: [{ path: "/a", content: Buffer.from("x") }] }), false, true],
     ["another image", sb({ image: "python:3.12" }), false, false],
     ["its own main process", sb({ argv: ["sleep", "1"] }), false, false],
-    ["resources", sb({ requests: { cpu: "1" } }), false, false],
+    ["resources the pool was not made with", sb({ requests: { cpu: "1" } }), false, false],
     ["a GPU", sb({ limits: { gpuCount: 1 } }), false, false],
     ["volumes", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), false, false],
     ["a working directory", sb({ workingDir: "/w" }), false, false],
     ["a runner with a node selector", sb(), true, false],
+    ["host aliases (a Compose file's service names)", sb({ hostAliases: ["db"] }), false, false],
+    ["arguments to the image's entrypoint", sb({ imageEntrypoint: true }), false, false],
   ];
   for (const [name, s, selector, ok] of cases) it(`${name}: ${ok ? "pool" : "cold"}`, () => expect(poolFor(s, pools, selector) !== undefined).toBe(ok));
+
+  describe("with a template pool (image, resources, working directory)", () => {
+    const shape = { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work" };
+    const both = [{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 3, shape, template: "agent-env" }];
+    const tpl = (over: Parameters<typeof spec>[0] = {}) => sb({ requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work", ...over });
+    const tcases: [string, Parameters<typeof poolFor>[0], string | undefined][] = [
+      ["the template's sandbox", tpl(), "agent-env"],
+      ["the template's sandbox with env, files and tags of its own", tpl({ env: { K: "v" }, files: [{ path: "/a", content: Buffer.from("x") }], tags: ["run:1"] }), "agent-env"],
+      ["the plain image", sb(), undefined],
+      ["another memory request", tpl({ requests: { cpu: "500m", memory: "1Gi" } }), undefined],
+      ["no working directory", tpl({ workingDir: undefined }), undefined],
+      ["another image", tpl({ image: "python:3.12" }), undefined],
+      ["a volume on top", tpl({ volumes: [{ name: "v", mountPath: "/v" }] }), undefined],
+    ];
+    for (const [name, s, want] of tcases) it(`${name}: ${want ?? "image pool or cold"}`, () => expect(poolFor(s, both, false)?.template).toBe(want));
+    it("the plain image still goes to the image pool", () => expect(poolFor(sb(), both, false)).toBe(both[0]));
+    it("pool names: the image pool's is the image's hash as before; a shaped pool's differs", () => {
+      expect(poolName("python:3.11")).toBe(`p${createHash("sha256").update("python:3.11").digest("hex").slice(0, 12)}`);
+      expect(poolName("python:3.11", { requests: {}, limits: {} })).toBe(poolName("python:3.11"));
+      expect(poolName("python:3.11", shape)).not.toBe(poolName("python:3.11"));
+      expect(poolName("python:3.11", shape)).toMatch(/^p[0-9a-f]{12}$/);
+    });
+  });
+});
+
+describe("poolShapeOf", () => {
+  const sb = (over: Parameters<typeof spec>[0] = {}) => spec({ argv: [], ...over });
+  it("keeps cpu and memory requests and limits and the working directory", () => {
+    expect(poolShapeOf(sb({ requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" }))).toEqual({ shape: { requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" } });
+  });
+  const refused: [string, Parameters<typeof spec>[0], RegExp][] = [
+    ["its own main process", { argv: ["python", "-m", "http.server"] }, /main process/],
+    ["volumes", { volumes: [{ name: "v", mountPath: "/v" }] }, /volumes/],
+    ["a runtime class", { runtimeClass: "gvisor" }, /runtime class/],
+    ["secrets", { secrets: [{ store: "s", name: "n", env: "E" }] as never }, /secrets/],
+    ["a startup probe", { startupProbe: { argv: ["true"] } as never }, /startup probe/],
+    ["sidecars", { sidecars: [{ name: "db" }] as never }, /beside the primary/],
+    ["service ports", { services: [{ port: 80 }] as never }, /service ports/],
+    ["a GPU", { limits: { gpuCount: 1 } }, /GPUs/],
+    ["a GPU type alone", { requests: { gpuType: "H100" } }, /GPUs/],
+  ];
+  for (const [name, over, msg] of refused) it(`refuses ${name}`, () => expect((poolShapeOf(sb(over)) as { reason: string }).reason).toMatch(msg));
+});
+
+describe("resolveWarmPools", () => {
+  const templates: Record<string, ReturnType<typeof spec>> = {
+    "agent-env": spec({ argv: [], image: "python:3.11", requests: { memory: "1Gi" }, workingDir: "/repo" }),
+    "plain-python": spec({ argv: [], image: "python:3.11" }),
+    "with-volume": spec({ argv: [], volumes: [{ name: "v", mountPath: "/v" }] }),
+    "open-net": spec({ argv: [], image: "python:3.11", denyEgress: false, requests: { cpu: "1" } }),
+  };
+  const specOf = (id: string) => templates[id];
+  const egress = (s: ReturnType<typeof spec>) => s.denyEgress === false;
+  it("resolves a template to its image and shape, beside image pools", () => {
+    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }, { template: "agent-env", size: 4 }], specOf, egress, false)).toEqual([
+      { image: "python:3.11", size: 2 },
+      { image: "python:3.11", size: 4, shape: { requests: { memory: "1Gi" }, limits: {}, workingDir: "/repo" }, template: "agent-env" },
+    ]);
+  });
+  const bad: [string, Parameters<typeof resolveWarmPools>[0], boolean, RegExp][] = [
+    ["an unknown template", [{ template: "nope", size: 1 }], false, /template:nope: no shared template/],
+    ["a template a pool pod cannot serve", [{ template: "with-volume", size: 1 }], false, /template:with-volume: .*volumes/],
+    ["two pools that make the same pod", [{ image: "python:3.11", size: 1 }, { template: "plain-python", size: 1 }], false, /template:plain-python and python:3.11 make the same pod/],
+    ["a template allowing egress under netinit", [{ template: "open-net", size: 1 }], true, /allow egress/],
+  ];
+  for (const [name, entries, fixed, msg] of bad) it(`refuses ${name}`, () => expect(() => resolveWarmPools(entries, specOf, egress, fixed)).toThrow(msg));
+  it("a template allowing egress is pooled when egress is a label (NetworkPolicy)", () => {
+    expect(resolveWarmPools([{ template: "open-net", size: 1 }], specOf, egress, false)[0]?.template).toBe("open-net");
+  });
 });
 
 describe("claimable", () => {
