@@ -106,7 +106,20 @@ describe("helm chart", () => {
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: "RuntimeDefault" } });
     expect(c.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
     for (const p of ["startupProbe", "readinessProbe", "livenessProbe"]) expect(c[p].grpc, p).toEqual({ port: 50052 });
-    expect(pod.volumes.every((v: object) => "emptyDir" in v || "secret" in v || (v as { name: string }).name === "snapshots")).toBe(true);
+    expect(pod.volumes.every((v: object) => "emptyDir" in v || "secret" in v || "configMap" in v || (v as { name: string }).name === "snapshots")).toBe(true);
+  });
+
+  it("renders shared templates into a ConfigMap mounted read-only as HANGAR_SHARED_TEMPLATES_FILE, and rolls the pods when they change", () => {
+    const pod = one(all, "Deployment").spec.template.spec;
+    const cm = all.find((d) => d.kind === "ConfigMap" && d.metadata.name.endsWith("-shared-templates")) as Obj & { data: Record<string, string> };
+    expect(parse(cm.data["shared-templates.yaml"])).toEqual([{ id: "agent-env", display_name: "Agent environment", spec: { containers: [{ name: "main", image: "python:3.11", resources: { cpu: "1", memory: "1Gi" } }] } }]);
+    expect(pod.volumes).toContainEqual({ name: "shared-templates", configMap: { name: cm.metadata.name, defaultMode: 292 } });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "shared-templates", mountPath: "/etc/hangar/templates", readOnly: true });
+    expect(pod.containers[0].env).toContainEqual({ name: "HANGAR_SHARED_TEMPLATES_FILE", value: "/etc/hangar/templates/shared-templates.yaml" });
+    const changed = one(render(["-f", "charts/hangar/ci/all-values.yaml", "--set", "sharedTemplates[0].id=other"]), "Deployment");
+    expect(changed.spec.template.metadata.annotations["checksum/shared-templates"]).not.toBe(one(all, "Deployment").spec.template.metadata.annotations["checksum/shared-templates"]);
+    const plain = render(["--set", "auth.open=true"]);
+    expect(JSON.stringify(plain)).not.toContain("shared-templates");
   });
 
   it("mounts the snapshot claim when one is named, and sets the snapshot settings", () => {
