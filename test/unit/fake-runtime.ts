@@ -52,6 +52,11 @@ export function fakeRuntime() {
             yield { stream: "stdout" as const, data: stdin };
           }
           if (opts.argv[0] === "sleep") await new Promise<void>((r) => wake.push(r));
+          // late MS TEXT: prints TEXT after MS milliseconds (output that comes after the client's input ended).
+          if (opts.argv[0] === "late") {
+            await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
+            yield { stream: "stdout" as const, data: Buffer.from(`${opts.argv.slice(2).join(" ")}\n`) };
+          }
           resolveExit({ exitCode: 0 });
         },
         exited,

@@ -85,6 +85,19 @@ describe("grpc server", () => {
     bare.end();
     await ended;
     expect(rt.execs.at(-1)).toMatchObject({ argv: ["cat"], noInput: true });
+
+    // Output that comes after the client's input ended still arrives, with the exit and the status
+    // (reading the client's messages to their end must not end or tear down the call).
+    const late = c.StreamExec(md());
+    const got: Record<string, unknown>[] = [];
+    late.on("data", (m) => got.push(m));
+    const status = new Promise<number>((resolve) => late.on("status", (st: grpc.StatusObject) => resolve(st.code)));
+    late.write({ init: { sandbox_id: sb.sandbox_id, command: ["late", "100", "after", "eof"] } });
+    late.end();
+    const code = await Promise.race([status, new Promise((r) => setTimeout(() => r("no status after 3 s"), 3000))]);
+    expect(code).toBe(grpc.status.OK);
+    expect(got.map((m) => m.message)).toEqual(["ready", "output", "exit"]);
+    expect(Buffer.from((got[1]?.output as { data: Buffer }).data).toString()).toBe("after eof\n");
     c.close();
   });
 
