@@ -2,6 +2,7 @@
 // Writes bench/results.json; bench/report.py turns it into the table and plot in docs/.
 // Knobs: BENCH_EXECS (200), BENCH_CREATES (15), BENCH_BURST (100), BENCH_RL (64), BENCH_SDK_EXECS (100),
 // BENCH_FULL (200: sandboxes for the "node full" measure; the test node's kubelet holds 250 pods).
+// BENCH_NODE_FLAGS: node flags for the measured Hangar processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc").
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -151,25 +152,31 @@ try {
 
   // --- the RL reward workload: create, write the solution, run it, collect, stop ---
   log(`RL workload (${N_RL} completions)`);
-  await waitPool(Math.min(BURST, N_RL));
+  // The whole pool ready and its pod starts over: a pool still refilling after the burst (pod starts,
+  // netinit, probes on the same 2 cores) made every step 3-10x slower in one run (6 vs 15 completions/s).
+  await waitPool(BURST);
+  await sleep(5_000);
   t0 = now();
+  // Where each completion's time goes: the wall time of each step, per completion (all 64 run at once).
+  const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
+  const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
   const rewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
-    const s = await create(client, warmSpec, `rl${i}`);
-    await waitRunning(client, s.sandbox_id, 20);
-    await unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) });
-    const out = await new Promise((resolve, reject) => {
+    const s = await step("create", () => create(client, warmSpec, `rl${i}`));
+    await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
+    await step("write_file", () => unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }));
+    const out = await step("exec", () => new Promise((resolve, reject) => {
       let text = "";
       const call = client.StreamExec();
       call.on("data", (m) => { if (m.output?.data) text += Buffer.from(m.output.data).toString(); if (m.exit) resolve(text); if (m.error) reject(new Error(m.error.message)); });
       call.on("error", reject);
       call.write({ init: { sandbox_id: s.sandbox_id, command: ["python3", "/tmp/solution.py"] } });
       call.end();
-    });
-    await del(client, s.sandbox_id);
+    }));
+    await step("delete", () => del(client, s.sandbox_id));
     return out.trim() === String(i * i) ? 1 : 0;
   }));
   const secs = (now() - t0) / 1000;
-  r.rl_workload = { completions: N_RL, correct: rewards.reduce((a, b) => a + b, 0), seconds: +secs.toFixed(2), completions_per_s: +(N_RL / secs).toFixed(2) };
+  r.rl_workload = { completions: N_RL, correct: rewards.reduce((a, b) => a + b, 0), seconds: +secs.toFixed(2), completions_per_s: +(N_RL / secs).toFixed(2), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) };
   // The same workload on raw Kubernetes: pod create, wait Running, exec with the file on stdin, exec, delete.
   log(`RL workload on raw pods (${N_RL} completions)`);
   await sleep(30_000);

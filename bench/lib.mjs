@@ -22,7 +22,7 @@ export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFi
 
 export async function startHangar(extraEnv) {
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_KUBE_NETINIT_IMAGE: netinitImage(), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
-  const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : []), "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise((resolve, reject) => {
     let buf = "";
     p.stdout.on("data", (b) => { buf += b; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });

@@ -69,7 +69,10 @@ if (KUBE) {
   const { core, NS, now, sleep, stats, rawCreate, rawExec, readyWarmPods } = lib;
   log("Kubernetes runtime: warm pool + exec agent");
   const pool = 2 * BATCH;
-  const kube = await startHangar({ HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_KUBE_WARM_POOLS: `python:3.11=${pool}`, HANGAR_KUBE_EXEC_AGENT: "true" });
+  // The cluster's netinit image (make cluster-up imports it): egress rules are loaded by netinit, as deployed.
+  const netinit = existsSync(".cluster/netinit-image") ? readFileSync(".cluster/netinit-image", "utf8").trim() : "";
+  if (!netinit) throw new Error("no .cluster/netinit-image: run make cluster-up (it imports the netinit image) before make bench-sdk");
+  const kube = await startHangar({ HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_KUBE_NETINIT_IMAGE: netinit, HANGAR_KUBE_WARM_POOLS: `python:3.11=${pool}`, HANGAR_KUBE_EXEC_AGENT: "true" });
   try {
     const t0 = now();
     while ((await readyWarmPods()) < pool) {
