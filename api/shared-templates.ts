@@ -7,13 +7,12 @@
  */
 import protobuf from "protobufjs";
 import { parse } from "yaml";
-import type { TemplateRecord } from "../core/templates.js";
+import { SHARED_TEMPLATE_ID, type TemplateRecord } from "../core/templates.js";
 import { loadContractRoot } from "./proto.js";
 import type { SpecLimits } from "./spec.js";
 import { checkTemplateSpec } from "./template-service.js";
 
 export const SHARED_TENANT = "";
-const ID = /^[a-z0-9]([-a-z0-9]{0,62}[a-z0-9])?$/;
 
 /** Keys the message type does not have, with their paths (protobufjs' fromObject would drop them silently). */
 function unknownKeys(type: protobuf.Type, x: unknown, at: string): string[] {
@@ -52,7 +51,7 @@ export function parseSharedTemplates(text: string, protoDir: string, limits: Spe
     if (!t || typeof t !== "object") throw new Error(`${at}: a map with id, display_name and spec`);
     const { id, display_name: name, spec, ...rest } = t as Record<string, unknown>;
     if (Object.keys(rest).length) throw new Error(`${at}: unknown key ${Object.keys(rest)[0]} (a template has id, display_name, spec)`);
-    if (typeof id !== "string" || !ID.test(id)) throw new Error(`${at}.id: a DNS label (a-z, 0-9, '-'), at most 64: the id sandboxes are run from`);
+    if (typeof id !== "string" || !SHARED_TEMPLATE_ID.test(id)) throw new Error(`${at}.id: a DNS label (a-z, 0-9, '-'), at most 64: the id sandboxes are run from`);
     if (seen.has(id)) throw new Error(`${at}.id: ${id} appears twice`);
     seen.add(id);
     if (typeof name !== "string" || !name || name.length > 256) throw new Error(`${at}.display_name: required, at most 256 characters`);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseSecretStores } from "../core/secrets.js";
-import { parseWarmPools } from "../runtime/kubernetes/warm-pool-config.js";
+import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/warm-pool-config.js";
 
 export class ConfigError extends Error {}
 
@@ -325,8 +325,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       warmPools: (() => {
         try {
           const pools = parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));
-          const t = pools.find((p) => "template" in p);
-          if (t && !sharedTemplatesFile) throw new Error(`template:${(t as { template: string }).template} names a shared template, and HANGAR_SHARED_TEMPLATES_FILE is not set`);
+          const t = pools.find((p): p is Extract<WarmPoolEntry, { template: string }> => "template" in p);
+          if (t && !sharedTemplatesFile) throw new Error(`template:${t.template} names a shared template, and HANGAR_SHARED_TEMPLATES_FILE is not set`);
           return pools;
         } catch (e) {
           throw new ConfigError(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);

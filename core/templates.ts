@@ -4,6 +4,9 @@
  * namespace; local: a file each under the data dir), scoped to their tenant, versioned by a
  * revision that every update checks (two writers cannot both win).
  */
+/** A shared template's id (operator-defined, and named by `template:<id>` warm pools): a DNS label of at most 64 characters. */
+export const SHARED_TEMPLATE_ID = /^[a-z0-9]([-a-z0-9]{0,62}[a-z0-9])?$/;
+
 export interface TemplateRecord {
   id: string;
   tenant: string;

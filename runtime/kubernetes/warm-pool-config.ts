@@ -3,6 +3,7 @@
  * client (the config reads it for every runtime; the entry point resolves template pools).
  */
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
+import { SHARED_TEMPLATE_ID } from "../../core/templates.js";
 
 /** What a pool pod is made with beyond its image: a sandbox is served by the pool only when its own are the same. */
 export interface PoolShape {
@@ -41,7 +42,7 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     seen.add(name);
     if (name.startsWith("template:")) {
       const template = name.slice("template:".length);
-      if (!/^[a-z0-9]([-a-z0-9]{0,62}[a-z0-9])?$/.test(template)) throw new Error(`"${e}": template:<id> names a shared template by its id (a DNS label)`);
+      if (!SHARED_TEMPLATE_ID.test(template)) throw new Error(`"${e}": template:<id> names a shared template by its id (a DNS label)`);
       return { template, size };
     }
     return { image: name, size };
