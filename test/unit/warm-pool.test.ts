@@ -2,7 +2,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { claimable, claimPatch, parseWarmPools, poolFor, poolName, poolShapeOf, refillCount, resolveWarmPools } from "../../runtime/kubernetes/warm-pool.js";
+import { claimable, claimPatch, createWarmPools, parseWarmPools, poolFor, poolName, poolShapeOf, refillCount, refillDeferred, resolveWarmPools } from "../../runtime/kubernetes/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 
@@ -148,4 +148,86 @@ describe("refillCount", () => {
     ["a surplus creates nothing", [4, 6, 0, 10], 0],
   ];
   for (const [name, [size, idle, creating, perTick], want] of cases) it(name, () => expect(refillCount(size, idle, creating, perTick)).toBe(want));
+});
+
+describe("refillDeferred", () => {
+  // [nowMs, lastClaimMs, shortSinceMs] with quiet 1000 ms and at most 3000 ms of deferral
+  const cases: [string, [number, number | undefined, number], boolean][] = [
+    ["no claim seen: refill", [10_000, undefined, 10_000], false],
+    ["a claim 200 ms ago, short for 200 ms: wait", [10_000, 9_800, 9_800], true],
+    ["claims paused for the quiet period: refill", [10_000, 9_000, 8_000], false],
+    ["claims still coming, short for 2.9 s: wait", [10_000, 9_900, 7_100], true],
+    ["claims still coming, short for 3 s: refill anyway", [10_000, 9_900, 7_000], false],
+    ["a steady stream keeps refilling once the deferral is spent", [20_000, 19_950, 7_000], false],
+  ];
+  for (const [name, [nowMs, last, since], want] of cases) it(name, () => expect(refillDeferred(nowMs, last, since, 1000, 3000)).toBe(want));
+});
+
+describe("refill waits for claims to pause", () => {
+  const pool = { image: "python:3.11", size: 4 };
+  const name = poolName(pool.image);
+  const readyPod = (n: string): V1Pod => ({
+    metadata: { name: n, labels: { "hangar.dev/warm-pool": name }, annotations: { "hangar.dev/exec": "sh" }, resourceVersion: "1" },
+    status: { phase: "Running", containerStatuses: [{ name: "main", state: { running: {} } } as never] },
+  });
+  function setup(n: number) {
+    let pods = Array.from({ length: n }, (_, i) => readyPod(`w${i}`));
+    let t = 100_000;
+    const created: string[] = [];
+    const core = {
+      createNamespacedPod: async () => {
+        const n = `c${created.length}`;
+        created.push(n);
+        pods = [...pods, { metadata: { name: n, labels: { "hangar.dev/warm-pool": name } }, status: { phase: "Pending" } }];
+        return {};
+      },
+      patchNamespacedPod: async (a: { name: string }) => { pods = pods.filter((p) => p.metadata?.name !== a.name); return {}; },
+      deleteNamespacedPod: async () => ({}),
+    };
+    const w = createWarmPools({ core: core as never, namespace: "ns", pools: [pool], pods: () => pods, idlePod: () => ({}), probe: async () => "sh", log: { warn: () => undefined }, now: () => t });
+    w.close();
+    return { w, created, advance: (ms: number) => (t += ms), take: (k: number) => (pods = pods.slice(k)) };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it("a claim defers the refill until claims pause for the quiet period", async () => {
+    const s = setup(4);
+    expect(await s.w.claim(pool, () => ({}))).toBeDefined();
+    s.advance(100);
+    await s.w.refillOnce();
+    await settle();
+    expect(s.created).toHaveLength(0);
+    s.advance(1000);
+    await s.w.refillOnce();
+    await settle();
+    expect(s.created).toHaveLength(1);
+  });
+
+  it("claims another replica made (idle pods gone between ticks) defer it too", async () => {
+    const s = setup(4);
+    await s.w.refillOnce(); // full: nothing to do, idle count noted
+    s.take(3);
+    s.advance(1000);
+    await s.w.refillOnce();
+    await settle();
+    expect(s.created).toHaveLength(0);
+    s.advance(1000);
+    await s.w.refillOnce();
+    await settle();
+    expect(s.created).toHaveLength(3);
+  });
+
+  it("a steady stream of claims delays the refill at most REFILL_MAX_DEFER_MS", async () => {
+    const s = setup(4);
+    const made: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await s.w.claim(pool, () => ({}));
+      await s.w.refillOnce();
+      await settle();
+      made.push(s.created.length);
+      s.advance(1000);
+    }
+    // Short from the first tick on (t=0); claims every second: the ticks at 0, 1 and 2 s wait, the one at 3 s refills.
+    expect(made).toEqual([0, 0, 0, 4, 4]);
+  });
 });
