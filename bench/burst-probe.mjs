@@ -4,6 +4,7 @@
 // pod PATCH/POST and etcd update counts and mean latencies over the burst. SECOND=1 adds a second
 // Hangar (plain exec, no pool) on the namespace, as make bench runs. Prints JSON lines.
 import { execSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { core, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage } from "./lib.mjs";
 const N = Number(process.env.N ?? 100), REPS = Number(process.env.REPS ?? 3), RL = Number(process.env.RL ?? 64);
 const warmSpec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["bench"] };
@@ -15,6 +16,10 @@ function metrics() {
   const out = {}; for (const line of execSync(`${KUBECTL} get --raw /metrics`, { maxBuffer: 1 << 26 }).toString().split("\n")) for (const [k, re] of series) { const m = re.exec(line); if (m) out[`${k}_${m[1]}`] = Number(line.split(" ").pop()); }
   return out;
 }
+/** CPU seconds the whole machine used so far (user + nice + system + irq + softirq), from /proc/stat. */
+const machineCpu = () => { const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number); return (f[0] + f[1] + f[2] + f[5] + f[6]) / 100; };
+const cpuNow = () => ({ ...Object.fromEntries(Object.entries({ ...procs, hangar: h.proc.pid, ...(h2 ? { hangar2: h2.proc.pid } : {}), probe: process.pid }).map(([k, v]) => [k, procUsage(v).cpuSeconds])), machine: machineCpu() });
+const cpuSince = (c0) => { const c = cpuNow(); const d = Object.fromEntries(Object.keys(c).map((k) => [k, +(c[k] - c0[k]).toFixed(2)])); d.rest = +(d.machine - Object.entries(d).filter(([k]) => k !== "machine").reduce((a, [, v]) => a + v, 0)).toFixed(2); return d; };
 const mdiff = (a, b) => Object.fromEntries(series.map(([k]) => [k, { n: b[`${k}_count`] - a[`${k}_count`], mean_ms: +((1000 * (b[`${k}_sum`] - a[`${k}_sum`])) / Math.max(1, b[`${k}_count`] - a[`${k}_count`])).toFixed(1) }]));
 const pid = (n) => Number(execSync(`pgrep -f "(^|/)${n} " | head -1`).toString().trim());
 const procs = Object.fromEntries(["kube-apiserver", "etcd", "kubelet", "containerd", "kube-scheduler", "kube-controller-manager"].map((n) => [n, pid(n)]));
@@ -49,6 +54,7 @@ try {
   }
   if (RL) {
     await waitPool(N); await sleep(5000);
+    const c0 = cpuNow();
     const t0 = now();
     const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
     const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
@@ -65,7 +71,7 @@ try {
       return out.trim() === String(i * i) ? 1 : 0;
     }));
     const secs = (now() - t0) / 1000;
-    console.log(JSON.stringify({ rl: RL, correct: ok.reduce((a, b) => a + b, 0), per_s: +(RL / secs).toFixed(2), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) }));
+    console.log(JSON.stringify({ rl: RL, cpu: cpuSince(c0), correct: ok.reduce((a, b) => a + b, 0), per_s: +(RL / secs).toFixed(2), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) }));
   }
 } finally {
   for (const x of [h, h2].filter(Boolean)) { x.proc.kill("SIGTERM"); await new Promise((r) => x.proc.once("exit", r)); }

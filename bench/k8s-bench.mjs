@@ -6,7 +6,7 @@
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
+import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, settleNode, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
 
 const N_EXEC = Number(process.env.BENCH_EXECS ?? 200);
 const N_CREATE = Number(process.env.BENCH_CREATES ?? 15);
@@ -117,7 +117,10 @@ try {
 
   // --- a burst of BURST concurrent creates from a full pool, vs raw pods ---
   log(`burst of ${BURST}`);
+  // From a full pool on a quiet node: the 30 sandboxes and 15 raw pods just deleted are still being
+  // torn down by the kubelet, which in one run made the burst take 2 s instead of ~0.5 s.
   await waitPool(BURST);
+  r.settle_ms = { before_burst: await settleNode() };
   const before = procUsage(h.proc.pid);
   // One observer lists the burst's sandboxes every 20 ms (as one observer lists the raw pods
   // below): 100 clients each polling their own sandbox would be load of their own on 2 cores.
@@ -152,10 +155,11 @@ try {
 
   // --- the RL reward workload: create, write the solution, run it, collect, stop ---
   log(`RL workload (${N_RL} completions)`);
-  // The whole pool ready and its pod starts over: a pool still refilling after the burst (pod starts,
-  // netinit, probes on the same 2 cores) made every step 3-10x slower in one run (6 vs 15 completions/s).
+  // The whole pool ready and the node quiet: a pool still refilling after the burst (pod starts,
+  // netinit, probes on the same 2 cores), or the raw burst's 100 pods still being torn down, made
+  // every step 2-5x slower (6 vs 15 completions/s in one run).
   await waitPool(BURST);
-  await sleep(5_000);
+  r.settle_ms.before_rl = await settleNode();
   t0 = now();
   // Where each completion's time goes: the wall time of each step, per completion (all 64 run at once).
   const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };

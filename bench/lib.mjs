@@ -2,7 +2,7 @@
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import * as k8s from "@kubernetes/client-node";
-import { spawn } from "node:child_process";
+import { execSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 
@@ -101,6 +101,22 @@ export async function deleteRawPods() {
 export async function readyWarmPods() {
   const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" });
   return pods.items.filter((p) => p.metadata.annotations?.["hangar.dev/exec"] && !p.metadata.labels?.["hangar.dev/sandbox-id"] && !p.metadata.deletionTimestamp && p.status?.phase === "Running").length;
+}
+
+/**
+ * Waits until the node is quiet: the kubelet and containerd together used under 10 % of a core
+ * over a second (pods deleted with grace 0 leave the API at once; the kubelet tears their
+ * containers down for seconds after). Gives up after maxMs; resolves the ms waited.
+ */
+export async function settleNode(maxMs = 60_000) {
+  const pids = ["kubelet", "containerd"].map((n) => Number(execSync(`pgrep -f "(^|/)${n} " | head -1`).toString().trim())).filter(Boolean);
+  const t0 = now();
+  const cpu = () => pids.reduce((a, p) => a + procUsage(p).cpuSeconds, 0);
+  for (;;) {
+    const c0 = cpu();
+    await sleep(1000);
+    if (cpu() - c0 < 0.1 || now() - t0 > maxMs) return +(now() - t0).toFixed(0);
+  }
 }
 
 /** RSS (MiB) and CPU seconds used so far by a process, from /proc. */

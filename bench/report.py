@@ -50,6 +50,7 @@ lines = [
     f"| the same on raw pods (create, exec with stdin, exec, delete) | {r['rl_workload']['raw']['completions_per_s']} completions/s ({r['rl_workload']['raw']['correct']} correct, {r['rl_workload']['raw']['seconds']} s); ratio {r['rl_workload']['completions_per_s'] / max(r['rl_workload']['raw']['completions_per_s'], 0.01):.1f}× |",
     *([f"| RL workload, where each completion's time goes (p50 / p99 ms per step, all at once) | " + ", ".join(f"{k.replace('_', ' ')} {v['p50']} / {v['p99']}" for k, v in r['rl_workload']['steps'].items()) + " |"] if r['rl_workload'].get('steps') else []),
     f"| warm pool fill, {r['sizes']['BURST']} pods from empty | {r['warm_pool_fill_ms']} ms |",
+    *([f"| waited for a quiet node (kubelet + containerd < 10 % of a core) before the burst / the RL workload | {r['settle_ms']['before_burst']} / {r['settle_ms']['before_rl']} ms |"] if r.get('settle_ms') else []),
     f"| node full: {r['node_full']['running']} of {r['node_full']['requested']} cold sandboxes RUNNING (waves of 20, agent on) | filled in {r['node_full']['seconds_to_fill']} s; Hangar RSS {r['node_full']['rss_mib']} MiB, {r['node_full']['cpu_seconds_to_fill']} CPU-s to fill, idle {r['node_full']['cpu_percent_idle']} % |",
     f"| node full: exec `true` round robin over all of them, 16 clients | {r['node_full']['exec_round_robin_16']['ops_per_s']} execs/s, p50 {r['node_full']['exec_round_robin_16']['p50']} ms, p99 {r['node_full']['exec_round_robin_16']['p99']} ms, {r['node_full']['exec_round_robin_16']['failed']} failed |",
     "",

@@ -1,0 +1,19 @@
+// A probe for the 1 MiB agent-channel relay: N execs of `head -c SIZE /dev/zero` in one warm sandbox,
+// their latency and the Hangar process's CPU. BENCH_NODE_FLAGS sets the measured Hangar's node flags.
+import { core, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage, hangarExec } from "./lib.mjs";
+const N = Number(process.env.N ?? 40), SIZE = Number(process.env.SIZE ?? 1048576);
+const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: "python:3.11=1", HANGAR_MAX_SANDBOXES: "100", HANGAR_KUBE_EXEC_AGENT: "true" });
+try {
+  while ((await readyWarmPods()) < 1) await sleep(300);
+  const s = await unary(h.client, "CreateSandbox", { sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600 } }, request_id: `mib-${Date.now()}` });
+  await waitRunning(h.client, s.sandbox_id);
+  for (let i = 0; i < 5; i++) await hangarExec(h.client, s.sandbox_id, ["head", "-c", String(SIZE), "/dev/zero"]);
+  const c0 = procUsage(h.proc.pid).cpuSeconds; const lat = [];
+  for (let i = 0; i < N; i++) { const t = now(); const r = await hangarExec(h.client, s.sandbox_id, ["head", "-c", String(SIZE), "/dev/zero"]); if (r.bytes !== SIZE) throw new Error(`got ${r.bytes}`); lat.push(now() - t); }
+  const cpu = procUsage(h.proc.pid).cpuSeconds - c0;
+  console.log(JSON.stringify({ flags: process.env.BENCH_NODE_FLAGS ?? "", size: SIZE, ...stats(lat), hangar_cpu_ms_per_exec: +((cpu * 1000) / N).toFixed(1), rss_mib: procUsage(h.proc.pid).rssMiB }));
+  await unary(h.client, "DeleteSandbox", { sandbox_id: s.sandbox_id, grace_period_seconds: 0 });
+} finally {
+  h.proc.kill("SIGTERM"); await new Promise((r) => h.proc.once("exit", r));
+  for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+}
