@@ -76,9 +76,9 @@ try {
     if (a.bytes !== 1 << 20 || ap.bytes !== 1 << 20 || b.bytes !== 1 << 20) throw new Error(`1 MiB exec returned ${a.bytes} / ${ap.bytes} / ${b.bytes} bytes`);
   }
   log("exec through the SDK");
-  const sdkVia = (port) => JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(N_SDK), "true"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}` }, encoding: "utf8" }));
+  const sdkVia = (port, argv = ["true"], n = N_SDK) => JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(n), ...argv], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}`, BENCH_SDK_EXPECT_BYTES: argv === MIB ? String(1 << 20) : "-1" }, encoding: "utf8" }));
   r.exec_true_ms = { hangar: stats(he), hangar_plain: stats(hpe), hangar_sdk: stats(sdkVia(h.port)), hangar_sdk_plain: stats(sdkVia(hp.port)), raw: stats(re) };
-  r.exec_1mib_ms = { hangar: stats(hm), hangar_plain: stats(hpm), raw: stats(rm) };
+  r.exec_1mib_ms = { hangar: stats(hm), hangar_plain: stats(hpm), hangar_sdk: stats(sdkVia(h.port, MIB, Math.max(10, N_SDK / 2))), raw: stats(rm) };
 
   log("execs per second");
   r.execs_per_s = [];

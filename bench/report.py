@@ -28,6 +28,7 @@ lines = [
     row(f"exec `true`, plain exec, real SDK (n={e['hangar_sdk_plain']['n']})", e["hangar_sdk_plain"], e["raw"]),
     row(f"exec 1 MiB of output, agent channel (n={m['hangar']['n']})", m["hangar"], m["raw"], "p50 ≤ 10 ms (≥ 100 MiB/s)"),
     row(f"exec 1 MiB of output, plain exec (n={m['hangar_plain']['n']})", m["hangar_plain"], m["raw"]),
+    *([row(f"exec 1 MiB of output, agent channel, real SDK (n={m['hangar_sdk']['n']})", m["hangar_sdk"], m["raw"])] if m.get("hangar_sdk") else []),
     row(f"create → RUNNING, cold (n={c['hangar_cold']['n']})", c["hangar_cold"], c["raw"], "≤ 1.1× raw + 50 ms"),
     row(f"create → RUNNING, warm pool (n={c['hangar_warm']['n']})", c["hangar_warm"], c["raw"], "p50 ≤ 40 ms, p99 ≤ 250 ms"),
     "",

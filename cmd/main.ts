@@ -1,4 +1,6 @@
 /** Entry point: read the config once, wire runtime -> controller -> api, serve, shut down on SIGTERM. */
+// First: V8 flags, before anything allocates.
+import "./v8-flags.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

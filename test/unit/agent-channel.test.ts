@@ -6,17 +6,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgentChannel, encodeFrame, FrameParser, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import { ACK_BATCH, createAgentChannel, encodeFrame, FrameParser, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
 const AGENT = ".build/hangar-agent";
 const children: ChildProcess[] = [];
 
-async function open(): Promise<{ ch: AgentChannel; child: ChildProcess }> {
+async function open(sent: Buffer[] = []): Promise<{ ch: AgentChannel; child: ChildProcess }> {
   if (!existsSync(AGENT)) throw new Error(`${AGENT} is missing: run make setup`);
   const child = spawn(AGENT, [], { stdio: ["pipe", "pipe", "inherit"] });
   children.push(child);
-  const ch = createAgentChannel({ send: (b) => child.stdin?.write(b), close: () => child.stdin?.end() });
+  const ch = createAgentChannel({ send: (b) => (sent.push(b), child.stdin?.write(b)), close: () => child.stdin?.end() });
   child.stdout?.on("data", (b: Buffer) => ch.receive(b));
   child.on("exit", () => ch.end("agent exited"));
   await ch.ready;
@@ -108,6 +108,27 @@ describe("commands over the agent", () => {
     q.closeStdin();
     expect(await reading).toBe(big.length);
     expect((await q.exited).exitCode).toBe(0);
+  });
+
+  it("output of many windows flows, acknowledged in batches, not per chunk", async () => {
+    const sent: Buffer[] = [];
+    const { ch } = await open(sent);
+    const size = 8 << 20; // eight times the agent's 1 MiB output window
+    const p = ch.exec(["head", "-c", String(size), "/dev/zero"], {});
+    p.closeStdin();
+    let n = 0, chunks = 0;
+    for await (const c of p.output()) {
+      n += c.data.length;
+      chunks++;
+    }
+    expect(n).toBe(size);
+    expect((await p.exited).exitCode).toBe(0);
+    const acks = sent.filter((b) => b[0] === "A".charCodeAt(0));
+    // Every acknowledgement is at least a batch, and together they never exceed what was read.
+    expect(acks.every((b) => b.readUInt32BE(9) >= ACK_BATCH)).toBe(true);
+    expect(acks.reduce((a, b) => a + b.readUInt32BE(9), 0)).toBeLessThanOrEqual(size);
+    expect(acks.length).toBeLessThanOrEqual(Math.ceil(size / ACK_BATCH));
+    expect(chunks).toBeGreaterThan(acks.length * 2);
   });
 
   it("a consumer that does not read stalls only its own command", async () => {
