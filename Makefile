@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -216,6 +216,12 @@ bench-template-pool: build
 # latency of each burst (cluster up; where the burst's time goes, docs/benchmarks.md).
 bench-burst: build
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/burst-probe.mjs
+
+# 1 MiB of exec output on the agent path, 40 times in one claimed pod, with the CPU each process on the
+# path spent per MiB (Hangar, apiserver, kubelet, containerd, shims, the client; cluster up; ADR 0020).
+bench-relay: build
+	bash test/cluster/netinit-image.sh >/dev/null
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} node bench/mib-probe.mjs
 
 # Hangar vs raw Kubernetes on the test cluster (make cluster-up first): bench/results.json,
 # then the tables in docs/benchmarks.md and docs/bench.png (bench/report.py, matplotlib).

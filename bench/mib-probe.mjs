@@ -1,5 +1,7 @@
-// A probe for the 1 MiB agent-channel relay: N execs of `head -c SIZE /dev/zero` in one warm sandbox,
-// their latency and the Hangar process's CPU. BENCH_NODE_FLAGS sets the measured Hangar's node flags.
+// make bench-relay: the 1 MiB agent-channel relay alone (ADR 0020). N execs of `head -c SIZE /dev/zero`
+// in one warm sandbox: their latency, and the CPU per exec of Hangar, the apiserver, the kubelet,
+// containerd, every containerd shim, this probe (the gRPC client) and the whole machine, over the
+// loop only. BENCH_NODE_FLAGS sets the measured Hangar's node flags (--cpu-prof, --trace-gc).
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { core, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage, hangarExec } from "./lib.mjs";
