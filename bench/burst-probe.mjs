@@ -5,7 +5,7 @@
 // Hangar (plain exec, no pool) on the namespace, as make bench runs. Prints JSON lines.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { core, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage } from "./lib.mjs";
+import { core, NS, now, sleep, stats, startHangar, unary, readyWarmPods, procUsage, rlWorkload } from "./lib.mjs";
 const N = Number(process.env.N ?? 100), REPS = Number(process.env.REPS ?? 3), RL = Number(process.env.RL ?? 64);
 const warmSpec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["bench"] };
 const create = (client, spec, i) => unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `p-${Date.now()}-${i}-${Math.random()}` });
@@ -55,23 +55,8 @@ try {
   if (RL) {
     await waitPool(N); await sleep(5000);
     const c0 = cpuNow();
-    const t0 = now();
-    const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
-    const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
-    const ok = await Promise.all(Array.from({ length: RL }, async (_, i) => {
-      const s = await step("create", () => create(client, warmSpec, `rl${i}`));
-      await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
-      await step("write_file", () => unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }));
-      const out = await step("exec", () => new Promise((resolve, reject) => {
-        let text = ""; const call = client.StreamExec();
-        call.on("data", (m) => { if (m.output?.data) text += Buffer.from(m.output.data).toString(); if (m.exit) resolve(text); if (m.error) reject(new Error(m.error.message)); });
-        call.on("error", reject); call.write({ init: { sandbox_id: s.sandbox_id, command: ["python3", "/tmp/solution.py"] } }); call.end();
-      }));
-      await step("delete", () => del(client, s.sandbox_id));
-      return out.trim() === String(i * i) ? 1 : 0;
-    }));
-    const secs = (now() - t0) / 1000;
-    console.log(JSON.stringify({ rl: RL, cpu: cpuSince(c0), correct: ok.reduce((a, b) => a + b, 0), per_s: +(RL / secs).toFixed(2), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) }));
+    const rl = await rlWorkload(client, RL, warmSpec);
+    console.log(JSON.stringify({ rl: RL, cpu: cpuSince(c0), correct: rl.correct, per_s: +(RL / rl.seconds).toFixed(2), steps: rl.steps }));
   }
 } finally {
   for (const x of [h, h2].filter(Boolean)) { x.proc.kill("SIGTERM"); await new Promise((r) => x.proc.once("exit", r)); }

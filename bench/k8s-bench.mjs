@@ -6,7 +6,7 @@
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, settleNode, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
+import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, rlWorkload, settleNode, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
 
 const N_EXEC = Number(process.env.BENCH_EXECS ?? 200);
 const N_CREATE = Number(process.env.BENCH_CREATES ?? 15);
@@ -160,27 +160,9 @@ try {
   // every step 2-5x slower (6 vs 15 completions/s in one run).
   await waitPool(BURST);
   r.settle_ms.before_rl = await settleNode();
-  t0 = now();
-  // Where each completion's time goes: the wall time of each step, per completion (all 64 run at once).
-  const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
-  const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
-  const rewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
-    const s = await step("create", () => create(client, warmSpec, `rl${i}`));
-    await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
-    await step("write_file", () => unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }));
-    const out = await step("exec", () => new Promise((resolve, reject) => {
-      let text = "";
-      const call = client.StreamExec();
-      call.on("data", (m) => { if (m.output?.data) text += Buffer.from(m.output.data).toString(); if (m.exit) resolve(text); if (m.error) reject(new Error(m.error.message)); });
-      call.on("error", reject);
-      call.write({ init: { sandbox_id: s.sandbox_id, command: ["python3", "/tmp/solution.py"] } });
-      call.end();
-    }));
-    await step("delete", () => del(client, s.sandbox_id));
-    return out.trim() === String(i * i) ? 1 : 0;
-  }));
-  const secs = (now() - t0) / 1000;
-  r.rl_workload = { completions: N_RL, correct: rewards.reduce((a, b) => a + b, 0), seconds: +secs.toFixed(2), completions_per_s: +(N_RL / secs).toFixed(2), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) };
+  // Where each completion's time goes: the wall time of each step, per completion (all run at once).
+  const rl = await rlWorkload(client, N_RL, warmSpec);
+  r.rl_workload = { completions: N_RL, correct: rl.correct, seconds: +rl.seconds.toFixed(2), completions_per_s: +(N_RL / rl.seconds).toFixed(2), steps: rl.steps };
   // The same workload on raw Kubernetes: pod create, wait Running, exec with the file on stdin, exec, delete.
   log(`RL workload on raw pods (${N_RL} completions)`);
   await sleep(30_000);

@@ -125,6 +125,27 @@ export async function settleNode(maxMs = 60_000) {
   }
 }
 
+/**
+ * The RL reward workload through Hangar: n completions at once, each a create from `spec`,
+ * waiting for RUNNING, WriteFile of a solution, StreamExec of it, and a delete. Resolves the
+ * seconds it took, how many printed the right answer, and the wall time of each step per
+ * completion (stats).
+ */
+export async function rlWorkload(client, n, spec) {
+  const t0 = now();
+  const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
+  const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
+  const ok = await Promise.all(Array.from({ length: n }, async (_, i) => {
+    const s = await step("create", () => unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `rl-${Date.now()}-${i}-${Math.random()}` }));
+    await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
+    await step("write_file", () => unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }));
+    const out = await step("exec", async () => (await hangarExec(client, s.sandbox_id, ["python3", "/tmp/solution.py"])).text);
+    await step("delete", () => unary(client, "DeleteSandbox", { sandbox_id: s.sandbox_id, grace_period_seconds: 0 }));
+    return out.trim() === String(i * i) ? 1 : 0;
+  }));
+  return { seconds: (now() - t0) / 1000, correct: ok.reduce((a, b) => a + b, 0), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) };
+}
+
 /** RSS (MiB) and CPU seconds used so far by a process, from /proc. */
 export function procUsage(pid) {
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;

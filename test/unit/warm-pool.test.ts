@@ -186,35 +186,29 @@ describe("refill waits for claims to pause", () => {
     };
     const w = createWarmPools({ core: core as never, namespace: "ns", pools: [pool], pods: () => pods, idlePod: () => ({}), probe: async () => "sh", log: { warn: () => undefined }, now: () => t });
     w.close();
-    return { w, created, advance: (ms: number) => (t += ms), take: (k: number) => (pods = pods.slice(k)) };
+    /** Moves the clock on by ms, runs one refill tick, and answers how many pool pods were created so far. */
+    const tick = async (ms: number) => {
+      t += ms;
+      await w.refillOnce();
+      await new Promise((r) => setImmediate(r));
+      return created.length;
+    };
+    return { w, tick, take: (k: number) => (pods = pods.slice(k)) };
   }
-  const settle = () => new Promise((r) => setImmediate(r));
 
   it("a claim defers the refill until claims pause for the quiet period", async () => {
     const s = setup(4);
     expect(await s.w.claim(pool, () => ({}))).toBeDefined();
-    s.advance(100);
-    await s.w.refillOnce();
-    await settle();
-    expect(s.created).toHaveLength(0);
-    s.advance(1000);
-    await s.w.refillOnce();
-    await settle();
-    expect(s.created).toHaveLength(1);
+    expect(await s.tick(100)).toBe(0);
+    expect(await s.tick(1000)).toBe(1);
   });
 
   it("claims another replica made (idle pods gone between ticks) defer it too", async () => {
     const s = setup(4);
-    await s.w.refillOnce(); // full: nothing to do, idle count noted
+    expect(await s.tick(0)).toBe(0); // full: nothing to do, idle count noted
     s.take(3);
-    s.advance(1000);
-    await s.w.refillOnce();
-    await settle();
-    expect(s.created).toHaveLength(0);
-    s.advance(1000);
-    await s.w.refillOnce();
-    await settle();
-    expect(s.created).toHaveLength(3);
+    expect(await s.tick(1000)).toBe(0);
+    expect(await s.tick(1000)).toBe(3);
   });
 
   it("a steady stream of claims delays the refill at most REFILL_MAX_DEFER_MS", async () => {
@@ -222,10 +216,7 @@ describe("refill waits for claims to pause", () => {
     const made: number[] = [];
     for (let i = 0; i < 5; i++) {
       await s.w.claim(pool, () => ({}));
-      await s.w.refillOnce();
-      await settle();
-      made.push(s.created.length);
-      s.advance(1000);
+      made.push(await s.tick(i === 0 ? 0 : 1000));
     }
     // Short from the first tick on (t=0); claims every second: the ticks at 0, 1 and 2 s wait, the one at 3 s refills.
     expect(made).toEqual([0, 0, 0, 4, 4]);
