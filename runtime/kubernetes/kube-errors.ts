@@ -49,16 +49,27 @@ export function podCreateError(e: unknown): HangarError {
 }
 
 /**
- * Runs `call` again while the apiserver cannot answer (transient errors), backing off 250 ms → 4 s,
- * at most `attempts` times; any other error, or the last transient one, is thrown.
+ * An RBAC denial (403, not a quota). A kube-apiserver that has just started answers some requests
+ * before its authorizer's caches are filled and denies them; the chaos suite saw a pod create
+ * refused that way 1-2 s after an apiserver restart. Worth a few seconds of retries before it is
+ * taken as the configuration's answer.
  */
-export async function retryTransient<T>(call: () => Promise<T>, attempts = 10): Promise<T> {
+export const isForbidden = (e: unknown) => statusOf(e) === 403 && !/exceeded quota/i.test(detailOf(e));
+
+/**
+ * Runs `call` again while its error is `retryable`, backing off 250 ms → 4 s, at most `attempts`
+ * times; any other error, or the last retryable one, is thrown.
+ */
+export async function retryWhile<T>(call: () => Promise<T>, retryable: (e: unknown) => boolean, attempts: number): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (e) {
-      if (!isTransient(e) || attempt + 1 >= attempts) throw e;
+      if (!retryable(e) || attempt + 1 >= attempts) throw e;
       await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)).unref());
     }
   }
 }
+
+/** Runs `call` again while the apiserver cannot answer (transient errors): retryWhile(isTransient). */
+export const retryTransient = <T>(call: () => Promise<T>, attempts = 10): Promise<T> => retryWhile(call, isTransient, attempts);

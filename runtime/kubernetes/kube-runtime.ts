@@ -11,7 +11,7 @@ import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type Sa
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
-import { detailOf, isConflict, isNotFound, isTransient, podCreateError } from "./kube-errors.js";
+import { detailOf, isConflict, isForbidden, isNotFound, isTransient, podCreateError, retryWhile } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
 import { createNodeView } from "./node-view.js";
@@ -454,7 +454,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const secretNames = secrets ? await envSecrets.create(id, secrets) : [];
     const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
     let madePod: k8s.V1Pod | undefined;
-    const created = core.createNamespacedPod({ namespace: o.namespace, body: pod });
+    // A denial is retried for ~4 s (an apiserver that just restarted denies until its RBAC caches
+    // fill); an unreachable apiserver is answered UNAVAILABLE at once, and the caller retries.
+    const created = retryWhile(() => core.createNamespacedPod({ namespace: o.namespace, body: pod }), isForbidden, 5);
     t.created = created;
     try {
       const made = await created;

@@ -1,7 +1,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
-import { isTransient, podCreateError } from "../../runtime/kubernetes/kube-errors.js";
+import { isForbidden, isTransient, podCreateError, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
 import { NO_PROGRAM } from "../../runtime/kubernetes/exec-path.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
@@ -137,6 +137,34 @@ describe("podCreateError: a refused pod create as the caller sees it", () => {
     expect(err.code).toBe(code);
     expect(err.reason).toBe(reason);
     expect(err.message).toMatch(msg);
+  });
+});
+
+describe("pod creates denied by RBAC are retried for a few seconds (an apiserver that just restarted)", () => {
+  const status = (code: number, message: string) => ({ code, body: JSON.stringify({ kind: "Status", message }) });
+  const denied = status(403, 'pods is forbidden: User "system:serviceaccount:hangar-test:hangar" cannot create resource "pods"');
+  const quota = status(403, 'pods "sbx-1" is forbidden: exceeded quota: q, requested: pods=1, used: pods=10, limited: pods=10');
+  const failing = (errs: unknown[]) => {
+    let calls = 0;
+    return { call: async () => { const e = errs[calls++]; if (e) throw e; return "made"; }, calls: () => calls };
+  };
+  it("a denial that clears: the create is made", async () => {
+    const f = failing([denied, denied]);
+    await expect(retryWhile(f.call, isForbidden, 5)).resolves.toBe("made");
+    expect(f.calls()).toBe(3);
+  });
+  it("a quota, an invalid pod or a transient error is not retried here", async () => {
+    for (const e of [quota, status(422, "invalid"), Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })]) {
+      const f = failing([e]);
+      await expect(retryWhile(f.call, isForbidden, 5)).rejects.toBe(e);
+      expect(f.calls()).toBe(1);
+    }
+  });
+  it("a denial that lasts is the configuration's answer after the attempts", async () => {
+    const f = failing([denied, denied, denied]);
+    await expect(retryWhile(f.call, isForbidden, 2)).rejects.toBe(denied);
+    expect(f.calls()).toBe(2);
+    expect(podCreateError(denied).code).toBe("FAILED_PRECONDITION");
   });
 });
 
