@@ -44,7 +44,7 @@ export function detailOf(e: unknown): string {
 export function podCreateError(e: unknown): HangarError {
   const why = detailOf(e);
   if (isTransient(e)) return errors.unavailable(`could not create the sandbox's pod (the Kubernetes API is not answering: ${why})`, e);
-  if (statusOf(e) === 403 && /exceeded quota/i.test(why)) return errors.capacityExhausted(`the sandbox namespace's quota is used up: ${why}`, 5000);
+  if (isQuota(e)) return errors.capacityExhausted(`the sandbox namespace's quota is used up: ${why}`, 5000);
   return errors.clusterRefused(`the cluster refused the sandbox's pod: ${why}`);
 }
 
@@ -54,7 +54,11 @@ export function podCreateError(e: unknown): HangarError {
  * refused that way 1-2 s after an apiserver restart. Worth a few seconds of retries before it is
  * taken as the configuration's answer.
  */
-export const isForbidden = (e: unknown) => statusOf(e) === 403 && !/exceeded quota/i.test(detailOf(e));
+export const isForbidden = (e: unknown) => statusOf(e) === 403 && !isQuota(e);
+/** A 403 from the namespace's ResourceQuota: capacity, not permission. */
+function isQuota(e: unknown): boolean {
+  return statusOf(e) === 403 && /exceeded quota/i.test(detailOf(e));
+}
 
 /**
  * Runs `call` again while its error is `retryable`, backing off 250 ms → 4 s, at most `attempts`
