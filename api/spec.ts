@@ -92,9 +92,10 @@ export interface SpecLimits {
 const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/;
 
 /**
- * SandboxSpec.services -> PRIVATE ports (an unset visibility is PRIVATE). PUBLIC ones need an
- * ingress this Hangar does not configure, and the endpoint kinds the SDK can branch on get their
- * own reasons.
+ * SandboxSpec.services -> ports (an unset visibility is PRIVATE; PUBLIC ones are HTTP over TCP,
+ * published through the operator's Gateway where one is configured: placement refuses them where
+ * not). PUBLIC and PRIVATE on one sandbox are refused as the SDK expects (CWSANDBOX_NOT_IMPLEMENTED),
+ * and the endpoint kinds the SDK can branch on get their own reasons.
  */
 function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, base: string, v: FieldViolation[]): ServicePort[] {
   const out: ServicePort[] = [];
@@ -103,9 +104,8 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
     if (svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH") throw errors.endpointNotSupported("CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", `TLS passthrough endpoints are not supported by this Hangar (${at}.endpoint.kind)`);
     if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.endpoint.auth)`);
     const vis = svc.visibility ?? "VISIBILITY_UNSPECIFIED";
-    if (vis === "VISIBILITY_PUBLIC") throw errors.notImplemented(`PUBLIC services (field ${at}.visibility): no ingress or Gateway is configured on this Hangar; PRIVATE services are offered`);
-    if (vis !== "VISIBILITY_PRIVATE" && vis !== "VISIBILITY_UNSPECIFIED") throw errors.notImplemented(`${String(vis)} services (field ${at}.visibility): only PRIVATE services are offered`);
-    if (svc.endpoint) throw errors.notImplemented(`service endpoints (field ${at}.endpoint): PRIVATE services are plain ports`);
+    if (vis !== "VISIBILITY_PUBLIC" && vis !== "VISIBILITY_PRIVATE" && vis !== "VISIBILITY_UNSPECIFIED") throw errors.notImplemented(`${String(vis)} services (field ${at}.visibility): PRIVATE and PUBLIC services are offered`);
+    if (svc.endpoint) throw errors.notImplemented(`service endpoints (field ${at}.endpoint): services are plain ports (PRIVATE) or HTTP through the operator's Gateway (PUBLIC)`);
     const port = Number(svc.port ?? 0);
     if (!Number.isInteger(port) || port < 1 || port > 65535) v.push({ field: `${at}.port`, description: "must be a port from 1 to 65535" });
     const protoName = svc.protocol ?? "SERVICE_PROTOCOL_UNSPECIFIED";
@@ -115,8 +115,14 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
     if (name && !/^[a-z]([-a-z0-9]{0,13}[a-z0-9])?$/.test(name)) v.push({ field: `${at}.name`, description: "a port name: at most 15 characters of a-z, 0-9, '-', starting with a letter" });
     if (out.some((o) => o.port === port && o.protocol === protocol)) v.push({ field: `${at}.port`, description: `port ${port}/${protocol} is named twice` });
     if (name && out.some((o) => o.name === name)) v.push({ field: `${at}.name`, description: `name ${name} is used twice` });
-    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}) });
+    const isPublic = vis === "VISIBILITY_PUBLIC";
+    if (isPublic && protocol && protocol !== "TCP") v.push({ field: `${at}.protocol`, description: `a PUBLIC service is HTTP over TCP, not ${protocol}` });
+    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}), ...(isPublic ? { public: true as const } : {}) });
   });
+  const publicAt = out.findIndex((p) => p.public);
+  if (publicAt >= 0 && out.some((p) => !p.public)) {
+    throw errors.notImplemented(`PUBLIC and PRIVATE services on one sandbox (field ${base}.services[${publicAt}].visibility): give every service of a sandbox one visibility`);
+  }
   if (out.length > LIMITS.services) v.push({ field: `${base}.services`, description: `at most ${LIMITS.services} services` });
   return out;
 }

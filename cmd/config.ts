@@ -7,11 +7,32 @@ import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
+import { parsePublicUrl, type PublicUrlBase } from "../core/public-url.js";
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseSecretStores } from "../core/secrets.js";
 import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/warm-pool-config.js";
 
 export class ConfigError extends Error {}
+
+const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/**
+ * HANGAR_PUBLIC_GATEWAY (`<namespace>/<name>[/<listener>]`) and HANGAR_PUBLIC_URL (core/public-url.ts):
+ * both or neither.
+ */
+export function parsePublicGateway(gateway: string, url: string): { namespace: string; name: string; sectionName?: string; url: PublicUrlBase } | undefined {
+  if (!gateway && !url) return undefined;
+  if (!gateway || !url) throw new ConfigError(`HANGAR_PUBLIC_GATEWAY and HANGAR_PUBLIC_URL go together (PUBLIC services): ${gateway ? "HANGAR_PUBLIC_URL" : "HANGAR_PUBLIC_GATEWAY"} is not set`);
+  const [namespace = "", name = "", sectionName, ...rest] = gateway.split("/");
+  if (rest.length || ![namespace, name, ...(sectionName !== undefined ? [sectionName] : [])].every((p) => K8S_NAME.test(p))) throw new ConfigError(`HANGAR_PUBLIC_GATEWAY=${gateway}: expected <namespace>/<gateway name>[/<listener name>]`);
+  let base: PublicUrlBase;
+  try {
+    base = parsePublicUrl(url);
+  } catch (e) {
+    throw new ConfigError(`HANGAR_PUBLIC_URL=${url}: ${(e as Error).message}`);
+  }
+  return { namespace, name, ...(sectionName ? { sectionName } : {}), url: base };
+}
 
 const isRealDir = (p: string) => {
   try {
@@ -229,6 +250,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const guard = tool("HANGAR_LOCAL_GUARD", path.join(installDir, ".build/hangar-guard"));
   const seccompBpf = tool("HANGAR_LOCAL_SECCOMP_BPF", path.join(installDir, ".build/seccomp.bpf"));
   if (runtime === "local" && !unsafe && (!executable(guard) || !existsSync(seccompBpf))) throw new ConfigError(`HANGAR_LOCAL_GUARD=${guard} / HANGAR_LOCAL_SECCOMP_BPF=${seccompBpf}: not found; build them with 'make setup' (every sandbox process runs under that seccomp filter)`);
+  const publicGateway = parsePublicGateway(str("HANGAR_PUBLIC_GATEWAY", ""), str("HANGAR_PUBLIC_URL", ""));
+  if (publicGateway && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_GATEWAY / HANGAR_PUBLIC_URL: PUBLIC services need the Kubernetes runtime (an HTTPRoute per port); the local runtime takes no inbound connections");
   const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
   for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);
   // GPUs on the local runtime: only the device nodes listed, one GPU each (runtime/local/gpus.ts).
@@ -297,6 +320,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(d)) throw new ConfigError(`HANGAR_KUBE_CLUSTER_DOMAIN=${d}: expected a DNS domain such as cluster.local`);
         return d;
       })(),
+      ...(publicGateway ? { publicGateway } : {}),
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,

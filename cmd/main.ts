@@ -57,6 +57,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       kubeConfig: kc,
       namespace: cfg.kube.namespace,
       clusterDomain: cfg.kube.clusterDomain,
+      ...(cfg.kube.publicGateway ? { publicGateway: cfg.kube.publicGateway } : {}),
       startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,

@@ -7,6 +7,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
 import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
+import { publicRoute } from "../core/public-url.js";
 import { chooseRunner } from "./placement.js";
 import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
@@ -293,7 +294,8 @@ export function createController(o: ControllerOptions) {
     };
     if (input.spec.services?.length && runner.serviceDomain) {
       const domain = runner.serviceDomain;
-      r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), serviceUrl(r.id, domain, s.port)]));
+      const base = runner.publicUrl;
+      r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), s.public && base ? publicRoute(base, r.id, s.port).url : serviceUrl(r.id, domain, s.port)]));
     }
     records.set(r.id, r);
     if (input.requestId) byRequest.set(key, r.id);

@@ -1,5 +1,6 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
 import type { StartupProbe } from "./probe.js";
+import type { PublicUrlBase } from "./public-url.js";
 import type { PullCredentials, SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
@@ -131,6 +132,8 @@ export interface ServicePort {
   port: number;
   name?: string;
   protocol: "TCP" | "UDP" | "SCTP";
+  /** PUBLIC: also published through the operator's Gateway (HTTP, TCP ports only); absent = PRIVATE. */
+  public?: true;
 }
 
 export interface SandboxRecord {
@@ -208,6 +211,8 @@ export interface RunnerInfo {
   egress?: RunnerEgress;
   /** PRIVATE services: the DNS suffix their addresses end in ("<namespace>.svc.cluster.local"); absent = services refused. */
   serviceDomain?: string;
+  /** PUBLIC services: where the operator's Gateway publishes them (HANGAR_PUBLIC_URL); absent = PUBLIC refused. */
+  publicUrl?: PublicUrlBase;
   /** Sandboxes with more than one container (SandboxSpec.sidecars), host aliases, and images run by their own ENTRYPOINT (Compose); absent = refused. */
   multiContainer?: boolean;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */

@@ -20,6 +20,7 @@ import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
 import { createServices } from "./services.js";
+import type { PublicGateway } from "./public-routes.js";
 import { createConfigMapTemplateStore } from "./template-configmaps.js";
 import { createClaimVolumeRegistry } from "./volume-claims.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
@@ -56,6 +57,8 @@ export interface KubeRuntimeOptions {
   tolerations?: k8s.V1Toleration[];
   /** The cluster's DNS domain (HANGAR_KUBE_CLUSTER_DOMAIN): service addresses end in <namespace>.svc.<domain>. */
   clusterDomain?: string;
+  /** PUBLIC services: the Gateway that publishes them (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL); absent = refused. */
+  publicGateway?: PublicGateway;
   /** Secret stores are configured: sandboxes may carry secrets (their own Secret, env-secrets.ts). */
   secrets?: boolean;
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
@@ -477,7 +480,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     // Owned by the pod just made (on a 409 the replica that made it makes them).
     if (madePod && spec.services?.length) {
-      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod).then(() => undefined, (e: Error) => e);
+      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod, o.publicGateway).then(() => undefined, (e: Error) => e);
       if (err) {
         await deletePod(t.pod, "its Service could not be made");
         throw err;
@@ -604,6 +607,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         pullCredentials: true,
         multiContainer: true,
         serviceDomain: `${o.namespace}.svc.${o.clusterDomain ?? "cluster.local"}`,
+        ...(o.publicGateway ? { publicUrl: o.publicGateway.url } : {}),
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };

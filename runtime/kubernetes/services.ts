@@ -1,5 +1,5 @@
 /**
- * PRIVATE services: a ClusterIP Service per sandbox (`sbx-<id>`, selecting its pod) and a
+ * Services: a ClusterIP Service per sandbox (`sbx-<id>`, selecting its pod) and a
  * NetworkPolicy that admits connections to exactly those ports (for CNIs that enforce the chart's
  * deny-all ingress policy); both owned by the pod, so Kubernetes deletes them with it. The
  * sandbox's own rules (netinit, Policy.Inbound) accept the same ports and nothing else inbound.
@@ -9,6 +9,7 @@ import type { ServicePort } from "../../core/types.js";
 import { detailOf, isConflict, retryTransient } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
 import { podName } from "./pod-spec.js";
+import { createPublicRoutes, type PublicGateway } from "./public-routes.js";
 
 export const serviceName = (id: string) => podName(id);
 
@@ -42,8 +43,11 @@ export function buildServicePolicy(id: string, namespace: string, ports: Service
   };
 }
 
-/** Creates both for a pod just created; a refusal is thrown (the start fails, naming it). */
-export async function createServices(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod): Promise<void> {
+/**
+ * Creates both for a pod just created, and the HTTPRoutes of PUBLIC ports (public-routes.ts); a
+ * refusal is thrown (the start fails, naming it).
+ */
+export async function createServices(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateway?: PublicGateway): Promise<void> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const net = kc.makeApiClient(k8s.NetworkingV1Api);
   const tolerate = (e: unknown) => {
@@ -51,4 +55,8 @@ export async function createServices(kc: k8s.KubeConfig, namespace: string, id: 
   };
   await retryTransient(() => core.createNamespacedService({ namespace, body: buildService(id, namespace, ports, pod) })).catch(tolerate);
   await retryTransient(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(tolerate);
+  if (ports.some((p) => p.public)) {
+    if (!gateway) throw new Error("PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
+    await createPublicRoutes(kc, namespace, id, ports, pod, gateway);
+  }
 }

@@ -15,6 +15,11 @@ GVISOR_VERSION=v0.0.0-20260905035102-160fafc42237
 GVISOR_BIN="$CACHE/gvisor-$GVISOR_VERSION/bin"
 [ -d "$GVISOR_BIN" ] && PATH="$GVISOR_BIN:$PATH"
 [ -d "$RT_BIN" ] && PATH="$RT_BIN:$PATH"
+# Traefik (build-gateway.sh): the test cluster's Gateway API implementation, for PUBLIC services (ADR 0021).
+TRAEFIK_VERSION=v3.7.13
+TRAEFIK_BIN="$CACHE/traefik-$TRAEFIK_VERSION/bin"
+# The Gateway API CRDs: the version that Traefik's go.mod requires (its module ships them).
+GATEWAY_API_VERSION=v1.6.1
 IMAGES="$CACHE/images-v1"
 STATE=/var/lib/hangar-test
 RUNDIR=/run/hangar-test

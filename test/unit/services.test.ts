@@ -17,7 +17,9 @@ describe("PRIVATE services", () => {
     ]);
   });
   const bad: [string, unknown, RegExp, string][] = [
-    ["PUBLIC", [{ port: 80, visibility: "VISIBILITY_PUBLIC" }], /PUBLIC services \(field sandbox\.spec\.services\[0\]\.visibility\)/, "UNIMPLEMENTED"],
+    ["PUBLIC beside PRIVATE", [{ port: 80, visibility: "VISIBILITY_PUBLIC" }, { port: 81 }], /PUBLIC and PRIVATE services on one sandbox \(field sandbox\.spec\.services\[0\]\.visibility\)/, "UNIMPLEMENTED"],
+    ["PUBLIC over UDP", [{ port: 80, visibility: "VISIBILITY_PUBLIC", protocol: "SERVICE_PROTOCOL_UDP" }], /services\[0\]\.protocol: a PUBLIC service is HTTP over TCP, not UDP/, "INVALID_ARGUMENT"],
+    ["a PUBLIC endpoint", [{ port: 80, visibility: "VISIBILITY_PUBLIC", endpoint: { kind: "ENDPOINT_KIND_HTTPS" } }], /services\[0\]\.endpoint/, "UNIMPLEMENTED"],
     ["CUSTOM", [{ port: 80, visibility: "VISIBILITY_CUSTOM" }], /services\[0\]\.visibility/, "UNIMPLEMENTED"],
     ["TLS passthrough", [{ port: 443, endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" } }], /services\[0\]\.endpoint\.kind/, "FAILED_PRECONDITION"],
     ["port 0", [{ port: 0 }], /services\[0\]\.port: must be a port from 1 to 65535/, "INVALID_ARGUMENT"],

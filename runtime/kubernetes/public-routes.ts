@@ -1,0 +1,105 @@
+/**
+ * PUBLIC services: one Gateway API HTTPRoute per public port, attached to the Gateway the operator
+ * names (HANGAR_PUBLIC_GATEWAY), sending the port's host name or path (core/public-url.ts) to the
+ * sandbox's Service. Owned by the pod, so Kubernetes deletes them with it. A start waits until the
+ * Gateway has accepted every route (ADR 0021): a URL Get returns is one the Gateway serves.
+ */
+import * as k8s from "@kubernetes/client-node";
+import { publicRoute, type PublicUrlBase } from "../../core/public-url.js";
+import type { ServicePort } from "../../core/types.js";
+import { detailOf, isConflict, retryTransient } from "./kube-errors.js";
+import { SANDBOX_ID } from "./labels.js";
+import { podName } from "./pod-spec.js";
+
+export interface PublicGateway {
+  namespace: string;
+  name: string;
+  /** A listener of that Gateway (absent: every listener that admits the route). */
+  sectionName?: string;
+  url: PublicUrlBase;
+}
+
+const GROUP = "gateway.networking.k8s.io";
+const VERSION = "v1";
+const PLURAL = "httproutes";
+
+export const routeName = (id: string, port: number) => `${podName(id)}-${port}`;
+
+interface RouteCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+export interface HttpRoute {
+  apiVersion: string;
+  kind: "HTTPRoute";
+  metadata: k8s.V1ObjectMeta;
+  spec: Record<string, unknown>;
+  status?: { parents?: { parentRef: { name: string; namespace?: string }; conditions?: RouteCondition[] }[] };
+}
+
+/** The route of one public port (pure, table-tested). */
+export function buildHttpRoute(id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: PublicGateway): HttpRoute {
+  const r = publicRoute(gw.url, id, port.port);
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: "HTTPRoute",
+    metadata: {
+      name: routeName(id, port.port),
+      namespace,
+      labels: { [SANDBOX_ID]: id },
+      ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" }],
+    },
+    spec: {
+      parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }],
+      ...(r.hostname ? { hostnames: [r.hostname] } : {}),
+      rules: [
+        {
+          matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }],
+          // Path routing: the sandbox sees the request as if it were served at "/".
+          ...(r.hostname ? {} : { filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: "/" } } }] }),
+          backendRefs: [{ name: podName(id), port: port.port }],
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Whether the Gateway took the route (pure): "accepted", "waiting", or why it refused it (a
+ * condition Accepted or ResolvedRefs that is False, with its reason and message).
+ */
+export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespace" | "name">): "accepted" | "waiting" | { refused: string } {
+  const mine = route.status?.parents?.find((p) => p.parentRef.name === gw.name && (p.parentRef.namespace ?? route.metadata.namespace) === gw.namespace);
+  const cond = (type: string) => mine?.conditions?.find((c) => c.type === type);
+  for (const type of ["Accepted", "ResolvedRefs"]) {
+    const c = cond(type);
+    if (c?.status === "False") return { refused: `${type}=False (${c.reason ?? "no reason"}): ${c.message ?? ""}`.trim() };
+  }
+  return cond("Accepted")?.status === "True" && cond("ResolvedRefs")?.status === "True" ? "accepted" : "waiting";
+}
+
+/** Makes the routes of a pod just created and waits until the Gateway accepts them; a refusal or a timeout is thrown. */
+export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gw: PublicGateway, timeoutMs = 20_000): Promise<void> {
+  const api = kc.makeApiClient(k8s.CustomObjectsApi);
+  const names: string[] = [];
+  for (const p of ports.filter((x) => x.public)) {
+    const body = buildHttpRoute(id, namespace, p, pod, gw);
+    await retryTransient(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, body })).catch((e: unknown) => {
+      if (!isConflict(e)) throw new Error(`could not make the HTTPRoute of PUBLIC port ${p.port}: ${detailOf(e)}`);
+    });
+    names.push(body.metadata.name as string);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
+      const route = (await retryTransient(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name }))) as HttpRoute;
+      const v = routeVerdict(route, gw);
+      if (v === "accepted") break;
+      if (v !== "waiting") throw new Error(`Gateway ${gw.namespace}/${gw.name} refused HTTPRoute ${namespace}/${name}: ${v.refused}`);
+      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept HTTPRoute ${namespace}/${name} within ${timeoutMs / 1000} s (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
