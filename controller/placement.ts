@@ -71,13 +71,13 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       : { refused: "host aliases need the Kubernetes runtime", field: "sandbox.spec.containers" };
   }
   if (spec.services?.length) {
-    able = able.filter((r) => r.serviceDomain);
-    if (!able.length) return { refused: "PRIVATE services need the Kubernetes runtime (a Service per sandbox): local sandboxes take no inbound connections", field: "sandbox.spec.services" };
     const publicAt = spec.services.findIndex((s) => s.public);
-    if (publicAt >= 0) {
-      able = able.filter((r) => r.publicUrl);
-      if (!able.length) return { refused: "PUBLIC services need a Gateway, and none is configured on this Hangar (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL); PRIVATE services are offered", field: `sandbox.spec.services[${publicAt}].visibility` };
+    able = able.filter((r) => r.serviceDomain && (publicAt < 0 || r.publicUrl));
+    if (!able.length && publicAt >= 0) {
+      const privateToo = runners.some((r) => r.serviceDomain) ? "; PRIVATE services are offered" : "";
+      return { refused: `PUBLIC services need a Gateway, and none is configured on this Hangar (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL)${privateToo}`, field: `sandbox.spec.services[${publicAt}].visibility` };
     }
+    if (!able.length) return { refused: "PRIVATE services need the Kubernetes runtime (a Service per sandbox): local sandboxes take no inbound connections", field: "sandbox.spec.services" };
   }
   if (spec.imagePull) {
     able = able.filter((r) => r.pullCredentials);

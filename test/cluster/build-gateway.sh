@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Traefik ($TRAEFIK_VERSION, github.com/traefik/traefik/v3 from the Go module proxy), the
 # test cluster's Gateway API implementation for PUBLIC services (ADR 0021). Cached in $TRAEFIK_BIN;
-# cold: ~10 min on 2 cores.
+# cold: ~10 min on 2 cores. Also keeps the Gateway API CRDs ($GATEWAY_API_VERSION, from its Go module) beside it.
 #
 # Three changes so it builds offline, none in the HTTP routing the tests use:
 # - the proxy refuses Traefik's fork of go-http-auth (basic/digest auth middlewares): the upstream
@@ -11,7 +11,7 @@
 # - the nested module github.com/traefik/traefik/dynamic/ext (two empty extension structs, upstream
 #   pkg/config/dynamic/ext/ext.go) is not in the module's zip nor served: it is written out as upstream has it.
 source "$(dirname "$0")/lib.sh"
-if [ -x "$TRAEFIK_BIN/traefik" ]; then echo "==> Traefik $TRAEFIK_VERSION cached in $TRAEFIK_BIN"; exit 0; fi
+if [ -x "$TRAEFIK_BIN/traefik" ] && [ -d "$TRAEFIK_BIN/../gateway-api-crds" ]; then echo "==> Traefik $TRAEFIK_VERSION cached in $TRAEFIK_BIN"; exit 0; fi
 command -v go >/dev/null || die "Go is needed to build Traefik"
 step "building Traefik $TRAEFIK_VERSION (the test cluster's Gateway) into $TRAEFIK_BIN"
 tmp=$(mktemp -d)
@@ -38,5 +38,10 @@ printf 'module github.com/traefik/traefik/dynamic/ext\n\ngo 1.26.0\n' > pkg/conf
 printf 'package ext\n\n// HTTP is a dynamic.HTTP extension.\ntype HTTP struct{}\n\n// Router is a dynamic.Router extension.\ntype Router struct{}\n' > pkg/config/dynamic/ext/ext.go
 mkdir -p "$TRAEFIK_BIN.tmp"
 GOFLAGS=-mod=mod GOTOOLCHAIN=local CGO_ENABLED=0 nice -n 5 go build -trimpath -ldflags "-s -w" -o "$TRAEFIK_BIN.tmp/traefik" ./cmd/traefik
+crds=$(cd "$tmp" && GOFLAGS=-mod=mod GOTOOLCHAIN=local go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')/config/crd/standard
+rm -rf "$TRAEFIK_BIN/../gateway-api-crds.tmp" && mkdir -p "$TRAEFIK_BIN/../gateway-api-crds.tmp"
+# The CRDs alone: the safe-upgrades ValidatingAdmissionPolicy is for clusters that upgrade them.
+cp "$crds"/gateway.networking.k8s.io_*.yaml "$TRAEFIK_BIN/../gateway-api-crds.tmp/" && rm -f "$TRAEFIK_BIN/../gateway-api-crds.tmp/"*vap*
 rm -rf "$TRAEFIK_BIN" && mv "$TRAEFIK_BIN.tmp" "$TRAEFIK_BIN"
+rm -rf "$TRAEFIK_BIN/../gateway-api-crds" && mv "$TRAEFIK_BIN/../gateway-api-crds.tmp" "$TRAEFIK_BIN/../gateway-api-crds"
 done_step

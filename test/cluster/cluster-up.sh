@@ -29,6 +29,7 @@ done_step
 "$REPO/test/cluster/build-binaries.sh"
 "$REPO/test/cluster/build-runtime.sh"
 "$REPO/test/cluster/build-gvisor.sh"
+"$REPO/test/cluster/build-gateway.sh"
 PATH="$RT_BIN:$GVISOR_BIN:$PATH"
 "$REPO/test/cluster/build-images.sh"
 
@@ -287,6 +288,8 @@ TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces
 kubeconfig "$OUT/hangar-sa.kubeconfig" hangar "token: \"$TOKEN\""
 cp "$ETC/admin.kubeconfig" "$OUT/kubeconfig"
 done_step
+
+source "$REPO/test/cluster/gateway-up.sh"
 
 step "creating RuntimeClass gvisor (handler runsc, no network)"
 kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/node.k8s.io/v1/runtimeclasses" --data-binary @- >/dev/null <<YAML

@@ -20,6 +20,8 @@ TRAEFIK_VERSION=v3.7.13
 TRAEFIK_BIN="$CACHE/traefik-$TRAEFIK_VERSION/bin"
 # The Gateway API CRDs: the version that Traefik's go.mod requires (its module ships them).
 GATEWAY_API_VERSION=v1.6.1
+# The Gateway's HTTP listener (gateway-up.sh), on loopback.
+PUBLIC_GATEWAY_PORT=18080
 IMAGES="$CACHE/images-v1"
 STATE=/var/lib/hangar-test
 RUNDIR=/run/hangar-test

@@ -155,6 +155,10 @@ def netinit_image() -> str:
     return f.read_text().strip()
 
 
+PUBLIC_GATEWAY = "hangar-gateway/public/web"
+PUBLIC_URL = "http://127.0.0.1:18080"
+
+
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:
     """Starts dist/cmd/main.js (after `prefix`, e.g. a pid namespace and an init) with its own data dir and keys."""
     tmp = tempfile.mkdtemp(prefix="hangar-e2e-")
@@ -181,7 +185,9 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
                    # The test cluster's RuntimeClass gvisor runs runsc with --network=none.
                    HANGAR_KUBE_GVISOR_RUNTIME_CLASSES="gvisor",
                    # Hangar runs on the node here: a directory of its own holds the snapshots (the chart names a shared volume).
-                   HANGAR_SNAPSHOT_DIR=os.path.join(tmp, "snapshots"))
+                   HANGAR_SNAPSHOT_DIR=os.path.join(tmp, "snapshots"),
+                   # PUBLIC services: the test cluster's Gateway (test/cluster/gateway-up.sh), path routing on loopback.
+                   HANGAR_PUBLIC_GATEWAY=PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_URL)
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:

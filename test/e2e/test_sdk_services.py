@@ -10,7 +10,7 @@ import pytest
 from cwsandbox import Sandbox, Service
 from cwsandbox.exceptions import CWSandboxError
 
-from conftest import NAMESPACE, RUNTIME, _kube
+from conftest import NAMESPACE, PUBLIC_URL, RUNTIME, _kube
 from test_sdk_network import control_probe, pod_ip_of, sandbox_probe
 
 SERVE = "import http.server, threading, socketserver\n" \
@@ -67,10 +67,92 @@ def test_a_private_service_is_reachable_in_the_cluster_on_its_port_only(hangar):
     assert sb.service_urls == ()
 
 
+@pytest.mark.local_only
 def test_public_services_are_refused_naming_the_field(hangar):
+    assert cwsandbox.list_runners(service_visibility="public") == []
     with pytest.raises(CWSandboxError) as e:
         Sandbox.run(tags=["e2e-services"], services=[Service(port=8080, visibility="public")]).wait()
-    assert "services[0].visibility" in str(e.value) and "PUBLIC" in str(e.value), e.value
+    assert "services[0].visibility" in str(e.value) and "PUBLIC services need a Gateway" in str(e.value), e.value
+
+
+def test_public_beside_private_is_refused_not_implemented(hangar):
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-services"], services=[Service(port=8080, visibility="public"), Service(port=9090, visibility="private")]).wait()
+    assert getattr(e.value, "reason", None) == "CWSANDBOX_NOT_IMPLEMENTED" and "services[0].visibility" in str(e.value), e.value
+
+
+# Port 8080 answers with the path it was asked for; 9090, not exposed, with a secret.
+SERVE_PUBLIC = "import http.server, threading\n" \
+    "class H(http.server.BaseHTTPRequestHandler):\n" \
+    "    def do_GET(self):\n" \
+    "        body = (('public-8080 path=' + self.path) if self.server.server_port == 8080 else 'private-9090').encode()\n" \
+    "        self.send_response(200); self.send_header('Content-Length', str(len(body))); self.end_headers(); self.wfile.write(body)\n" \
+    "for port in (8080, 9090):\n" \
+    "    s = http.server.ThreadingHTTPServer(('0.0.0.0', port), H)\n" \
+    "    threading.Thread(target=s.serve_forever, daemon=True).start()\n" \
+    "threading.Event().wait()\n"
+
+
+def _gateway_get(target: str) -> tuple[int, str]:
+    """GET a request-target through the test cluster's Gateway as sent (no client-side path cleaning)."""
+    import http.client
+    host, port = PUBLIC_URL.removeprefix("http://").split(":")
+    c = http.client.HTTPConnection(host, int(port), timeout=10)
+    try:
+        c.request("GET", target)
+        r = c.getresponse()
+        return r.status, r.read().decode(errors="replace")
+    finally:
+        c.close()
+
+
+@pytest.mark.kubernetes_only
+def test_a_public_service_is_served_through_the_gateway_on_its_port_only(hangar):
+    assert any("public" in r.supported_service_visibilities for r in cwsandbox.list_runners(service_visibility="public"))
+    sb = Sandbox.run("python3", "-c", SERVE_PUBLIC, tags=["e2e-services"], max_lifetime_seconds=180,
+                     services=[Service(port=8080, name="http", visibility="public")])
+    try:
+        sb.wait()
+        urls = _wait_urls(sb)
+        base = f"/{sb.sandbox_id}"
+        assert urls == ((8080, "http", f"{PUBLIC_URL}{base}/8080/"),), urls
+        assert (8080, "http") in sb.exposed_ports
+        # The route is the operator's Gateway's, in the sandbox namespace, owned by the pod.
+        route = _kube("GET", f"/apis/gateway.networking.k8s.io/v1/namespaces/{NAMESPACE}/httproutes/sbx-{sb.sandbox_id}-8080")
+        pod = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods/sbx-{sb.sandbox_id}")
+        assert [o["uid"] for o in route["metadata"]["ownerReferences"]] == [pod["metadata"]["uid"]]
+        assert route["spec"]["parentRefs"][0]["name"] == "public"
+        deadline = time.time() + 30
+        while True:  # the listener comes up a moment after RUNNING
+            status, body = _gateway_get(f"{base}/8080/")
+            if status == 200 or time.time() > deadline:
+                break
+            time.sleep(0.3)
+        # The SDK's own check: the URL answers 200 from the container port, the prefix stripped.
+        assert (status, body) == (200, "public-8080 path=/"), (status, body)
+        assert _gateway_get(f"{base}/8080/a/b?q=1") == (200, "public-8080 path=/a/b?q=1")
+        # Attacks: a port the sandbox listens on but did not make PUBLIC is not routed, not by its
+        # own path, not by a dot-dot path, not by an encoded one.
+        for target in (f"{base}/9090/", f"{base}/8080/../9090/", f"{base}/8080/%2e%2e/9090/", f"{base}/9090"):
+            status, body = _gateway_get(target)
+            assert "private-9090" not in body, (target, status, body)
+            assert status == 404 or body.startswith("public-8080"), (target, status, body)
+    finally:
+        sb.stop().result()
+    # Stopped: Get returns no URL, and the route goes with the pod (Kubernetes' garbage collector).
+    sb.get_status()
+    assert sb.service_urls == ()
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            _kube("GET", f"/apis/gateway.networking.k8s.io/v1/namespaces/{NAMESPACE}/httproutes/sbx-{sb.sandbox_id}-8080")
+        except Exception:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError("the HTTPRoute outlived its sandbox")
+    status, _ = _gateway_get(f"/{sb.sandbox_id}/8080/")
+    assert status == 404, status
 
 
 @pytest.mark.local_only

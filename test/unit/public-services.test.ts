@@ -55,7 +55,9 @@ describe("PUBLIC services", () => {
   });
   it("placement needs a runner with a Gateway, and names the field where none has one", () => {
     const s = { runnerIds: [], requests: {}, limits: {}, services: [{ port: 80, protocol: "TCP" as const, public: true as const }] };
-    expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.services[0].visibility", refused: expect.stringMatching(/PUBLIC services need a Gateway, and none is configured/) });
+    expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.services[0].visibility", refused: expect.stringMatching(/PUBLIC services need a Gateway, and none is configured .*; PRIVATE services are offered$/) });
+    const local = { ...runner, serviceDomain: undefined };
+    expect(chooseRunner(s, [local])).toMatchObject({ field: "sandbox.spec.services[0].visibility", refused: expect.stringMatching(/\(HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL\)$/) });
     expect(chooseRunner(s, [runner, { ...runner, runnerId: "p", publicUrl: gw.url }])).toMatchObject({ runner: { runnerId: "p" } });
   });
   it("Get reports PUBLIC and the public URL while the sandbox serves", () => {

@@ -1,0 +1,65 @@
+# Sourced by cluster-up.sh (uses its start/kapi/wait_for): the Gateway that publishes PUBLIC
+# services (ADR 0021). The Gateway API CRDs ($GATEWAY_API_VERSION, standard channel), Traefik
+# (build-gateway.sh) running on this machine as the Gateway's controller and data plane, with a
+# ServiceAccount that may read Gateway API objects, Services and EndpointSlices and write their
+# status; GatewayClass hangar-test and Gateway hangar-gateway/public with one HTTP listener `web`
+# on 127.0.0.1:$PUBLIC_GATEWAY_PORT, admitting routes from namespace $TEST_NS only. Hangar's e2e
+# runs set HANGAR_PUBLIC_GATEWAY=hangar-gateway/public/web, HANGAR_PUBLIC_URL=http://127.0.0.1:$PUBLIC_GATEWAY_PORT.
+step "starting the Gateway for PUBLIC services (Gateway API $GATEWAY_API_VERSION CRDs, Traefik $TRAEFIK_VERSION on 127.0.0.1:$PUBLIC_GATEWAY_PORT)"
+crds="$TRAEFIK_BIN/../gateway-api-crds"
+for f in "$crds"/gateway.networking.k8s.io_*.yaml; do
+  "$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" apply --server-side -f "$f" >/dev/null
+done
+"$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" wait --for=condition=Established --timeout=60s crd/gateways.gateway.networking.k8s.io crd/httproutes.gateway.networking.k8s.io crd/gatewayclasses.gateway.networking.k8s.io >/dev/null
+"$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Namespace
+metadata: { name: hangar-gateway }
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: { name: traefik, namespace: hangar-gateway }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: { name: hangar-test-gateway }
+rules:
+- { apiGroups: [""], resources: [namespaces, services, secrets, configmaps], verbs: [get, list, watch] }
+- { apiGroups: [discovery.k8s.io], resources: [endpointslices], verbs: [get, list, watch] }
+- { apiGroups: [gateway.networking.k8s.io], resources: ["*"], verbs: [get, list, watch, update, patch] }
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: { name: hangar-test-gateway }
+roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: hangar-test-gateway }
+subjects: [{ kind: ServiceAccount, name: traefik, namespace: hangar-gateway }]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: { name: hangar-test }
+spec: { controllerName: traefik.io/gateway-controller }
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: { name: public, namespace: hangar-gateway }
+spec:
+  gatewayClassName: hangar-test
+  listeners:
+  - name: web
+    port: $PUBLIC_GATEWAY_PORT
+    protocol: HTTP
+    allowedRoutes:
+      kinds: [{ kind: HTTPRoute }]
+      namespaces: { from: Selector, selector: { matchLabels: { kubernetes.io/metadata.name: $TEST_NS } } }
+YAML
+GW_TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/hangar-gateway/serviceaccounts/traefik/token" \
+  -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
+printf '%s' "$GW_TOKEN" > "$STATE/gateway.token" && chmod 600 "$STATE/gateway.token"
+start traefik "$TRAEFIK_BIN/traefik" --entryPoints.web.address="127.0.0.1:$PUBLIC_GATEWAY_PORT" \
+  --providers.kubernetesgateway=true --providers.kubernetesgateway.endpoint="$API" \
+  --providers.kubernetesgateway.token="$GW_TOKEN" --providers.kubernetesgateway.certAuthFilePath="$PKI/ca.crt" \
+  --providers.kubernetesgateway.statusAddress.ip=127.0.0.1 --providers.providersThrottleDuration=0s \
+  --ping=true --ping.entryPoint=ping --entryPoints.ping.address=127.0.0.1:18082 --log.level=INFO
+gw_programmed() { kapi "$API/apis/gateway.networking.k8s.io/v1/namespaces/hangar-gateway/gateways/public" | python3 -c 'import json,sys; g=json.load(sys.stdin); sys.exit(0 if any(c["type"]=="Programmed" and c["status"]=="True" for c in g.get("status",{}).get("conditions",[])) else 1)'; }
+wait_for 60 "Gateway hangar-gateway/public Programmed by Traefik" gw_programmed
+done_step
