@@ -5,7 +5,9 @@
 #
 # Three changes so it builds offline, none in the HTTP routing the tests use:
 # - the proxy refuses Traefik's fork of go-http-auth (basic/digest auth middlewares): the upstream
-#   module it forks, github.com/abbot/go-http-auth v0.4.0, is used instead;
+#   module it forks, github.com/abbot/go-http-auth v0.4.0, is used instead; it lacks two functions of
+#   the fork, so the basic-auth middleware denies every password here (fails closed) and a stale digest
+#   nonce gets a plain challenge; the tests use neither middleware;
 # - the proxy refuses a dozen DNS-provider SDKs that ACME DNS-01 challenges import: that one call is
 #   replaced by an error ("not built into this traefik"); ACME is not used here;
 # - the nested module github.com/traefik/traefik/dynamic/ext (two empty extension structs, upstream
@@ -30,6 +32,8 @@ PY
 }
 patch_file go.mod $'\tgithub.com/abbot/go-http-auth => github.com/containous/go-http-auth v0.4.1-0.20260804094822-b975dcaa8c48\n' ''
 patch_file go.mod 'github.com/abbot/go-http-auth v0.0.0-00010101000000-000000000000' 'github.com/abbot/go-http-auth v0.4.0'
+patch_file pkg/middlewares/auth/basic_auth.go 'checkSecret:       goauth.CheckSecret,' 'checkSecret:       func(string, string) bool { return false },'
+patch_file pkg/middlewares/auth/digest_auth.go 'd.auth.RequireAuthStale(rw, req)' 'd.auth.RequireAuth(rw, req)'
 patch_file pkg/provider/acme/provider.go $'\t"github.com/go-acme/lego/v5/providers/dns"\n' ''
 patch_file pkg/provider/acme/provider.go 'provider, err = dns.NewDNSChallengeProviderByName(p.DNSChallenge.Provider)' \
   'err = fmt.Errorf("DNS-01 challenge provider %q: not built into this traefik", p.DNSChallenge.Provider)'

@@ -3,7 +3,7 @@
 # (build-gateway.sh) running on this machine as the Gateway's controller and data plane, with a
 # ServiceAccount that may read Gateway API objects, Services and EndpointSlices and write their
 # status; GatewayClass hangar-test and Gateway hangar-gateway/public with one HTTP listener `web`
-# on 127.0.0.1:$PUBLIC_GATEWAY_PORT, admitting routes from namespace $TEST_NS only. Hangar's e2e
+# on 127.0.0.1:$PUBLIC_GATEWAY_PORT, admitting routes from the sandbox namespaces only ($TEST_NS; hangar-sandboxes, the chart-deployed Hangar's). Hangar's e2e
 # runs set HANGAR_PUBLIC_GATEWAY=hangar-gateway/public/web, HANGAR_PUBLIC_URL=http://127.0.0.1:$PUBLIC_GATEWAY_PORT.
 step "starting the Gateway for PUBLIC services (Gateway API $GATEWAY_API_VERSION CRDs, Traefik $TRAEFIK_VERSION on 127.0.0.1:$PUBLIC_GATEWAY_PORT)"
 crds="$TRAEFIK_BIN/../gateway-api-crds"
@@ -50,7 +50,7 @@ spec:
     protocol: HTTP
     allowedRoutes:
       kinds: [{ kind: HTTPRoute }]
-      namespaces: { from: Selector, selector: { matchLabels: { kubernetes.io/metadata.name: $TEST_NS } } }
+      namespaces: { from: Selector, selector: { matchExpressions: [{ key: kubernetes.io/metadata.name, operator: In, values: [$TEST_NS, hangar-sandboxes] }] } }
 YAML
 GW_TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/hangar-gateway/serviceaccounts/traefik/token" \
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
