@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export function createMetrics(sandboxCounts: () => Record<string, number>) {
+export function createMetrics(sandboxCounts: () => Record<string, number>, watchStats?: () => { relists: number } | undefined) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
   const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
@@ -31,6 +31,17 @@ export function createMetrics(sandboxCounts: () => Record<string, number>) {
       for (const s of states) this.set({ state: s }, c[s] ?? 0);
     },
   });
+  if (watchStats) {
+    new Gauge({
+      name: "hangar_kube_pod_watch_relists",
+      help: "Full relists of the sandbox pod watch since start (it expired: 410 Gone, e.g. across an apiserver restart); Kubernetes runtime",
+      registers: [registry],
+      collect() {
+        const w = watchStats();
+        if (w) this.set(w.relists);
+      },
+    });
+  }
   return {
     registry,
     rpcDone(method: string, code: string, seconds: number) {

@@ -165,7 +165,7 @@ async function main() {
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
-  const metrics = createMetrics(() => holder.controller?.counts() ?? {});
+  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined);
   const controller = createController({
     runtime,
     defaultDenyEgress: cfg.defaultDenyEgress,

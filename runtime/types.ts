@@ -157,4 +157,11 @@ export interface Runtime {
   /** Frees what is left of a finished sandbox (files, logs, its stored record). Idempotent. */
   remove(id: string): Promise<void>;
   close(): Promise<void>;
+  /** What the runtime's watch of its sandboxes went through since start (metrics); absent: nothing to report. */
+  watchStats?(): WatchStats;
+}
+
+export interface WatchStats {
+  /** Full relists after the first list: the watch expired (410 Gone, e.g. across an apiserver restart) and had to start over. */
+  relists: number;
 }

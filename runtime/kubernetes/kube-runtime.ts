@@ -8,7 +8,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
-import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
+import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox, WatchStats } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import { createExecPath } from "./exec-path.js";
 import { detailOf, isConflict, isForbidden, isNotFound, isTransient, podCreateError, retryWhile } from "./kube-errors.js";
@@ -331,6 +331,18 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       s({ t: "start-failed", reason: "the pod was deleted while starting" });
     }
   });
+  // A connect with no resource version is a full list: the first, or one after the watch expired
+  // (410 Gone, handled inside client-node's ListWatch); what changed meanwhile arrives as add/update/delete.
+  const watch: WatchStats = { relists: 0 };
+  let listedOnce = false;
+  informer.on("connect", () => {
+    if ((informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) return;
+    if (listedOnce) {
+      watch.relists++;
+      o.log.warn({ relists: watch.relists }, "pod watch expired (410 Gone): listing the sandbox pods again");
+    }
+    listedOnce = true;
+  });
   informer.on("error", (err: unknown) => {
     if (closing) return;
     o.log.warn({ err }, "pod watch failed; restarting it in 1s");
@@ -629,5 +641,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close };
+  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }) };
 }

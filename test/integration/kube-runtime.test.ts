@@ -4,6 +4,7 @@
  * or deleted behind Hangar's back, an image without a shell), labels, and no leaked pods.
  */
 import * as k8s from "@kubernetes/client-node";
+import { execFileSync } from "node:child_process";
 import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController, idForRequest } from "../../controller/controller.js";
@@ -162,6 +163,32 @@ describe("durable records on the real cluster", () => {
     await a.c.close();
     await proxy.cut();
   }, 90_000);
+
+  it("relists when its watch expires (410 Gone across an apiserver restart): a pod deleted meanwhile ends its sandbox, the others keep working", async () => {
+    const proxy = await apiserverProxy(new URL(sa.getCurrentCluster()?.server ?? ""));
+    const a = await replica({ kubeConfig: kubeConfigVia(SA_FILE, proxy.url()) });
+    const kept = await a.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    const gone = await a.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await a.until(kept.id, ["RUNNING"]);
+    await a.until(gone.id, ["RUNNING"]);
+    const before = a.runtime.watchStats?.().relists ?? -1;
+    await proxy.cut();
+    // While this replica cannot see the apiserver: a pod goes, and the apiserver restarts, so its
+    // watch cache begins past every resource version this replica saw (its watch will get 410 Gone).
+    await core.deleteNamespacedPod({ name: `sbx-${gone.id}`, namespace: NAMESPACE, gracePeriodSeconds: 0 });
+    execFileSync("bash", ["test/cluster/restart-daemon.sh", "kube-apiserver"], { stdio: "ignore", timeout: 180_000 });
+    expect(a.c.get("t", gone.id).state).toBe("RUNNING");
+    await proxy.restore();
+    const s = await a.until(gone.id, ["COMPLETED", "FAILED"], 60_000);
+    expect(s.stateReason).toMatch(/deleted/);
+    // The path taken was the relist (a resumed watch would not have delivered that deletion).
+    expect(a.runtime.watchStats?.().relists).toBeGreaterThan(before);
+    expect(await a.run(kept.id, ["/bin/sh", "-c", "echo still here"])).toEqual({ out: "still here\n", exitCode: 0 });
+    a.c.remove("t", kept.id, { graceMs: 1000, allowMissing: false });
+    await a.until(kept.id, ["COMPLETED"]);
+    await a.c.close();
+    await proxy.cut();
+  }, 240_000);
 });
 
 describe("kubernetes runtime on the real cluster", () => {
