@@ -7,7 +7,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { errors } from "../../core/errors.js";
-import { detailOf, isConflict, isNotFound, isTransient, retryTransient } from "./kube-errors.js";
+import { detailOf, isConflict, isNotFound, isTransient, retryStartWrite, retryTransient } from "./kube-errors.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { ENV_SECRET_LABEL, envSecret, pullSecret } from "./secret-store.js";
 import { SANDBOX_ID } from "./labels.js";
@@ -43,7 +43,7 @@ export function createEnvSecrets(o: EnvSecretsOptions) {
       const bodies = [...(s.env && Object.keys(s.env).length ? [envSecret(id, namespace, s.env)] : []), ...(s.pullConfig ? [pullSecret(id, namespace, s.pullConfig)] : [])];
       for (const body of bodies) {
         try {
-          await retryTransient(() => core.createNamespacedSecret({ namespace, body }), 4);
+          await retryStartWrite(() => core.createNamespacedSecret({ namespace, body }), 5);
         } catch (e) {
           if (isConflict(e)) continue; // another replica's start of the same request_id made it
           if (isTransient(e)) throw errors.unavailable("could not store the sandbox's secrets (the Kubernetes API is not answering)", e);

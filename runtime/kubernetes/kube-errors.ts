@@ -77,3 +77,8 @@ export async function retryWhile<T>(call: () => Promise<T>, retryable: (e: unkno
 
 /** Runs `call` again while the apiserver cannot answer (transient errors): retryWhile(isTransient). */
 export const retryTransient = <T>(call: () => Promise<T>, attempts = 10): Promise<T> => retryWhile(call, isTransient, attempts);
+/**
+ * A write a sandbox's start makes beside its pod (its Secrets, Service, NetworkPolicy, HTTPRoutes):
+ * retried while the apiserver cannot answer, or denies as a just-started apiserver does (isForbidden).
+ */
+export const retryStartWrite = <T>(call: () => Promise<T>, attempts = 6): Promise<T> => retryWhile(call, (e) => isTransient(e) || isForbidden(e), attempts);

@@ -7,7 +7,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { publicRoute, type PublicUrlBase } from "../../core/public-url.js";
 import type { ServicePort } from "../../core/types.js";
-import { detailOf, isConflict, retryTransient } from "./kube-errors.js";
+import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
 import { podName } from "./pod-spec.js";
 
@@ -86,7 +86,7 @@ export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, 
   const names: string[] = [];
   for (const p of ports.filter((x) => x.public)) {
     const body = buildHttpRoute(id, namespace, p, pod, gw);
-    await retryTransient(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, body })).catch((e: unknown) => {
+    await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, body })).catch((e: unknown) => {
       if (!isConflict(e)) throw new Error(`could not make the HTTPRoute of PUBLIC port ${p.port}: ${detailOf(e)}`);
     });
     names.push(body.metadata.name as string);
@@ -94,7 +94,7 @@ export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, 
   const deadline = Date.now() + timeoutMs;
   for (const name of names) {
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-      const route = (await retryTransient(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name }))) as HttpRoute;
+      const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name }))) as HttpRoute;
       const v = routeVerdict(route, gw);
       if (v === "accepted") break;
       if (v !== "waiting") throw new Error(`Gateway ${gw.namespace}/${gw.name} refused HTTPRoute ${namespace}/${name}: ${v.refused}`);

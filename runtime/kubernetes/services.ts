@@ -6,7 +6,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import type { ServicePort } from "../../core/types.js";
-import { detailOf, isConflict, retryTransient } from "./kube-errors.js";
+import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
 import { podName } from "./pod-spec.js";
 import { createPublicRoutes, type PublicGateway } from "./public-routes.js";
@@ -53,8 +53,8 @@ export async function createServices(kc: k8s.KubeConfig, namespace: string, id: 
   const tolerate = (e: unknown) => {
     if (!isConflict(e)) throw new Error(`could not make the sandbox's Service: ${detailOf(e)}`);
   };
-  await retryTransient(() => core.createNamespacedService({ namespace, body: buildService(id, namespace, ports, pod) })).catch(tolerate);
-  await retryTransient(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(tolerate);
+  await retryStartWrite(() => core.createNamespacedService({ namespace, body: buildService(id, namespace, ports, pod) })).catch(tolerate);
+  await retryStartWrite(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(tolerate);
   if (ports.some((p) => p.public)) {
     if (!gateway) throw new Error("PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
     await createPublicRoutes(kc, namespace, id, ports, pod, gateway);

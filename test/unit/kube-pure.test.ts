@@ -1,7 +1,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
-import { isForbidden, isTransient, podCreateError, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
+import { isForbidden, isTransient, podCreateError, retryStartWrite, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
 import { NO_PROGRAM } from "../../runtime/kubernetes/exec-path.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
@@ -165,6 +165,17 @@ describe("pod creates denied by RBAC are retried for a few seconds (an apiserver
     await expect(retryWhile(f.call, isForbidden, 2)).rejects.toBe(denied);
     expect(f.calls()).toBe(2);
     expect(podCreateError(denied).code).toBe("FAILED_PRECONDITION");
+  });
+  it("the start's other writes (Secrets, Service, routes) retry a denial and an unanswering apiserver, not a quota or an invalid object", async () => {
+    const down = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    const f = failing([denied, down]);
+    await expect(retryStartWrite(f.call)).resolves.toBe("made");
+    expect(f.calls()).toBe(3);
+    for (const e of [quota, status(422, "invalid")]) {
+      const g = failing([e]);
+      await expect(retryStartWrite(g.call)).rejects.toBe(e);
+      expect(g.calls()).toBe(1);
+    }
   });
 });
 
