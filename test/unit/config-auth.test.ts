@@ -35,6 +35,8 @@ describe("loadConfig", () => {
     ["not a number", { HANGAR_MAX_SANDBOXES: "many" }, /HANGAR_MAX_SANDBOXES/],
     ["bad bool", { HANGAR_DEFAULT_DENY_EGRESS: "perhaps" }, /HANGAR_DEFAULT_DENY_EGRESS/],
     ["unknown setting", { HANGAR_LISTEN_ADDR: "x" }, /HANGAR_LISTEN_ADDR: unknown setting/],
+    ["a public Gateway on the local runtime", { HANGAR_PUBLIC_GATEWAY: "gw/public", HANGAR_PUBLIC_URL: "http://127.0.0.1:18080" }, /PUBLIC services need the Kubernetes runtime/],
+    ["a public Gateway without its URL", { HANGAR_PUBLIC_GATEWAY: "gw/public" }, /HANGAR_PUBLIC_URL is not set/],
     ["missing keys file", { HANGAR_API_KEYS_FILE: "/nonexistent/keys" }, /HANGAR_API_KEYS_FILE/],
     ["no bubblewrap", { HANGAR_LOCAL_BWRAP: "/nonexistent/bwrap" }, /bubblewrap is not installed.*HANGAR_LOCAL_UNSAFE_NO_ISOLATION/],
     ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
@@ -69,6 +71,12 @@ describe("loadConfig", () => {
     expect(k.privateCidrs).toContain("10.0.0.0/8");
     const np = loadConfig({ ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_EGRESS_ENFORCEMENT: "networkpolicy" }, [], dir).kube.egress;
     expect(np.enforcement).toBe("networkpolicy");
+  });
+  it("PUBLIC services: the Kubernetes runtime reads the Gateway and its URL once", () => {
+    const kube = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };
+    expect(loadConfig(kube, [], dir).kube.publicGateway).toBeUndefined();
+    expect(loadConfig({ ...kube, HANGAR_PUBLIC_GATEWAY: "gw/public/web", HANGAR_PUBLIC_URL: "https://*.sbx.example.com" }, [], dir).kube.publicGateway)
+      .toEqual({ namespace: "gw", name: "public", sectionName: "web", url: { scheme: "https", host: "sbx.example.com", port: "", wildcard: true, prefix: "" } });
   });
   it("the exec agent is off unless asked for, and then names its binary", () => {
     const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };
