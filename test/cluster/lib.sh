@@ -40,7 +40,7 @@ PYTHON_IMAGE=docker.io/library/python:3.11
 NOSHELL_IMAGE=localhost/hangar-test/noshell:1
 REDIS_IMAGE=docker.io/library/redis:7
 API=https://127.0.0.1:6443
-DAEMONS=(kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
+DAEMONS=(traefik kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd)
 
 _t0=0
 step() { _t0=$(date +%s.%N); printf '==> %s\n' "$*"; }
