@@ -29,15 +29,21 @@ export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFi
 export async function startHangar(extraEnv) {
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_KUBE_NETINIT_IMAGE: netinitImage(), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
   const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : []), "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  let metricsPort;
   const port = await new Promise((resolve, reject) => {
     let buf = "";
-    p.stdout.on("data", (b) => { buf += b; const m = /"port":(\d+)/.exec(buf); if (m) resolve(Number(m[1])); });
+    p.stdout.on("data", (b) => {
+      buf += b;
+      const m = /"port":(\d+)/.exec(buf);
+      metricsPort = Number(/"metrics_port":(\d+)/.exec(buf)?.[1] ?? 0) || undefined;
+      if (m) resolve(Number(m[1]));
+    });
     p.once("exit", (c) => reject(new Error(`hangar exited ${c}`)));
   });
   p.stdout.on("data", (b) => { if (process.env.BENCH_DEBUG) process.stderr.write(b); });
   const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
   const v1 = grpc.loadPackageDefinition(def).coreweave.sandbox.v1;
-  return { proc: p, port, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
+  return { proc: p, port, metricsPort, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
 }
 
 export const unary = (c, m, req) => new Promise((res, rej) => c[m](req, (e, r) => (e ? rej(e) : res(r))));

@@ -4,6 +4,8 @@
 // Knobs: BENCH_SCALE_SIZES (1000,5000,10000), BENCH_SCALE_CONCURRENCY (64 creates in flight),
 // BENCH_SCALE_REAP (20 short-lived sandboxes per size for the reaper's lag), BENCH_SCALE_RAW (1000
 // bare pods created straight on the apiserver first, the raw Kubernetes side of the comparison).
+// After the sizes: a replica killed and restarted, then the apiserver restarted (each replica's
+// pod watch expires, 410 Gone, and relists every pod: how long until both have, and serve new sandboxes).
 import * as k8s from "@kubernetes/client-node";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
@@ -21,6 +23,8 @@ const env = {
   HANGAR_KUBE_TOLERATIONS: JSON.stringify([{ key: "kwok.x-k8s.io/node", operator: "Exists", effect: "NoSchedule" }]),
   HANGAR_MAX_SANDBOXES: "20000",
   HANGAR_RETENTION_SECONDS: "60",
+  // For the watch-expiry phase: hangar_kube_pod_watch_relists.
+  HANGAR_METRICS_LISTEN: "127.0.0.1:0",
 };
 const spec = (tags, lifetime = 3600) => ({ containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: lifetime, tags });
 const reqId = (i) => `scale-${process.pid}-${i}-${Math.random().toString(36).slice(2)}`;
@@ -57,7 +61,8 @@ function cpu() {
 }
 const cpuSince = (a, wallMs) => {
   const b = cpu();
-  const used = Object.fromEntries(Object.keys(b).filter((k) => k in a).map((k) => [k, +(b[k] - a[k]).toFixed(1)]));
+  // A process restarted meanwhile (the watch-expiry phase's apiserver) counts from its start.
+  const used = Object.fromEntries(Object.keys(b).filter((k) => k in a).map((k) => [k, +(b[k] >= a[k] ? b[k] - a[k] : b[k]).toFixed(1)]));
   return { wall_s: +(wallMs / 1000).toFixed(1), cpu_s: used, cpu_total_s: +Object.values(used).reduce((x, y) => x + y, 0).toFixed(1) };
 };
 
@@ -239,6 +244,41 @@ try {
   }
   out.restart = { sandboxes: ids.length, listening_ms: +listening.toFixed(0), serving_ms: +(now() - t0).toFixed(0), rss_mib_after: procUsage(reps[1].proc.pid).rssMiB };
   log(JSON.stringify(out.restart));
+
+  log("watch expiry: the apiserver restarted (SIGKILL); each replica's pod watch resumes past the new watch cache's start, gets 410 Gone and lists every pod again");
+  const relists = async (x) => Number(/^hangar_kube_pod_watch_relists (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text())?.[1] ?? NaN);
+  const relists0 = await Promise.all(reps.map(relists));
+  const cpuW = cpu();
+  const tw = now();
+  execFileSync("bash", ["test/cluster/restart-daemon.sh", "kube-apiserver"], { stdio: "ignore", timeout: 180_000 });
+  const apiserverReadyMs = now() - tw;
+  for (;;) {
+    const r = await Promise.all(reps.map((x) => relists(x).catch(() => NaN)));
+    if (r.every((v, i) => v > relists0[i])) break;
+    if (now() - tw > 180_000) throw new Error(`the replicas did not relist within 180 s (relists ${relists0} -> ${r})`);
+    await sleep(50);
+  }
+  const relistedMs = now() - tw;
+  // The watch is live again on both: a new sandbox through each one reaches RUNNING.
+  const fresh = await Promise.all(reps.map(async (x, i) => (await unary(x.client, "CreateSandbox", { sandbox: { spec: spec(["after-410"]) }, request_id: reqId(`w${i}`) })).sandbox_id));
+  await Promise.all(fresh.map(async (id, i) => {
+    for (;;) {
+      const s = await unary(reps[i].client, "GetSandbox", { sandbox_id: id }).catch(() => undefined);
+      if (s?.status.state === "STATE_RUNNING") return;
+      if (now() - tw > 300_000) throw new Error(`sandbox ${id} not RUNNING 300 s after the apiserver restart`);
+      await sleep(100);
+    }
+  }));
+  out.watch_expiry = {
+    sandboxes: ids.length,
+    apiserver_ready_ms: +apiserverReadyMs.toFixed(0),
+    relisted_ms: +relistedMs.toFixed(0),
+    new_sandbox_running_ms: +(now() - tw).toFixed(0),
+    relists_per_replica: await Promise.all(reps.map(relists)),
+    rss_mib_after: reps.map((x) => procUsage(x.proc.pid).rssMiB),
+    cpu: cpuSince(cpuW, now() - tw),
+  };
+  log(JSON.stringify(out.watch_expiry));
 } finally {
   for (const x of reps) await stopHangar(x);
   log("removing the bench's pods");

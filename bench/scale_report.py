@@ -51,6 +51,12 @@ if "restart" in s:
     x = s["restart"]
     lines += ["", f"A replica killed (SIGKILL) at {x['sandboxes']:,} sandboxes and started again: listening after {x['listening_ms']} ms, "
               f"serving Get and List of every sandbox after {x['serving_ms']} ms (goal ≤ 10,000), RSS {x['rss_mib_after']} MiB."]
+if "watch_expiry" in s:
+    w = s["watch_expiry"]
+    lines += ["", f"The apiserver killed (SIGKILL) and restarted at {w['sandboxes']:,} sandboxes: ready again after {w['apiserver_ready_ms']} ms; "
+              f"both replicas' pod watches had expired (410 Gone) and listed every pod again after {w['relisted_ms']} ms "
+              f"(hangar_kube_pod_watch_relists {w['relists_per_replica']}); a new sandbox through each replica RUNNING after {w['new_sandbox_running_ms']} ms; "
+              f"RSS after {w['rss_mib_after']} MiB; CPU in that time: {cpu(w['cpu'])}."]
 lines += ["", "![Hangar at scale](bench-scale.png)"]
 
 doc = Path("docs/benchmarks.md").read_text()
