@@ -214,8 +214,10 @@ try {
       list_p99_ms: stats(listLat).p99,
       rss_mib: Math.max(...rss),
       rss_mib_per_replica: rss,
-      reaper_lag_ms: +Math.max(...lags.filter(Number.isFinite)).toFixed(0),
-      reaper_lag_p50_ms: stats(lags.filter(Number.isFinite)).p50,
+      // A probe that never started (the bed saturated) has no lag: counted, not averaged.
+      reaper_lag_ms: lags.some(Number.isFinite) ? +Math.max(...lags.filter(Number.isFinite)).toFixed(0) : null,
+      reaper_lag_p50_ms: lags.some(Number.isFinite) ? stats(lags.filter(Number.isFinite)).p50 : null,
+      reaper_probes_not_started: lags.filter((x) => !Number.isFinite(x)).length,
       apiserver_pod_requests_per_create: +(createReq / todo).toFixed(2),
       apiserver_pod_requests_per_s_idle: +idleRate.toFixed(1),
       apiserver_pod_requests_per_s_idle_by_verb: idleBy,
