@@ -67,17 +67,21 @@ export function buildHttpRoute(id: string, namespace: string, port: ServicePort,
 }
 
 /**
- * Whether the Gateway took the route (pure): "accepted", "waiting", or why it refused it (a
- * condition Accepted or ResolvedRefs that is False, with its reason and message).
+ * Whether the Gateway took the route (pure): "accepted"; refused (Accepted=False: its listeners do
+ * not admit it, for good); or waiting, with what it waits for. ResolvedRefs=False is waited out: the
+ * Gateway may look before the sandbox's Service has its EndpointSlice (BackendNotFound), and looks
+ * again when it appears; the start's timeout ends a wait that never resolves, naming it.
  */
-export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespace" | "name">): "accepted" | "waiting" | { refused: string } {
+export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespace" | "name">): "accepted" | { waiting: string } | { refused: string } {
   const mine = route.status?.parents?.find((p) => p.parentRef.name === gw.name && (p.parentRef.namespace ?? route.metadata.namespace) === gw.namespace);
   const cond = (type: string) => mine?.conditions?.find((c) => c.type === type);
-  for (const type of ["Accepted", "ResolvedRefs"]) {
-    const c = cond(type);
-    if (c?.status === "False") return { refused: `${type}=False (${c.reason ?? "no reason"}): ${c.message ?? ""}`.trim() };
-  }
-  return cond("Accepted")?.status === "True" && cond("ResolvedRefs")?.status === "True" ? "accepted" : "waiting";
+  const said = (c: RouteCondition) => `${c.type}=${c.status} (${c.reason ?? "no reason"}): ${c.message ?? ""}`.trim();
+  const accepted = cond("Accepted");
+  const resolved = cond("ResolvedRefs");
+  if (accepted?.status === "False") return { refused: said(accepted) };
+  if (accepted?.status === "True" && resolved?.status === "True") return "accepted";
+  if (resolved?.status === "False") return { waiting: said(resolved) };
+  return { waiting: mine ? "the Gateway has not yet accepted it" : "the Gateway has not yet looked at it" };
 }
 
 /** Makes the routes of a pod just created and waits until the Gateway accepts them; a refusal or a timeout is thrown. */
@@ -97,8 +101,8 @@ export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, 
       const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name }))) as HttpRoute;
       const v = routeVerdict(route, gw);
       if (v === "accepted") break;
-      if (v !== "waiting") throw new Error(`Gateway ${gw.namespace}/${gw.name} refused HTTPRoute ${namespace}/${name}: ${v.refused}`);
-      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept HTTPRoute ${namespace}/${name} within ${timeoutMs / 1000} s (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
+      if ("refused" in v) throw new Error(`Gateway ${gw.namespace}/${gw.name} refused HTTPRoute ${namespace}/${name}: ${v.refused}`);
+      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept HTTPRoute ${namespace}/${name} within ${timeoutMs / 1000} s: ${v.waiting} (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
       await new Promise((r) => setTimeout(r, wait));
     }
   }

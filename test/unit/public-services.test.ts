@@ -96,12 +96,13 @@ describe("PUBLIC services", () => {
   const withStatus = (conditions: { type: string; status: string; reason?: string; message?: string }[], parent = { name: "public", namespace: "gw" }): HttpRoute =>
     ({ ...buildHttpRoute(ID, "ns", { port: 8080, protocol: "TCP", public: true }, pod, gw), status: { parents: [{ parentRef: parent, conditions }] } });
   const verdicts: [string, HttpRoute, ReturnType<typeof routeVerdict>][] = [
-    ["no status yet", buildHttpRoute(ID, "ns", { port: 8080, protocol: "TCP", public: true }, pod, gw), "waiting"],
+    ["no status yet", buildHttpRoute(ID, "ns", { port: 8080, protocol: "TCP", public: true }, pod, gw), { waiting: "the Gateway has not yet looked at it" }],
     ["accepted with its backend resolved", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "True" }]), "accepted"],
-    ["accepted, backend not yet resolved", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "Unknown" }]), "waiting"],
+    ["accepted, backend not yet resolved", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "Unknown" }]), { waiting: "the Gateway has not yet accepted it" }],
     ["refused by the listener", withStatus([{ type: "Accepted", status: "False", reason: "NotAllowedByListeners", message: "namespace not allowed" }]), { refused: "Accepted=False (NotAllowedByListeners): namespace not allowed" }],
-    ["a backend that does not resolve", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "False", reason: "BackendNotFound" }]), { refused: "ResolvedRefs=False (BackendNotFound):" }],
-    ["another Gateway's acceptance", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "True" }], { name: "other", namespace: "gw" }), "waiting"],
+    // Seen on the test cluster: the Gateway looked before the Service's EndpointSlice existed.
+    ["a backend not found yet (waited out)", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "False", reason: "BackendNotFound", message: "endpointslices not found" }]), { waiting: "ResolvedRefs=False (BackendNotFound): endpointslices not found" }],
+    ["another Gateway's acceptance", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "True" }], { name: "other", namespace: "gw" }), { waiting: "the Gateway has not yet looked at it" }],
   ];
   for (const [what, route, want] of verdicts) it(`the Gateway's verdict: ${what}`, () => expect(routeVerdict(route, gw)).toEqual(want));
 });
