@@ -248,7 +248,7 @@ try {
   log(JSON.stringify(out.restart));
 
   log("watch expiry: the apiserver restarted (SIGKILL); each replica's pod watch resumes past the new watch cache's start, gets 410 Gone and lists every pod again");
-  const relists = async (x) => Number(/^hangar_kube_pod_watch_relists (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text())?.[1] ?? NaN);
+  const relists = async (x) => Number(/^hangar_kube_pod_watch_relists (\d+)$/m.exec(await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text())?.[1] ?? NaN);
   const relists0 = await Promise.all(reps.map(relists));
   const cpuW = cpu();
   const tw = now();
