@@ -331,17 +331,14 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       s({ t: "start-failed", reason: "the pod was deleted while starting" });
     }
   });
-  // A connect with no resource version is a full list: the first, or one after the watch expired
-  // (410 Gone, handled inside client-node's ListWatch); what changed meanwhile arrives as add/update/delete.
+  // After the first list (ready()), a connect with no resource version is a full list again: the watch
+  // expired (410 Gone, handled inside client-node's ListWatch); what changed meanwhile arrives as add/update/delete.
   const watch: WatchStats = { relists: 0 };
   let listedOnce = false;
   informer.on("connect", () => {
-    if ((informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) return;
-    if (listedOnce) {
-      watch.relists++;
-      o.log.warn({ relists: watch.relists }, "pod watch expired (410 Gone): listing the sandbox pods again");
-    }
-    listedOnce = true;
+    if (!listedOnce || (informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) return;
+    watch.relists++;
+    o.log.warn({ relists: watch.relists }, "pod watch expired (410 Gone): listing the sandbox pods again");
   });
   informer.on("error", (err: unknown) => {
     if (closing) return;
@@ -364,6 +361,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       await informer.start();
       if (!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) throw new Error("could not list the sandbox pods (apiserver is unreachable?)");
       watching = true;
+      listedOnce = true;
       if (o.secrets) void envSecrets.sweep().then((n) => n && o.log.warn({ deleted: n }, "deleted sandbox Secrets whose pod never came")).catch((e: unknown) => o.log.warn({ err: detailOf(e) }, "could not sweep sandbox Secrets"));
     }
     if (netinitImage && egressConfig.proxy && !proxy) {
