@@ -1,5 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1Container, V1NodeSelectorTerm, V1Pod, V1Toleration } from "@kubernetes/client-node";
+import type { V1Container, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { StartupProbe } from "../../core/probe.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
@@ -7,6 +7,9 @@ import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { envFromSecret, pullSecretName } from "./secret-store.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
+
+/** The owner reference that makes Kubernetes delete an object with the sandbox's pod (its Service, policy, routes). */
+export const ownedByPod = (pod: V1Pod): V1OwnerReference[] => [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" }];
 
 export interface PodOptions {
   namespace: string;

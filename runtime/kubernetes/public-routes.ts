@@ -9,7 +9,7 @@ import { publicRoute, type PublicUrlBase } from "../../core/public-url.js";
 import type { ServicePort } from "../../core/types.js";
 import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
-import { podName } from "./pod-spec.js";
+import { ownedByPod, podName } from "./pod-spec.js";
 
 export interface PublicGateway {
   namespace: string;
@@ -49,7 +49,7 @@ export function buildHttpRoute(id: string, namespace: string, port: ServicePort,
       name: routeName(id, port.port),
       namespace,
       labels: { [SANDBOX_ID]: id },
-      ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" }],
+      ownerReferences: ownedByPod(pod),
     },
     spec: {
       parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }],

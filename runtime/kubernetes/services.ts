@@ -8,19 +8,18 @@ import * as k8s from "@kubernetes/client-node";
 import type { ServicePort } from "../../core/types.js";
 import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
-import { podName } from "./pod-spec.js";
+import { ownedByPod, podName } from "./pod-spec.js";
 import { createPublicRoutes, type PublicGateway } from "./public-routes.js";
 
 export const serviceName = (id: string) => podName(id);
 
-const owner = (pod: k8s.V1Pod) => [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" }];
 
 /** The Service of a sandbox's ports (pure, table-tested). */
 export function buildService(id: string, namespace: string, ports: ServicePort[], pod: k8s.V1Pod): k8s.V1Service {
   return {
     apiVersion: "v1",
     kind: "Service",
-    metadata: { name: serviceName(id), namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: owner(pod) },
+    metadata: { name: serviceName(id), namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: ownedByPod(pod) },
     spec: {
       type: "ClusterIP",
       selector: { [SANDBOX_ID]: id },
@@ -34,7 +33,7 @@ export function buildServicePolicy(id: string, namespace: string, ports: Service
   return {
     apiVersion: "networking.k8s.io/v1",
     kind: "NetworkPolicy",
-    metadata: { name: `${serviceName(id)}-services`, namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: owner(pod) },
+    metadata: { name: `${serviceName(id)}-services`, namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: ownedByPod(pod) },
     spec: {
       podSelector: { matchLabels: { [SANDBOX_ID]: id } },
       policyTypes: ["Ingress"],
