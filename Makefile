@@ -56,7 +56,7 @@ images: $(STAMP)/apt
 	bash test/cluster/build-images.sh
 
 # The in-sandbox agent of the persistent exec path (ADR 0008): static, no dependencies.
-.build/hangar-agent: agent/main.go agent/go.mod
+.build/hangar-agent: $(wildcard agent/*.go) agent/go.mod
 	@mkdir -p .build
 	@command -v go >/dev/null || { echo "building .build/hangar-agent needs Go >= 1.20 (https://go.dev/dl)"; exit 1; }
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-agent .

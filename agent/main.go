@@ -9,6 +9,11 @@
 // 'W' stdin written (uint32 bytes), 'X' exit (int32 code: 128+signal when signalled), sent
 // after the process exited and both pipes reached EOF. When the agent's stdin closes (the
 // exec websocket is gone) it kills every command it started and exits.
+//
+// On the stdin/stdout channel only, 'L' (JSON {"token","first","count"}) opens the direct link
+// (direct.go, docs/adr/0022-direct-exec-link.md): a TLS listener on the first free port of the range;
+// the agent answers 'L' (JSON {"port","cert"} or {"error"}). A connection that presents the token
+// then carries the same frames as stdin/stdout, for its own commands.
 package main
 
 import (
@@ -41,6 +46,10 @@ type agent struct {
 	out   chan frame
 	mu    sync.Mutex
 	procs map[uint32]*proc
+	// control: this is the stdin/stdout channel (the only one that may open the direct link).
+	control bool
+	// done closes when a direct connection ends (nil on the control channel, which ends the process).
+	done chan struct{}
 }
 
 type proc struct {
@@ -53,7 +62,7 @@ type proc struct {
 }
 
 func main() {
-	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}}
+	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}, control: true}
 	go func() {
 		if a.writer(os.Stdout) != nil {
 			os.Exit(1)
@@ -61,24 +70,43 @@ func main() {
 	}()
 	a.send('H', 0, []byte(version))
 	a.reader(bufio.NewReaderSize(os.Stdin, 64<<10))
-	// The channel is gone: nothing can hear these commands any more.
+	// The channel is gone: nothing can hear these commands any more (nor those of direct links).
+	a.killAll()
+	killDirect()
+	os.Exit(0)
+}
+
+func (a *agent) send(kind byte, id uint32, payload []byte) {
+	select {
+	case a.out <- frame{kind, id, payload}:
+	case <-a.done:
+	}
+}
+
+// killAll kills every command this channel started (nobody can hear them any more).
+func (a *agent) killAll() {
 	a.mu.Lock()
 	for _, p := range a.procs {
 		p.kill()
 	}
 	a.mu.Unlock()
-	os.Exit(0)
-}
-
-func (a *agent) send(kind byte, id uint32, payload []byte) {
-	a.out <- frame{kind, id, payload}
 }
 
 // writer sends the queued frames to w; it returns only when a flush fails (Hangar is gone).
 func (a *agent) writer(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	hdr := make([]byte, 9)
-	for f := range a.out {
+	for {
+		var f frame
+		var ok bool
+		select {
+		case f, ok = <-a.out:
+			if !ok {
+				return bw.Flush()
+			}
+		case <-a.done:
+			return nil
+		}
 		hdr[0] = f.kind
 		binary.BigEndian.PutUint32(hdr[1:], f.id)
 		binary.BigEndian.PutUint32(hdr[5:], uint32(len(f.payload)))
@@ -91,7 +119,6 @@ func (a *agent) writer(w io.Writer) error {
 			}
 		}
 	}
-	return bw.Flush()
 }
 
 func (a *agent) reader(r *bufio.Reader) {
@@ -133,6 +160,10 @@ func (a *agent) handle(kind byte, id uint32, payload []byte) {
 	case 'K':
 		if p := a.get(id); p != nil {
 			p.kill()
+		}
+	case 'L':
+		if a.control {
+			a.listen(payload)
 		}
 	case 'A':
 		if p := a.get(id); p != nil && len(payload) == 4 {

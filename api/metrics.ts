@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export function createMetrics(sandboxCounts: () => Record<string, number>, watchStats?: () => { relists: number } | undefined) {
+export function createMetrics(sandboxCounts: () => Record<string, number>, watchStats?: () => { relists: number } | undefined, execStats?: () => Record<string, number> | undefined) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
   const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
@@ -39,6 +39,17 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, watch
       collect() {
         const w = watchStats();
         if (w) this.set(w.relists);
+      },
+    });
+  }
+  if (execStats) {
+    new Gauge({
+      name: "hangar_kube_exec_commands",
+      help: "Commands started since start by the path they took: direct (the exec agent's direct link), agent (its channel through the apiserver), plain (an exec per command); Kubernetes runtime",
+      labelNames: ["path"],
+      registers: [registry],
+      collect() {
+        for (const [path, n] of Object.entries(execStats() ?? {})) this.set({ path }, n);
       },
     });
   }

@@ -78,6 +78,25 @@ export function parseKubeRunners(text: string, defaultId: string, group: string)
   });
 }
 
+/**
+ * HANGAR_KUBE_AGENT_DIRECT_PORTS: the ports the exec agent's direct link (ADR 0022) may listen on,
+ * `first-last` (one per Hangar process that talks to the pod: keep at least the replica count), or
+ * `off` (commands stay on the exec channel through the apiserver).
+ */
+export const DEFAULT_DIRECT_PORTS = "47960-47975";
+
+export function parseDirectPorts(text: string): { first: number; count: number } | undefined {
+  const t = text.trim();
+  if (t === "off") return undefined;
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(t);
+  const first = Number(m?.[1]);
+  const last = Number(m?.[2]);
+  if (!m || first < 1024 || last > 65535 || last < first || last - first >= 256) {
+    throw new ConfigError(`HANGAR_KUBE_AGENT_DIRECT_PORTS=${text}: expected first-last (1024-65535, at most 256 ports, e.g. 47960-47975) or off`);
+  }
+  return { first, count: last - first + 1 };
+}
+
 /** A comma-separated list of IPv4/IPv6 CIDRs (or addresses); a bad entry names the setting. */
 export function parseCidrList(key: string, text: string): string[] {
   return text.split(",").map((c) => c.trim()).filter(Boolean).map((c) => {
@@ -346,6 +365,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         proxy: egressProxy(str("HANGAR_KUBE_EGRESS_PROXY_LISTEN", ""), str("HANGAR_KUBE_EGRESS_PROXY_ADDRESS", ""), str("HANGAR_KUBE_EGRESS_PROXY_PINNED", "")),
       },
       execAgentBinary: execAgent ? agentBinary : undefined,
+      agentDirectPorts: parseDirectPorts(str("HANGAR_KUBE_AGENT_DIRECT_PORTS", DEFAULT_DIRECT_PORTS)),
       warmPools: (() => {
         try {
           const pools = parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));

@@ -70,6 +70,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       nodeRefreshMs: cfg.kube.nodeRefreshMs,
       warmPools,
       execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
+      ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,
@@ -165,7 +166,7 @@ async function main() {
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
-  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined);
+  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined, runtime.execStats ? () => runtime.execStats?.() as Record<string, number> | undefined : undefined);
   const controller = createController({
     runtime,
     defaultDenyEgress: cfg.defaultDenyEgress,

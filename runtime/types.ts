@@ -159,6 +159,17 @@ export interface Runtime {
   close(): Promise<void>;
   /** What the runtime's watch of its sandboxes went through since start (metrics); absent: nothing to report. */
   watchStats?(): WatchStats;
+  /** Commands started since start, by the path they took (metrics); absent: one path only. */
+  execStats?(): ExecStats;
+}
+
+export interface ExecStats {
+  /** The exec agent's direct link to the pod (ADR 0022). */
+  direct: number;
+  /** The exec agent's channel through the apiserver (ADR 0008). */
+  agent: number;
+  /** One exec websocket per command. */
+  plain: number;
 }
 
 export interface WatchStats {

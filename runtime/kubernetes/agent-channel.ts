@@ -89,6 +89,12 @@ export interface AgentChannel {
   end(reason: string): void;
   close(): void;
   readonly running: number;
+  /**
+   * Asks the agent to open its direct link (ADR 0022) on the first free port of `first`..`first+count-1`,
+   * accepting connections that present `token` (32 bytes); resolves with the port and the agent's
+   * own certificate, rejects with the agent's reason.
+   */
+  listen(token: Buffer, first: number, count: number): Promise<{ port: number; cert: string }>;
 }
 
 export function createAgentChannel(t: Transport): AgentChannel {
@@ -103,6 +109,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
     helloFailed = rej;
   });
   ready.catch(() => undefined);
+  let listening: { resolve(v: { port: number; cert: string }): void; reject(e: unknown): void } | undefined;
 
   const wake = (r: Running) => {
     const w = r.wake;
@@ -130,6 +137,19 @@ export function createAgentChannel(t: Transport): AgentChannel {
         }
         continue;
       }
+      if (f.kind === "L") {
+        const l = listening;
+        listening = undefined;
+        let reply: { port?: unknown; cert?: unknown; error?: unknown } = {};
+        try {
+          reply = JSON.parse(f.payload.toString()) as typeof reply;
+        } catch {
+          reply = { error: "an unreadable reply" };
+        }
+        if (typeof reply.port === "number" && typeof reply.cert === "string") l?.resolve({ port: reply.port, cert: reply.cert });
+        else l?.reject(new Error(`the agent did not listen: ${String(reply.error ?? "no port in its reply").slice(0, 200)}`));
+        continue;
+      }
       const r = procs.get(f.id);
       if (!r) continue;
       if (f.kind === "O" || f.kind === "E") {
@@ -155,6 +175,8 @@ export function createAgentChannel(t: Transport): AgentChannel {
     if (closed) return;
     closed = true;
     helloFailed(errors.unavailable(`the exec channel did not open: ${reason}`));
+    listening?.reject(new Error(`the exec channel closed: ${reason}`));
+    listening = undefined;
     for (const r of procs.values()) {
       r.ended = true;
       r.reject(errors.unavailable(`the exec channel to the sandbox closed while the command ran (${reason})`));
@@ -239,6 +261,13 @@ export function createAgentChannel(t: Transport): AgentChannel {
     exec,
     receive,
     end,
+    listen(token, first, count) {
+      if (closed) return Promise.reject(new Error("the exec channel is closed"));
+      if (listening) return Promise.reject(new Error("a listen request is already waiting"));
+      const p = new Promise<{ port: number; cert: string }>((resolve, reject) => (listening = { resolve, reject }));
+      t.send(encodeFrame("L", 0, Buffer.from(JSON.stringify({ token: token.toString("hex"), first, count }))));
+      return p;
+    },
     close() {
       end("closed by Hangar");
       t.close();

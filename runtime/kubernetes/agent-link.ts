@@ -10,11 +10,14 @@ import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
+import { type DirectPorts, openDirectLink } from "./agent-direct.js";
 
 const NOT_INSTALLED = 120;
 const HELLO_TIMEOUT_MS = 10_000;
 /** A channel that closed is reopened no sooner than this after the last attempt (it may be the pod ending). */
 const REOPEN_AFTER_MS = 2_000;
+/** How long the direct link may take to open (listen reply, TLS, hello) before exec keeps the exec channel. */
+const DIRECT_TIMEOUT_MS = 3_000;
 
 export interface AgentBinary {
   bytes: Buffer;
@@ -62,8 +65,13 @@ async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: 
 }
 
 export interface AgentLinks {
-  /** The open channel to this pod's agent, if there is one; starts (re)opening it in the background when there is not. */
+  /**
+   * The open channel to this pod's agent, if there is one (its direct link when open, ADR 0022);
+   * starts (re)opening it in the background when there is not.
+   */
   channelFor(pod: string): AgentChannel | undefined;
+  /** Whether this channel is a direct link (ADR 0022) rather than the exec channel. */
+  isDirect(ch: AgentChannel): boolean;
   /** Installs the agent if needed and opens a channel; resolves false when this pod cannot run it. */
   open(pod: string): Promise<boolean>;
   /** Closes this pod's channel (the sandbox ended). */
@@ -73,6 +81,8 @@ export interface AgentLinks {
 
 interface Entry {
   ch?: AgentChannel;
+  /** The direct link (ADR 0022), when it opened; it closes with `ch`. */
+  direct?: AgentChannel;
   opening?: Promise<boolean>;
   lastTryMs: number;
   /** The pod cannot run the agent (no writable /tmp, noexec, no sh): plain exec only. */
@@ -85,10 +95,32 @@ export function createAgentLinks(o: {
   binary: AgentBinary;
   /** Runs a command to completion with `input` on stdin; resolves its exit code. */
   run(pod: string, argv: string[], input?: Buffer): Promise<number>;
-  log: { warn(o: object, m: string): void };
+  log: { warn(o: object, m: string): void; debug?(o: object, m: string): void };
+  /** Open direct links (ADR 0022) on these ports to the pod's IP; absent: the exec channel only. */
+  direct?: { ports: DirectPorts; podIp(pod: string): string | undefined };
 }): AgentLinks {
   const entries = new Map<string, Entry>();
+  const directLinks = new WeakSet<AgentChannel>();
   let closing = false;
+  let directWarned = false;
+
+  /** Opens the direct link beside an open exec channel; on any failure commands keep the exec channel. */
+  async function openDirect(pod: string, e: Entry, ch: AgentChannel): Promise<void> {
+    const host = o.direct?.podIp(pod);
+    if (!o.direct || !host) return;
+    try {
+      const d = await openDirectLink(ch, { host, ports: o.direct.ports, timeoutMs: DIRECT_TIMEOUT_MS });
+      if (closing || entries.get(pod) !== e || e.ch !== ch || ch.closed) d.close();
+      else {
+        e.direct = d;
+        directLinks.add(d);
+      }
+    } catch (err) {
+      // Once per process at warn (Hangar outside the cluster cannot reach pod IPs), then quietly.
+      (directWarned ? (o.log.debug ?? (() => undefined)) : o.log.warn).call(o.log, { pod, host, err: (err as Error).message }, "the exec agent's direct link did not open; this pod's commands use the exec channel");
+      directWarned = true;
+    }
+  }
 
   async function attempt(pod: string, e: Entry): Promise<boolean> {
     e.lastTryMs = Date.now();
@@ -111,6 +143,8 @@ export function createAgentLinks(o: {
         return false;
       }
       e.ch = ch;
+      e.direct = undefined;
+      await openDirect(pod, e, ch);
       return true;
     } catch (err) {
       if (err instanceof AgentMissing) e.unusable = "the installed exec agent cannot be started";
@@ -133,19 +167,24 @@ export function createAgentLinks(o: {
   return {
     channelFor(pod) {
       const e = entries.get(pod);
-      if (e?.ch && !e.ch.closed) return e.ch;
+      if (e?.ch && !e.ch.closed) return e.direct && !e.direct.closed ? e.direct : e.ch;
       if (closing || e?.unusable || e?.opening) return undefined;
       if (!e || Date.now() - e.lastTryMs >= REOPEN_AFTER_MS) void open(pod);
       return undefined;
     },
+    isDirect: (ch) => directLinks.has(ch),
     open,
     drop(pod) {
+      entries.get(pod)?.direct?.close();
       entries.get(pod)?.ch?.close();
       entries.delete(pod);
     },
     close() {
       closing = true;
-      for (const e of entries.values()) e.ch?.close();
+      for (const e of entries.values()) {
+        e.direct?.close();
+        e.ch?.close();
+      }
       entries.clear();
     },
   };

@@ -51,8 +51,8 @@ export interface NetinitPolicy {
   dns: boolean;
   discover: boolean;
   proxy?: string;
-  /** Service ports the sandbox accepts inbound connections on (PRIVATE services). */
-  inbound?: { protocol: string; port: number }[];
+  /** Ports the sandbox accepts inbound connections on: its PRIVATE services, and the exec agent's direct link (ADR 0022). */
+  inbound?: { protocol: string; port: number; endPort?: number }[];
 }
 
 /** The hostname grants of a spec (empty: none). */
@@ -60,7 +60,7 @@ export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] => (spe
 
 const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
 
-export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string): NetinitPolicy {
+export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string, agentPorts?: { first: number; count: number }): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
     if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
@@ -68,6 +68,9 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | 
     const targets = g.to === "any" ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }] : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
     for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
   }
+  const inbound: NonNullable<NetinitPolicy["inbound"]> = (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
+  // The agent's direct link: TLS, and only a connection that presents its token runs anything (agent/direct.go).
+  if (agentPorts) inbound.push({ protocol: "tcp", port: agentPorts.first, ...(agentPorts.count > 1 ? { endPort: agentPorts.first + agentPorts.count - 1 } : {}) });
   const nodes = nodeAddresses.length <= MAX_NODE_ADDRESSES ? nodeAddresses.map(hostCidr) : [];
   return {
     never: [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes])],
@@ -77,6 +80,6 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | 
     dns: grants.length > 0,
     discover: true,
     ...(hostnamesOf(spec).length && proxyAddress ? { proxy: proxyAddress } : {}),
-    ...(spec.services?.length ? { inbound: spec.services.map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port })) } : {}),
+    ...(inbound.length ? { inbound } : {}),
   };
 }

@@ -5,7 +5,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { errors } from "../../core/errors.js";
-import type { ExecOptions, ExecProcess } from "../types.js";
+import type { ExecOptions, ExecProcess, ExecStats } from "../types.js";
 import type { createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
 
@@ -22,6 +22,7 @@ export interface ExecTarget {
 
 export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: string; agents?: ReturnType<typeof createAgentLinks> }) {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
+  const stats: ExecStats = { direct: 0, agent: 0, plain: 0 };
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
   async function run(pod: string, argv: string[], input?: Buffer, container?: string): Promise<number> {
@@ -59,7 +60,11 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     const env = { ...t.baseEnv, ...opts.env };
     if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
-    const p = (!opts.tty && t.shell && viaAgent(t.pod, opts.argv, env)) || (await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput }));
+    let p = !opts.tty && t.shell ? viaAgent(t.pod, opts.argv, env) : undefined;
+    if (!p) {
+      p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput });
+      stats.plain++;
+    }
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
     const exited = p.exited.then(async (r) => {
       if (r.exitCode < 128) return r;
@@ -89,13 +94,15 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
   function viaAgent(pod: string, argv: string[], env: Record<string, string>): ExecProcess | undefined {
     const ch = o.agents?.channelFor(pod);
     try {
-      return ch?.exec(argv, env);
+      const p = ch?.exec(argv, env);
+      if (p) stats[o.agents?.isDirect(ch!) ? "direct" : "agent"]++;
+      return p;
     } catch {
       return undefined;
     }
   }
 
-  return { run, probe, exec };
+  return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
 /** How an exec of a program the image lacks fails (runc, crun and gVisor wording). */

@@ -10,6 +10,7 @@ import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox, WatchStats } from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
+import type { DirectPorts } from "./agent-direct.js";
 import { createExecPath } from "./exec-path.js";
 import { detailOf, isConflict, isForbidden, isNotFound, isTransient, podCreateError, retryWhile } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
@@ -65,6 +66,8 @@ export interface KubeRuntimeOptions {
   warmPools?: WarmPoolConfig[];
   /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
   execAgent?: AgentBinary;
+  /** With execAgent: the ports its direct link (ADR 0022) may listen on; unset = the exec channel only. */
+  agentDirectPorts?: DirectPorts;
   /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
@@ -127,7 +130,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   let proxyAddress: string | undefined;
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress" | "runtimeClass">): PodOptions["netinit"] =>
-    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress) } : undefined;
+    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress, o.execAgent ? o.agentDirectPorts : undefined) } : undefined;
   /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
   const grantsOf = (ip: string): string[] | undefined => {
     for (const p of informer.list(o.namespace)) {
@@ -154,7 +157,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   let warm: ReturnType<typeof createWarmPools> | undefined;
   // The agent links install with plain exec (run), which needs no agent: built in that order.
   const run = (pod: string, argv: string[], input?: Buffer) => execPath.run(pod, argv, input);
-  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log }) : undefined;
+  const direct = o.agentDirectPorts ? { ports: o.agentDirectPorts, podIp: (pod: string) => informer.get(pod, o.namespace)?.status?.podIP } : undefined;
+  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log, ...(direct ? { direct } : {}) }) : undefined;
   const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents });
   const probe = execPath.probe;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
@@ -639,5 +643,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }) };
+  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats };
 }

@@ -83,6 +83,15 @@ describe("loadConfig", () => {
     expect(loadConfig(k, [], dir).kube.execAgentBinary).toBeUndefined();
     expect(loadConfig({ ...k, HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_KUBE_AGENT_BINARY: fakeTool }, [], dir).kube.execAgentBinary).toBe(fakeTool);
   });
+  it("the agent's direct link listens on 47960-47975 unless told other ports or off; a bad range names the setting", () => {
+    const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };
+    expect(loadConfig(k, [], dir).kube.agentDirectPorts).toEqual({ first: 47960, count: 16 });
+    expect(loadConfig({ ...k, HANGAR_KUBE_AGENT_DIRECT_PORTS: "50000-50001" }, [], dir).kube.agentDirectPorts).toEqual({ first: 50000, count: 2 });
+    expect(loadConfig({ ...k, HANGAR_KUBE_AGENT_DIRECT_PORTS: "off" }, [], dir).kube.agentDirectPorts).toBeUndefined();
+    for (const bad of ["80-90", "5000", "6000-5000", "40000-40300", "a-b", "60000-70000"]) {
+      expect(() => loadConfig({ ...k, HANGAR_KUBE_AGENT_DIRECT_PORTS: bad }, [], dir), bad).toThrow(/HANGAR_KUBE_AGENT_DIRECT_PORTS=.*first-last/);
+    }
+  });
   it("runs without bubblewrap only with the explicit unsafe flag", () => {
     expect(loadConfig({ ...base, HANGAR_LOCAL_BWRAP: "/nonexistent", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, [], dir).local.unsafe).toBe(true);
   });

@@ -63,6 +63,9 @@ describe("PRIVATE services", () => {
     expect(buildServicePolicy("abc", "ns", ports, pod).spec?.ingress).toEqual([{ ports: [{ port: 8080, protocol: "TCP" }, { port: 53, protocol: "UDP" }] }]);
     expect(netinitPolicy({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, []).inbound).toEqual([{ protocol: "tcp", port: 8080 }, { protocol: "udp", port: 53 }]);
     expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [])).not.toHaveProperty("inbound");
+    // The exec agent's direct link (ADR 0022): its port range, TCP only, beside the services.
+    expect(netinitPolicy({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 47960, count: 16 }).inbound).toEqual([{ protocol: "tcp", port: 8080 }, { protocol: "udp", port: 53 }, { protocol: "tcp", port: 47960, endPort: 47975 }]);
+    expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 50000, count: 1 }).inbound).toEqual([{ protocol: "tcp", port: 50000 }]);
   });
 });
 

@@ -1,0 +1,117 @@
+/**
+ * The exec agent's direct link (ADR 0022) against the real hangar-agent binary, run here as a
+ * local child process: the exec channel is its stdin/stdout, the direct link a TLS connection on
+ * 127.0.0.1. What must hold: commands run over the link with the same semantics; only the agent
+ * that was asked holds the certificate Hangar trusts; only the token opens the link.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { type AgentChannel, createAgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import { dialDirectLink, openDirectLink } from "../../runtime/kubernetes/agent-direct.js";
+
+const AGENT = ".build/hangar-agent";
+const children: ChildProcess[] = [];
+const links: AgentChannel[] = [];
+
+async function control(): Promise<AgentChannel> {
+  if (!existsSync(AGENT)) throw new Error(`${AGENT} is missing: run make setup`);
+  const child = spawn(AGENT, [], { stdio: ["pipe", "pipe", "inherit"] });
+  children.push(child);
+  const ch = createAgentChannel({ send: (b) => child.stdin?.write(b), close: () => child.stdin?.end() });
+  child.stdout?.on("data", (b: Buffer) => ch.receive(b));
+  child.on("exit", () => ch.end("agent exited"));
+  await ch.ready;
+  return ch;
+}
+
+/** A free range of `n` loopback ports (best effort: asked of the kernel, then released). */
+async function freePorts(n: number): Promise<{ first: number; count: number }> {
+  for (;;) {
+    const s = net.createServer();
+    await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+    const first = (s.address() as net.AddressInfo).port;
+    await new Promise((r) => s.close(r));
+    if (first + n <= 65535) return { first, count: n };
+  }
+}
+
+async function run(ch: AgentChannel, argv: string[]) {
+  const p = ch.exec(argv, {});
+  p.closeStdin();
+  let out = "";
+  for await (const c of p.output()) out += c.data.toString();
+  return { out, exitCode: (await p.exited).exitCode };
+}
+
+afterEach(() => {
+  for (const l of links.splice(0)) l.close();
+  for (const c of children.splice(0)) c.kill("SIGKILL");
+});
+
+describe("the exec agent's direct link", () => {
+  it("runs commands with their output, stdin and exit codes, beside the exec channel", async () => {
+    const ctl = await control();
+    const d = await openDirectLink(ctl, { host: "127.0.0.1", ports: await freePorts(4), timeoutMs: 5000 });
+    links.push(d);
+    expect(await run(d, ["/bin/sh", "-c", "echo via-direct; exit 5"])).toEqual({ out: "via-direct\n", exitCode: 5 });
+    const cat = d.exec(["cat"], {});
+    const writing = cat.write(Buffer.alloc(3 << 20, 0x61)).then(() => cat.closeStdin());
+    let n = 0;
+    for await (const c of cat.output()) n += c.data.length;
+    await writing;
+    expect(n).toBe(3 << 20);
+    expect(await run(ctl, ["/bin/sh", "-c", "echo via-exec"])).toEqual({ out: "via-exec\n", exitCode: 0 });
+  });
+
+  it("closes when the exec channel ends (the agent exits), failing what ran on it", async () => {
+    const ctl = await control();
+    const d = await openDirectLink(ctl, { host: "127.0.0.1", ports: await freePorts(2), timeoutMs: 5000 });
+    const p = d.exec(["sleep", "30"], {});
+    ctl.close();
+    await expect(p.exited).rejects.toThrow(/closed/);
+    expect(d.closed).toBe(true);
+  });
+
+  it("refuses an agent whose certificate is not the one Hangar was given (an impostor on the port)", async () => {
+    const asked = await control();
+    const impostor = await control();
+    const tokenA = Buffer.alloc(32, 1);
+    const a = await asked.listen(tokenA, ...Object.values(await freePorts(2)) as [number, number]);
+    const b = await impostor.listen(tokenA, ...Object.values(await freePorts(2)) as [number, number]);
+    // Hangar knows A's certificate; the connection lands on B, which even knows the token.
+    await expect(dialDirectLink({ host: "127.0.0.1", port: b.port, cert: a.cert, token: tokenA, timeoutMs: 3000 })).rejects.toThrow(/certificate|signature|self.signed|verify/i);
+    const ok = await dialDirectLink({ host: "127.0.0.1", port: a.port, cert: a.cert, token: tokenA, timeoutMs: 3000 });
+    links.push(ok);
+    expect((await run(ok, ["true"])).exitCode).toBe(0);
+  });
+
+  it("runs nothing for a connection without the token", async () => {
+    const ctl = await control();
+    const token = Buffer.alloc(32, 7);
+    const { port, cert } = await ctl.listen(token, ...Object.values(await freePorts(2)) as [number, number]);
+    await expect(dialDirectLink({ host: "127.0.0.1", port, cert, token: Buffer.alloc(32, 8), timeoutMs: 2000 })).rejects.toThrow(/closed|hello/);
+    // A plain TCP client (no TLS) gets nothing either; then the right token works.
+    const raw = net.connect(port, "127.0.0.1");
+    raw.write(token);
+    const got = await new Promise<number>((r) => {
+      let n = 0;
+      raw.on("data", (b: Buffer) => (n += b.length));
+      raw.on("close", () => r(n));
+      raw.on("error", () => undefined);
+    });
+    expect(got).toBeLessThan(64); // at most a TLS alert, never a hello frame
+    const ok = await dialDirectLink({ host: "127.0.0.1", port, cert, token, timeoutMs: 3000 });
+    links.push(ok);
+    expect(await run(ok, ["/bin/sh", "-c", "echo ok"])).toEqual({ out: "ok\n", exitCode: 0 });
+  });
+
+  it("reports the agent's refusal (a bad token length) and answers one listen request per agent", async () => {
+    const ctl = await control();
+    const ports = await freePorts(2);
+    await expect(ctl.listen(Buffer.alloc(5), ports.first, ports.count)).rejects.toThrow(/token/);
+    await ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count);
+    await expect(ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count)).rejects.toThrow(/already listening/);
+  });
+});
