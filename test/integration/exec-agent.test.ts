@@ -3,7 +3,8 @@
  * without, serving the same sandboxes. Commands on the agent channel behave exactly like
  * plain exec (output, stderr, exit codes, stdin EOF, env), a kill takes the whole tree down,
  * many commands at once share the one channel, and when the agent dies commands fall back to
- * plain exec at once and the channel comes back.
+ * plain exec at once and the channel comes back. A third replica opens the agent's direct link
+ * (ADR 0022) and runs the same commands over it, straight to the pod's IP.
  */
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,8 @@ sa.loadFromFile((process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hanga
 
 const withAgent = hangarReplica({ kubeConfig: sa, execAgent: true, maxExecsPerSandbox: 100 });
 const plain = hangarReplica({ kubeConfig: sa });
+const direct = hangarReplica({ kubeConfig: sa, execAgent: true, agentDirectPorts: { first: 47960, count: 16 }, maxExecsPerSandbox: 100 });
+const directCount = () => direct.runtime.execStats?.().direct ?? 0;
 const pooled = hangarReplica({ kubeConfig: sa, execAgent: true, warmPools: [{ image: PYTHON_IMAGE, size: 1 }] });
 const poolPods = async () => (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
 const spec: SandboxSpec = { image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: { BASE: "from-spec" }, files: [], requests: {}, limits: {}, tags: ["agent"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] };
@@ -27,18 +30,24 @@ const onAgent = async (id: string) => /\.hangar-agent-/.test((await withAgent.ru
 let id = "";
 
 beforeAll(async () => {
-  await Promise.all([withAgent.start(), plain.start()]);
+  await Promise.all([withAgent.start(), plain.start(), direct.start()]);
   const r = await withAgent.c.create("t", { spec, echo: {}, requestId: "" });
   id = r.id;
   await withAgent.until(id, ["RUNNING"]);
   await plain.until(id, ["RUNNING"]);
+  await direct.until(id, ["RUNNING"]);
   await waitFor("the agent channel to open", 30_000, async () => ((await onAgent(id)) ? true : undefined));
+  await waitFor("the direct link to open", 30_000, async () => {
+    const before = directCount();
+    await direct.run(id, ["true"]);
+    return directCount() > before ? true : undefined;
+  });
 }, 120_000);
 
 afterAll(async () => {
   withAgent.c.remove("t", id, { graceMs: 0, allowMissing: true });
   await withAgent.until(id, ["COMPLETED", "FAILED"]).catch(() => undefined);
-  await Promise.all([withAgent.c.close(), plain.c.close(), pooled.c.close()]);
+  await Promise.all([withAgent.c.close(), plain.c.close(), pooled.c.close(), direct.c.close()]);
   for (const p of await poolPods()) await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
 }, 120_000);
@@ -66,8 +75,24 @@ describe("commands over the exec agent", () => {
         expect([viaAgent.exitCode, viaPlain.exitCode]).toEqual([143, 143]);
         expect(viaAgent.out).toBe("");
       } else expect(viaAgent).toEqual(viaPlain);
+      // The same command over the direct link: what the exec channel gave, and it went direct.
+      const before = directCount();
+      const viaDirect = await direct.run(id, argv, env, input === undefined ? undefined : Buffer.from(input));
+      expect(viaDirect).toEqual(viaAgent);
+      expect(directCount()).toBe(before + 1);
     });
   }
+
+  it("the direct link carries 8 MiB of output and 8 MiB of stdin intact", async () => {
+    const back = await direct.run(id, ["/bin/sh", "-c", "cat > /tmp/in; wc -c < /tmp/in; tr -d y < /tmp/in | wc -c"], undefined, Buffer.alloc(8 << 20, 0x79));
+    expect(back).toEqual({ out: "8388608\n0\n", exitCode: 0 });
+    const big = await direct.c.exec("t", id, { argv: ["head", "-c", String(8 << 20), "/dev/zero"] });
+    big.process.closeStdin();
+    let n = 0;
+    for await (const c of big.process.output()) n += c.data.length;
+    big.release();
+    expect(n).toBe(8 << 20);
+  }, 60_000);
 
   it("commands really go through the agent on one replica and through the sh wrapper on the other", async () => {
     expect(await onAgent(id)).toBe(true);

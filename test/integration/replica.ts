@@ -9,12 +9,13 @@ import { NAMESPACE, waitFor } from "./kube.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 
-export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number }) {
+export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; agentDirectPorts?: { first: number; count: number }; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number }) {
   const runtime = createKubernetesRuntime({
     kubeConfig: o.kubeConfig, namespace: NAMESPACE, startupTimeoutMs: o.startupTimeoutMs ?? 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
     runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: o.nodeSelector ?? {} }], tolerations: o.tolerations, warmPools: o.warmPools,
     execAgent: o.execAgent ? agentBinary(readFileSync(".build/hangar-agent")) : undefined,
+    ...(o.agentDirectPorts ? { agentDirectPorts: o.agentDirectPorts } : {}),
   });
   const c = createController({
     runtime, policy: { retentionMs: o.retentionMs ?? 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
