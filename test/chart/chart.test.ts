@@ -61,7 +61,7 @@ describe("helm chart", () => {
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
       runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
-      gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", agentDirectPorts: "HANGAR_KUBE_AGENT_DIRECT_PORTS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
       runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
     };
     expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());
@@ -185,6 +185,19 @@ describe("helm chart", () => {
     const def = one(render(["--set", "auth.open=true"]), "NetworkPolicy", "t-hangar-sandbox-egress").spec;
     expect(def.egress[0].to[0].ipBlock.except).toEqual(expect.arrayContaining(["169.254.169.254/32", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]));
     expect(render(["--set", "auth.open=true", "--set", "networkPolicy.enabled=false"]).map((o) => o.kind)).not.toContain("NetworkPolicy");
+  });
+
+  it("admits Hangar's pods, and only them, to the exec agent's direct-link ports (ADR 0022), only when that link is on", () => {
+    const link = one(all, "NetworkPolicy", "t-hangar-sandbox-agent-link") as unknown as { metadata: { namespace: string }; spec: Record<string, unknown> };
+    expect(link.spec).toEqual({
+      podSelector: { matchLabels: { "app.kubernetes.io/managed-by": "hangar" } },
+      policyTypes: ["Ingress"],
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "hangar" } }, podSelector: { matchLabels: { "app.kubernetes.io/name": "hangar", "app.kubernetes.io/instance": "t" } } }], ports: [{ protocol: "TCP", port: 50000, endPort: 50003 }] }],
+    });
+    const names = (objs: Obj[]) => objs.filter((o) => o.kind === "NetworkPolicy").map((o) => o.metadata.name);
+    expect(names(render(["--set", "auth.open=true"]))).not.toContain("t-hangar-sandbox-agent-link"); // the agent is off by default
+    expect(names(render(["--set", "auth.open=true", "--set", "config.execAgent=true"]))).toContain("t-hangar-sandbox-agent-link");
+    expect(names(render(["--set", "auth.open=true", "--set", "config.execAgent=true", "--set", "config.agentDirectPorts=off"]))).not.toContain("t-hangar-sandbox-agent-link");
   });
 
   it("defaults: two replicas with a PDB, no ServiceMonitor, sandboxes in the release namespace", () => {
