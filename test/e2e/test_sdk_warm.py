@@ -3,20 +3,56 @@
 A default Sandbox.run() is served by a claimed pool pod, and the user cannot tell: env,
 mounted files, a fresh filesystem, its own lifetime. A pool configured for a shared template
 serves Sandbox.run(template_id=...) with the template's resources and working directory.
+The chart's Hangar runs commands over the exec agent's direct link (ADR 0022), in the cluster.
 """
+import re
 import time
 
 import pytest
 
 from cwsandbox import Sandbox
 
-from conftest import NAMESPACE, _kube, point_sdk_at, start_hangar, stop_hangar
+from conftest import DEPLOY_NAMESPACE, NAMESPACE, _kube, _kube_text, hangar_replicas, point_sdk_at, start_hangar, stop_hangar
 
 
 def backing_pod(sandbox_id: str) -> dict:
     items = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fsandbox-id%3D{sandbox_id}")["items"]
     assert len(items) == 1, items
     return items[0]
+
+
+def exec_paths() -> dict[str, int]:
+    """hangar_kube_exec_commands summed over the deployed replicas (their /metrics through the apiserver's pod proxy)."""
+    total = {"direct": 0, "agent": 0, "plain": 0}
+    for p in hangar_replicas():
+        text = _kube_text(f"/api/v1/namespaces/{DEPLOY_NAMESPACE}/pods/{p['metadata']['name']}:9464/proxy/metrics")
+        for path, n in re.findall(r'^hangar_kube_exec_commands\{path="(\w+)"\} (\d+)', text, re.M):
+            total[path] += int(n)
+    return total
+
+
+@pytest.mark.deployed_only
+def test_the_deployed_hangar_runs_commands_over_the_agents_direct_link(hangar):
+    sb = Sandbox.run(tags=["e2e", "direct"])
+    sb.wait()
+    try:
+        # Behind the Service either replica may take a call; each opens its own link to the pod,
+        # the first call on a replica that has none yet goes another way while it opens.
+        streak, deadline = 0, time.monotonic() + 60
+        while streak < 5 and time.monotonic() < deadline:
+            before = exec_paths()
+            r = sb.exec(["/bin/sh", "-c", 'echo ok; tr "\\0" " " < /proc/$PPID/cmdline']).result()
+            after = exec_paths()
+            assert r.stdout.startswith("ok\n"), r.stdout
+            took = {k: after[k] - before[k] for k in after}
+            streak = streak + 1 if took == {"direct": 1, "agent": 0, "plain": 0} else 0
+            if streak:
+                assert "/tmp/.hangar-agent-" in r.stdout, r.stdout
+            else:
+                time.sleep(0.5)
+        assert streak == 5, f"5 commands in a row over the direct link: {streak} ({exec_paths()})"
+    finally:
+        sb.stop().result()
 
 
 @pytest.mark.deployed_only
