@@ -85,6 +85,13 @@ export function parseKubeRunners(text: string, defaultId: string, group: string)
  */
 export const DEFAULT_DIRECT_PORTS = "47960-47975";
 
+/** HANGAR_KUBE_AGENT_IMAGE_PATH: hangar-agent's absolute path in the netinit image (ADR 0023), or off. */
+export function parseAgentImagePath(text: string): string | undefined {
+  if (text === "off") return undefined;
+  if (!path.posix.isAbsolute(text) || /[\s"'$`\\]/.test(text)) throw new ConfigError(`HANGAR_KUBE_AGENT_IMAGE_PATH=${text}: expected the absolute path of hangar-agent in HANGAR_KUBE_NETINIT_IMAGE (Hangar's image: /app/.build/hangar-agent), or off (install it through exec stdin)`);
+  return text;
+}
+
 export function parseDirectPorts(text: string): { first: number; count: number } | undefined {
   const t = text.trim();
   if (t === "off") return undefined;
@@ -366,6 +373,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       },
       execAgentBinary: execAgent ? agentBinary : undefined,
       agentDirectPorts: parseDirectPorts(str("HANGAR_KUBE_AGENT_DIRECT_PORTS", DEFAULT_DIRECT_PORTS)),
+      agentImagePath: parseAgentImagePath(str("HANGAR_KUBE_AGENT_IMAGE_PATH", "/app/.build/hangar-agent")),
       warmPools: (() => {
         try {
           const pools = parseWarmPools(str("HANGAR_KUBE_WARM_POOLS", ""));

@@ -71,6 +71,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       warmPools,
       execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
       ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),
+      ...(cfg.kube.agentImagePath ? { agentImagePath: cfg.kube.agentImagePath } : {}),
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
       runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
       organizationId: cfg.organizationId,

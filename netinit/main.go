@@ -129,4 +129,5 @@ func main() {
 		_ = os.WriteFile("/dev/termination-log", []byte(msg), 0o644)
 		os.Exit(1)
 	}
+	copyAgent()
 }

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net"
 	"net/netip"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -246,5 +249,39 @@ func TestInboundOnlyTheServicePorts(t *testing.T) {
 	}
 	if _, err := compile(Policy{Inbound: []PortRange{{Port: 0}}}, nil, nil); err == nil {
 		t.Error("inbound port 0 compiled")
+	}
+}
+
+func TestInstallAgentCopiesUnderItsHashReadOnly(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "hangar-agent")
+	body := []byte("#!/bin/sh\necho agent\n")
+	if err := os.WriteFile(src, body, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dst, err := installAgent(src, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	if want := filepath.Join(dir, "hangar-agent-"+hex.EncodeToString(sum[:])[:16]); dst != want {
+		t.Fatalf("copied to %s, want %s", dst, want)
+	}
+	got, _ := os.ReadFile(dst)
+	if string(got) != string(body) {
+		t.Fatalf("copy differs: %q", got)
+	}
+	st, _ := os.Stat(dst)
+	if st.Mode().Perm() != 0o555 {
+		t.Fatalf("mode %v, want r-xr-xr-x", st.Mode().Perm())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("the directory holds %d entries, want the agent alone", len(ents))
+	}
+	if _, err := installAgent(filepath.Join(dir, "missing"), dir); err == nil {
+		t.Fatal("a missing agent was reported copied")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("a failed copy left %d entries", len(ents))
 	}
 }

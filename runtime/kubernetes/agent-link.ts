@@ -1,6 +1,8 @@
 /**
  * Puts hangar-agent into a sandbox pod and keeps one exec websocket per pod open to it
- * (ADR 0008). The binary is copied once per pod through exec stdin to
+ * (ADR 0008). In pods with hangar-netinit the init container has copied it from Hangar's image
+ * into a read-only mount, AGENT_MOUNT/hangar-agent-<hash> (ADR 0023); elsewhere (or when that
+ * copy is another version's) it is copied once per pod through exec stdin to
  * /tmp/.hangar-agent-<hash> (the hash of the binary, so two Hangar versions never share a
  * file); each Hangar process then opens its own channel with a single exec. Which pods have
  * a channel, and when a closed one may be reopened, is kept here; callers ask `channelFor`
@@ -11,6 +13,7 @@ import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
 import { type DirectPorts, openDirectLink } from "./agent-direct.js";
+import { AGENT_MOUNT } from "./pod-spec.js";
 
 const NOT_INSTALLED = 120;
 const HELLO_TIMEOUT_MS = 10_000;
@@ -21,16 +24,19 @@ const DIRECT_TIMEOUT_MS = 3_000;
 
 export interface AgentBinary {
   bytes: Buffer;
-  /** Where it lives in the pod. */
+  /** Where it is installed through exec stdin when the pod has no copy from the image. */
   path: string;
+  /** Where hangar-netinit's copy of this very binary is, in pods that have one. */
+  mounted: string;
 }
 
 export function agentBinary(bytes: Buffer): AgentBinary {
-  return { bytes, path: `/tmp/.hangar-agent-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}` };
+  const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  return { bytes, path: `/tmp/.hangar-agent-${hash}`, mounted: `${AGENT_MOUNT}/hangar-agent-${hash}` };
 }
 
-/** Argv that starts the agent, or exits NOT_INSTALLED when this pod does not have it yet. */
-export const startArgv = (path: string) => ["/bin/sh", "-c", `[ -x "$0" ] || exit ${NOT_INSTALLED}; exec "$0"`, path];
+/** Argv that starts the first of these copies of the agent that exists, or exits NOT_INSTALLED when this pod has none yet. */
+export const startArgv = (...paths: string[]) => ["/bin/sh", "-c", `for p in "$@"; do [ -x "$p" ] && exec "$p"; done; exit ${NOT_INSTALLED}`, "hangar-agent", ...paths];
 /** Argv that installs the agent from stdin (atomically: a half-written file is never run). */
 export const installArgv = (path: string) => ["/bin/sh", "-c", 'umask 077; t="$0.$$"; cat > "$t" && chmod 700 "$t" && mv -f "$t" "$0"', path];
 
@@ -45,7 +51,7 @@ async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: 
   const stdout = new Writable({ write: (c: Buffer, _e, cb) => { ch.receive(c); cb(); } });
   let stderr = "";
   const errSink = new Writable({ write: (c: Buffer, _e, cb) => { if (stderr.length < 2000) stderr += c.toString(); cb(); } });
-  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", startArgv(bin.path), stdout, errSink, stdin, false, (s) => (status = s));
+  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", startArgv(bin.mounted, bin.path), stdout, errSink, stdin, false, (s) => (status = s));
   link.ws = ws as unknown as { close(): void };
   ws.on("error", () => undefined);
   ws.on("close", () => {

@@ -68,6 +68,8 @@ export interface KubeRuntimeOptions {
   execAgent?: AgentBinary;
   /** With execAgent: the ports its direct link (ADR 0022) may listen on; unset = the exec channel only. */
   agentDirectPorts?: DirectPorts;
+  /** With execAgent and netinit: hangar-agent's path in the netinit image, which netinit copies into each pod (ADR 0023); unset = through exec stdin. */
+  agentImagePath?: string;
   /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
@@ -130,7 +132,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   let proxyAddress: string | undefined;
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress" | "runtimeClass">): PodOptions["netinit"] =>
-    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress, o.execAgent ? o.agentDirectPorts : undefined) } : undefined;
+    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress, o.execAgent ? o.agentDirectPorts : undefined), ...(o.execAgent && o.agentImagePath ? { agent: o.agentImagePath } : {}) } : undefined;
   /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
   const grantsOf = (ip: string): string[] | undefined => {
     for (const p of informer.list(o.namespace)) {

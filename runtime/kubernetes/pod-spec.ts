@@ -26,7 +26,13 @@ export interface PodOptions {
   /** Hostname grants: the pod's annotation (what the egress proxy allows it) and HTTPS_PROXY in its env. */
   proxy?: { address: string; hostnames: string[] };
   /** Hangar's egress enforcement (ADR 0012): an init container loads this policy into the pod's network namespace. */
-  netinit?: { image: string; path: string; policy: NetinitPolicy };
+  netinit?: {
+    image: string;
+    path: string;
+    policy: NetinitPolicy;
+    /** hangar-agent's path in that image: netinit copies it into an emptyDir the sandbox's container mounts read-only at AGENT_MOUNT (ADR 0023). */
+    agent?: string;
+  };
   /** Env vars read from the sandbox's own Secret (secret-store.ts envSecret): its secrets, by name only. */
   secretEnv?: string[];
   /** The image is pulled with the sandbox's own pull Secret (secret-store.ts pullSecret), every time. */
@@ -41,6 +47,11 @@ export const EGRESS_LABEL = "hangar.dev/egress";
 
 export const podName = (id: string) => `sbx-${id}`;
 export const NETINIT_CONTAINER = "hangar-netinit";
+/** The emptyDir hangar-netinit copies the exec agent into (ADR 0023); sandbox volumes are all named vol-*. */
+export const AGENT_VOLUME = "hangar-agent";
+/** Where the sandbox's container mounts it, read-only. */
+export const AGENT_MOUNT = "/.hangar-agent";
+const AGENT_COPY_DIR = "/hangar-agent";
 
 /**
  * The init container that loads the egress policy: NET_ADMIN in the pod's network namespace and
@@ -53,7 +64,12 @@ export function netinitContainer(n: NonNullable<PodOptions["netinit"]>) {
     image: n.image,
     imagePullPolicy: "IfNotPresent",
     command: [n.path],
-    env: [{ name: "HANGAR_NETINIT_POLICY", value: JSON.stringify(n.policy) }, { name: "HANGAR_NODE_IP", valueFrom: { fieldRef: { fieldPath: "status.hostIP" } } }],
+    env: [
+      { name: "HANGAR_NETINIT_POLICY", value: JSON.stringify(n.policy) },
+      { name: "HANGAR_NODE_IP", valueFrom: { fieldRef: { fieldPath: "status.hostIP" } } },
+      ...(n.agent ? [{ name: "HANGAR_NETINIT_AGENT", value: n.agent }, { name: "HANGAR_NETINIT_AGENT_DIR", value: AGENT_COPY_DIR }] : []),
+    ],
+    ...(n.agent ? { volumeMounts: [{ name: AGENT_VOLUME, mountPath: AGENT_COPY_DIR }] } : {}),
     resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
     securityContext: {
       runAsUser: 0,
@@ -158,17 +174,24 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
             capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
             seccompProfile: { type: "RuntimeDefault" },
           },
-          volumeMounts: spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
+          volumeMounts: [
+            ...spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
+            // Read-only: the sandbox runs the agent and can never change what Hangar's commands run through.
+            ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT, readOnly: true }] : []),
+          ],
         },
       ],
-      volumes: [...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
+      volumes: [
+        ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
+        ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
         const src = v.registered?.source;
         if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
         if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
         // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).
         const writes = spec.volumes.some((m) => m.name === v.name && !m.readOnly);
-        return { name: `vol-${v.name}`, persistentVolumeClaim: { claimName: src.claimName, ...(writes ? {} : { readOnly: true }) } };
-      }),
+          return { name: `vol-${v.name}`, persistentVolumeClaim: { claimName: src.claimName, ...(writes ? {} : { readOnly: true }) } };
+        }),
+      ],
     },
   };
 }

@@ -3,18 +3,21 @@ import type * as k8s from "@kubernetes/client-node";
 import { createController } from "../../controller/controller.js";
 import { readFileSync } from "node:fs";
 import { agentBinary } from "../../runtime/kubernetes/agent-link.js";
+import { DEFAULT_EGRESS_CONFIG } from "../../runtime/kubernetes/egress-policy.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import type { WarmPoolConfig } from "../../runtime/kubernetes/warm-pool.js";
 import { NAMESPACE, waitFor } from "./kube.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 
-export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; agentDirectPorts?: { first: number; count: number }; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number }) {
+export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; agentDirectPorts?: { first: number; count: number }; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number; netinit?: { agentImagePath?: string }; agentBytes?: Buffer }) {
   const runtime = createKubernetesRuntime({
     kubeConfig: o.kubeConfig, namespace: NAMESPACE, startupTimeoutMs: o.startupTimeoutMs ?? 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
     runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: o.nodeSelector ?? {} }], tolerations: o.tolerations, warmPools: o.warmPools,
-    execAgent: o.execAgent ? agentBinary(readFileSync(".build/hangar-agent")) : undefined,
+    execAgent: o.execAgent ? agentBinary(o.agentBytes ?? readFileSync(".build/hangar-agent")) : undefined,
+    // hangar-netinit from the test cluster's image (test/cluster/netinit-image.sh), as a deployed Hangar runs it.
+    ...(o.netinit ? { egress: { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" as const, netinitImage: readFileSync(".cluster/netinit-image", "utf8").trim() }, ...(o.netinit.agentImagePath ? { agentImagePath: o.netinit.agentImagePath } : {}) } : {}),
     ...(o.agentDirectPorts ? { agentDirectPorts: o.agentDirectPorts } : {}),
   });
   const c = createController({
