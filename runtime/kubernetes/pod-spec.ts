@@ -184,11 +184,11 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       volumes: [
         ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
         ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
-        const src = v.registered?.source;
-        if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
-        if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
-        // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).
-        const writes = spec.volumes.some((m) => m.name === v.name && !m.readOnly);
+          const src = v.registered?.source;
+          if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
+          if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
+          // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).
+          const writes = spec.volumes.some((m) => m.name === v.name && !m.readOnly);
           return { name: `vol-${v.name}`, persistentVolumeClaim: { claimName: src.claimName, ...(writes ? {} : { readOnly: true }) } };
         }),
       ],

@@ -61,7 +61,7 @@ describe("helm chart", () => {
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
       runners: "HANGAR_KUBE_RUNNERS", sandboxTolerations: "HANGAR_KUBE_TOLERATIONS", warmPools: "HANGAR_KUBE_WARM_POOLS", gpuResource: "HANGAR_KUBE_GPU_RESOURCE", gpuTypeLabels: "HANGAR_KUBE_GPU_TYPE_LABELS",
-      gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", agentDirectPorts: "HANGAR_KUBE_AGENT_DIRECT_PORTS", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
+      gpuMemoryLabel: "HANGAR_KUBE_GPU_MEMORY_LABEL", nodeRefreshSeconds: "HANGAR_KUBE_NODE_REFRESH_SECONDS", execAgent: "HANGAR_KUBE_EXEC_AGENT", agentDirectPorts: "HANGAR_KUBE_AGENT_DIRECT_PORTS", agentImagePath: "HANGAR_KUBE_AGENT_IMAGE_PATH", runnerCpuMillicores: "HANGAR_RUNNER_CPU_MILLICORES", runnerMemoryBytes: "HANGAR_RUNNER_MEMORY_BYTES", runnerId: "HANGAR_RUNNER_ID",
       runnerGroupId: "HANGAR_RUNNER_GROUP_ID", organizationId: "HANGAR_ORGANIZATION_ID",
     };
     expect(Object.keys(want).sort()).toEqual(Object.keys(defaults.config).sort());

@@ -3,10 +3,13 @@
  * run here as a local child process instead of inside a pod: the transport differs, the
  * protocol and the agent are the ones production uses.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ACK_BATCH, createAgentChannel, encodeFrame, FrameParser, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import { agentBinary, startArgv } from "../../runtime/kubernetes/agent-link.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
 const AGENT = ".build/hangar-agent";
@@ -197,5 +200,22 @@ describe("commands over the agent", () => {
       if (!gone) await new Promise((r) => setTimeout(r, 20));
     }
     expect(gone).toBe(true);
+  });
+});
+
+describe("starting the agent in a pod (agent-link's argv, run by a real sh)", () => {
+  const sh = (argv: string[]) => spawnSync(argv[0] as string, argv.slice(1), { encoding: "utf8" });
+  it("runs the first copy that exists (the image's before the one installed through exec) and exits 120 when there is none", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "hangar-agent-argv-"));
+    const [first, second] = [path.join(dir, "mounted"), path.join(dir, "installed")];
+    writeFileSync(second, "#!/bin/sh\necho second \"$0\"\n", { mode: 0o755 });
+    expect(sh(startArgv(first, second))).toMatchObject({ status: 0, stdout: `second ${second}\n` });
+    writeFileSync(first, "#!/bin/sh\necho first \"$0\"\n", { mode: 0o755 });
+    expect(sh(startArgv(first, second))).toMatchObject({ status: 0, stdout: `first ${first}\n` });
+    writeFileSync(path.join(dir, "not-executable"), "#!/bin/sh\necho no\n", { mode: 0o644 });
+    expect(sh(startArgv(path.join(dir, "not-executable"), path.join(dir, "missing"))).status).toBe(120);
+    const b = agentBinary(Buffer.from("agent"));
+    expect(b.mounted).toBe(`/.hangar-agent/hangar-agent-${b.path.slice(-16)}`);
+    expect(b.path).toMatch(/^\/tmp\/\.hangar-agent-[0-9a-f]{16}$/);
   });
 });

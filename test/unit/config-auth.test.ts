@@ -92,6 +92,15 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ ...k, HANGAR_KUBE_AGENT_DIRECT_PORTS: bad }, [], dir), bad).toThrow(/HANGAR_KUBE_AGENT_DIRECT_PORTS=.*first-last/);
     }
   });
+  it("the exec agent comes from /app/.build/hangar-agent in the netinit image unless told another path or off; a bad path names the setting", () => {
+    const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };
+    expect(loadConfig(k, [], dir).kube.agentImagePath).toBe("/app/.build/hangar-agent");
+    expect(loadConfig({ ...k, HANGAR_KUBE_AGENT_IMAGE_PATH: "/opt/hangar/agent" }, [], dir).kube.agentImagePath).toBe("/opt/hangar/agent");
+    expect(loadConfig({ ...k, HANGAR_KUBE_AGENT_IMAGE_PATH: "off" }, [], dir).kube.agentImagePath).toBeUndefined();
+    for (const bad of ["agent", "./agent", "/a b", '/a"b', "/a$b"]) {
+      expect(() => loadConfig({ ...k, HANGAR_KUBE_AGENT_IMAGE_PATH: bad }, [], dir), bad).toThrow(/HANGAR_KUBE_AGENT_IMAGE_PATH=.*absolute path/);
+    }
+  });
   it("runs without bubblewrap only with the explicit unsafe flag", () => {
     expect(loadConfig({ ...base, HANGAR_LOCAL_BWRAP: "/nonexistent", HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true" }, [], dir).local.unsafe).toBe(true);
   });

@@ -9,7 +9,7 @@ import { HangarError } from "../../core/errors.js";
 import type { EgressGrant, RunnerInfo } from "../../core/types.js";
 import { toDomainSpec } from "../../api/spec.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
-import { buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
+import { AGENT_MOUNT, AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
 import { spec } from "./fixtures.js";
 
@@ -187,6 +187,20 @@ describe("the sandbox pod with netinit", () => {
   });
   it("the API refuses annotations under hangar.dev/", () => {
     expect(() => toDomainSpec({ containers: [{ image: "x" }], annotations: { "hangar.dev/egress-hosts": "[]" } } as never, { maxLifetimeSeconds: 60 })).toThrow(/annotations\["hangar\.dev\/egress-hosts"\]: keys under hangar\.dev\/ are Hangar's own/);
+  });
+  it("with the exec agent from the image (ADR 0023): netinit copies it into an emptyDir the sandbox mounts read-only, and nothing else mounts it", () => {
+    const withAgent = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ volumes: [{ name: "work", mountPath: "/work", readOnly: false }] } as never), { namespace: "ns", defaultDenyEgress: true, netinit: { image: "hangar:1", path: "/app/.build/hangar-netinit", policy, agent: "/app/.build/hangar-agent" } });
+    const ini = withAgent.spec?.initContainers?.[0];
+    expect(ini?.env).toEqual(expect.arrayContaining([{ name: "HANGAR_NETINIT_AGENT", value: "/app/.build/hangar-agent" }, { name: "HANGAR_NETINIT_AGENT_DIR", value: "/hangar-agent" }]));
+    expect(ini?.volumeMounts).toEqual([{ name: AGENT_VOLUME, mountPath: "/hangar-agent" }]);
+    expect(ini?.securityContext).toMatchObject({ readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] } });
+    expect(withAgent.spec?.containers[0]?.volumeMounts).toEqual([{ name: "vol-work", mountPath: "/work" }, { name: AGENT_VOLUME, mountPath: AGENT_MOUNT, readOnly: true }]);
+    expect(withAgent.spec?.volumes).toEqual([{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }, { name: "vol-work", emptyDir: {} }]);
+    // Without it (no agent, or the agent through exec stdin): no volume, no mount, no copy.
+    expect(init?.env?.map((e) => e.name)).toEqual(["HANGAR_NETINIT_POLICY", "HANGAR_NODE_IP"]);
+    expect(init?.volumeMounts).toBeUndefined();
+    expect(pod.spec?.containers[0]?.volumeMounts).toEqual([]);
+    expect(pod.spec?.volumes).toEqual([]);
   });
   it("without netinit there is no init container", () => {
     expect(buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.initContainers).toBeUndefined();
