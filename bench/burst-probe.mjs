@@ -21,16 +21,17 @@ const machineCpu = () => { const f = readFileSync("/proc/stat", "utf8").split("\
 const cpuNow = () => ({ ...Object.fromEntries(Object.entries({ ...procs, hangar: h.proc.pid, ...(h2 ? { hangar2: h2.proc.pid } : {}), probe: process.pid }).map(([k, v]) => [k, procUsage(v).cpuSeconds])), machine: machineCpu() });
 const cpuSince = (c0) => { const c = cpuNow(); const d = Object.fromEntries(Object.keys(c).map((k) => [k, +(c[k] - c0[k]).toFixed(2)])); d.rest = +(d.machine - Object.entries(d).filter(([k]) => k !== "machine").reduce((a, [, v]) => a + v, 0)).toFixed(2); return d; };
 const mdiff = (a, b) => Object.fromEntries(series.map(([k]) => [k, { n: b[`${k}_count`] - a[`${k}_count`], mean_ms: +((1000 * (b[`${k}_sum`] - a[`${k}_sum`])) / Math.max(1, b[`${k}_count`] - a[`${k}_count`])).toFixed(1) }]));
-const pid = (n) => Number(execSync(`pgrep -f "(^|/)${n} " | head -1`).toString().trim());
+const pid = (n) => Number(execSync(`pgrep -o -f "(^|/)${n} "`).toString().trim());
 const procs = Object.fromEntries(["kube-apiserver", "etcd", "kubelet", "containerd", "kube-scheduler", "kube-controller-manager"].map((n) => [n, pid(n)]));
 async function waitPool(n) { while ((await readyWarmPods()) < n) await sleep(500); }
 for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${N}`, HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true" });
+// AGENT_IMAGE_PATH=off: the agent streamed into each pod through exec stdin instead of copied by netinit (ADR 0023).
+const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${N}`, HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true", ...(process.env.AGENT_IMAGE_PATH ? { HANGAR_KUBE_AGENT_IMAGE_PATH: process.env.AGENT_IMAGE_PATH } : {}) });
 const { client } = h;
 // SECOND=1: a second Hangar (plain exec, no pool) on the same namespace, as in make bench.
 const h2 = process.env.SECOND ? await startHangar({ HANGAR_MAX_SANDBOXES: "1000" }) : undefined;
 try {
-  let t = now(); await waitPool(N); console.log("pool fill ms", (now() - t).toFixed(0));
+  const fill0 = cpuNow(); let t = now(); await waitPool(N); console.log(JSON.stringify({ pool_fill_ms: +(now() - t).toFixed(0), agent_image_path: process.env.AGENT_IMAGE_PATH ?? "default", cpu: cpuSince(fill0) }));
   for (let rep = 0; rep < REPS; rep++) {
     await waitPool(N); await sleep(5000);
     const cpu0 = Object.fromEntries(Object.entries({ ...procs, hangar: h.proc.pid, ...(h2 ? { hangar2: h2.proc.pid } : {}), probe: process.pid }).map(([k, v]) => [k, procUsage(v).cpuSeconds]));

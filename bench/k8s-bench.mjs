@@ -60,8 +60,8 @@ try {
   await waitRunning(plain, sb.sandbox_id);
   for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await hangarExec(plain, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
   // The numbers are only meaningful if each path is the one it claims to be.
-  for (let i = 0; !/\.hangar-agent-/.test(await parentOf(client, sb.sandbox_id)); i++) { if (i > 100) throw new Error("the agent channel did not open"); await sleep(100); }
-  if (/\.hangar-agent-/.test(await parentOf(plain, sb.sandbox_id))) throw new Error("the plain replica ran a command on the agent");
+  for (let i = 0; !/hangar-agent-[0-9a-f]{16}/.test(await parentOf(client, sb.sandbox_id)); i++) { if (i > 100) throw new Error("the agent channel did not open"); await sleep(100); }
+  if (/hangar-agent-[0-9a-f]{16}/.test(await parentOf(plain, sb.sandbox_id))) throw new Error("the plain replica ran a command on the agent");
   log("exec true / 1 MiB");
   const he = [], hpe = [], re = [], hm = [], hpm = [], rm = [];
   for (let i = 0; i < N_EXEC; i++) {

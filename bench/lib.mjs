@@ -121,7 +121,7 @@ export async function readyWarmPods() {
  * containers down for seconds after). Gives up after maxMs; resolves the ms waited.
  */
 export async function settleNode(maxMs = 60_000) {
-  const pids = ["kubelet", "containerd"].map((n) => Number(execSync(`pgrep -f "(^|/)${n} " | head -1`).toString().trim())).filter(Boolean);
+  const pids = ["kubelet", "containerd"].map((n) => Number(execSync(`pgrep -o -f "(^|/)${n} "`).toString().trim())).filter(Boolean);
   const t0 = now();
   const cpu = () => pids.reduce((a, p) => a + procUsage(p).cpuSeconds, 0);
   for (;;) {

@@ -293,7 +293,7 @@ async function use(id: string, fault: Fault) {
     // The pattern is quoted apart so this script's own command line does not match it.
     // A process can end between the glob and the read: the shell reports a failed `<` itself,
     // before a `2>` after it applies, so the read is wrapped (seen once in CI as a violation).
-    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *.hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
+    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
     // The command that killed the agent running it: its exact result, or a typed failure.
     await exec(r.client, id, kill).then(
       (res) => {

@@ -47,10 +47,13 @@ def test_the_deployed_hangar_runs_commands_over_the_agents_direct_link(hangar):
             took = {k: after[k] - before[k] for k in after}
             streak = streak + 1 if took == {"direct": 1, "agent": 0, "plain": 0} else 0
             if streak:
-                assert "/tmp/.hangar-agent-" in r.stdout, r.stdout
+                # The agent netinit copied from Hangar's image into the read-only mount (ADR 0023).
+                assert "/.hangar-agent/hangar-agent-" in r.stdout, r.stdout
             else:
                 time.sleep(0.5)
         assert streak == 5, f"5 commands in a row over the direct link: {streak} ({exec_paths()})"
+        # Nothing was streamed into the pod: no copy installed through exec stdin.
+        assert sb.exec(["/bin/sh", "-c", "ls -A /tmp | grep -c hangar-agent || true"]).result().stdout == "0\n"
     finally:
         sb.stop().result()
 
