@@ -120,7 +120,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "FileMount.path": h("absolute path of the file"),
   "FileMount.content": h("its bytes"),
   "VolumeMount.volume": h("the name of a volume in spec.volumes (INVALID_ARGUMENT when there is none)"),
-  "VolumeMount.mount_path": h("where it is mounted"),
+  "VolumeMount.mount_path": h("where it is mounted: an absolute path, not /.hangar-agent or below (Hangar's exec agent, ADR 0023), else INVALID_ARGUMENT"),
   "VolumeMount.read_only": h("a read-only mount (readOnly on Kubernetes, a read-only bind locally); the volume stays writable through its other mounts"),
   "VolumeMount.sub_path": h("a directory inside the volume, created when missing (subPath on Kubernetes, a bind of that directory locally); relative, no \".\" or \"..\" parts, else INVALID_ARGUMENT"),
   "ResourceRequirements.requests": h("the pod's requests on Kubernetes (placement); the local runtime places nothing, its caps come from limits"),

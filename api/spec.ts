@@ -10,6 +10,7 @@ import type { Quantities, SandboxSpec, ServicePort, SidecarSpec } from "../core/
 import { egressGrants } from "./egress-rules.js";
 import { PROBE_DEFAULTS, type StartupProbe } from "../core/probe.js";
 import { registryOf, type PullCredentials, type SecretRef } from "../core/secrets.js";
+import { reservedMountPath } from "../core/volumes.js";
 import type { Container__Output } from "./generated/coreweave/sandbox/v1/Container.js";
 import type { Resources__Output } from "./generated/coreweave/sandbox/v1/Resources.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
@@ -150,7 +151,7 @@ function sidecarOf(x: Container__Output, at: string, volumes: { name: string; si
   if (requests.gpuCount || limits.gpuCount) v.push({ field: `${at}.resources.gpu`, description: "GPUs go to the primary container only" });
   const mounts = (x.volume_mounts ?? []).map((m, i) => {
     if (!volumes.some((vol) => vol.name === m.volume)) v.push({ field: `${at}.volume_mounts[${i}].volume`, description: `no volume named "${m.volume ?? ""}" in spec.volumes` });
-    const p = validPath(m.mount_path ?? "");
+    const p = validPath(m.mount_path ?? "") ?? reservedMountPath(m.mount_path ?? "");
     if (p) v.push({ field: `${at}.volume_mounts[${i}].mount_path`, description: p });
     if (m.sub_path) v.push({ field: `${at}.volume_mounts[${i}].sub_path`, description: "sub paths are offered on the primary container only" });
     const size = volumes.find((vol) => vol.name === m.volume)?.size;
@@ -324,7 +325,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const mounts = (c.volume_mounts ?? []).map((m, i) => {
     const vol = volumes.find((x) => x.name === m.volume);
     if (!vol) v.push({ field: `${cf}.volume_mounts[${i}].volume`, description: `no volume named "${m.volume ?? ""}" in spec.volumes` });
-    const p = validPath(m.mount_path ?? "");
+    const p = validPath(m.mount_path ?? "") ?? reservedMountPath(m.mount_path ?? "");
     if (p) v.push({ field: `${cf}.volume_mounts[${i}].mount_path`, description: p });
     const sub = m.sub_path ?? "";
     if (sub && (sub.startsWith("/") || sub.split("/").some((x) => x === ".." || x === ".") || hasNul(sub) || sub.length > LIMITS.pathLength)) {

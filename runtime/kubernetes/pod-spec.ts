@@ -2,6 +2,7 @@
 import type { V1Container, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { StartupProbe } from "../../core/probe.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
+import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
@@ -50,7 +51,7 @@ export const NETINIT_CONTAINER = "hangar-netinit";
 /** The emptyDir hangar-netinit copies the exec agent into (ADR 0023); sandbox volumes are all named vol-*. */
 export const AGENT_VOLUME = "hangar-agent";
 /** Where the sandbox's container mounts it, read-only. */
-export const AGENT_MOUNT = "/.hangar-agent";
+export const AGENT_MOUNT = AGENT_MOUNT_PATH;
 const AGENT_COPY_DIR = "/hangar-agent";
 
 /**

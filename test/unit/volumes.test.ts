@@ -62,6 +62,13 @@ describe("registered volumes", () => {
     expect(() => toDomainSpec({ containers: [{ name: "main", primary: true, image: "a" }, { name: "side", image: "a", volume_mounts: [{ volume: "d", mount_path: "/d" }] }], volumes: [{ name: "d", volume_id: "data" }] } as never, { maxLifetimeSeconds: 60 })).toThrow(/containers\[1\]\.volume_mounts\[0\]\.volume: registered volumes mount on the primary container only/);
   });
 
+  it("no volume mounts where Hangar mounts its exec agent (ADR 0023), on the primary or a sidecar", () => {
+    for (const at of ["/.hangar-agent", "/.hangar-agent/", "//.hangar-agent", "/.hangar-agent/x"]) {
+      expect(() => toDomainSpec({ containers: [{ image: "a", volume_mounts: [{ volume: "s", mount_path: at }] }], volumes: [{ name: "s" }] } as never, { maxLifetimeSeconds: 60 }), at).toThrow(/volume_mounts\[0\]\.mount_path: \/\.hangar-agent is where Hangar mounts its exec agent/);
+    }
+    expect(() => toDomainSpec({ containers: [{ name: "main", primary: true, image: "a" }, { name: "side", image: "a", volume_mounts: [{ volume: "s", mount_path: "/.hangar-agent" }] }], volumes: [{ name: "s" }] } as never, { maxLifetimeSeconds: 60 })).toThrow(/containers\[1\]\.volume_mounts\[0\]\.mount_path: \/\.hangar-agent is where/);
+    expect(toDomainSpec({ containers: [{ image: "a", volume_mounts: [{ volume: "s", mount_path: "/.hangar-agents" }] }], volumes: [{ name: "s" }] } as never, { maxLifetimeSeconds: 60 }).volumes[0]?.mountPath).toBe("/.hangar-agents");
+  });
   it("a claim is a volume of the tenant its label names, ready when Bound", () => {
     const pvc = { metadata: { name: "pvc-data", namespace: "sandboxes", labels: { "hangar.dev/volume-tenant": "alpha" }, annotations: { "hangar.dev/volume-id": "datasets", "hangar.dev/volume-read-only": "true" }, creationTimestamp: new Date(1000) }, spec: { accessModes: ["ReadWriteOnce"] }, status: { phase: "Bound", accessModes: ["ReadWriteMany"], capacity: { storage: "10Gi" } } };
     expect(volumeOfClaim(pvc as never, "alpha")).toMatchObject({ id: "datasets", readOnly: true, accessModes: ["ReadWriteMany"], capacity: "10Gi", ready: true, source: { claimName: "pvc-data", namespace: "sandboxes" }, createdAtMs: 1000 });
