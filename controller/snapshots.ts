@@ -62,7 +62,7 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
     const { store, maxBytes } = need();
     let p: ExecProcess | undefined;
     try {
-      p = await runtime.exec(rec.id, { argv: ["tar", "-C", vol.mountPath, "-cf", "-", "."], noInput: true });
+      p = await runtime.exec(rec.id, { argv: ["tar", "-C", vol.mountPath, "-cf", "-", "."], noInput: true, bulk: true });
       const proc = p;
       const chunks: Buffer[] = [];
       let wake: (() => void) | undefined;
@@ -150,7 +150,7 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
       const { store } = need();
       for (const m of rec.spec.volumes) {
         if (!m.restore) continue;
-        const p = await runtime.exec(rec.id, { argv: ["tar", "-C", m.mountPath, "-xf", "-"] });
+        const p = await runtime.exec(rec.id, { argv: ["tar", "-C", m.mountPath, "-xf", "-"], bulk: true });
         const err = drainStderr(p);
         try {
           for await (const chunk of store.readArchive(rec.tenant, m.restore.snapshotId)) await p.write(chunk as Buffer);

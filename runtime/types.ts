@@ -61,6 +61,12 @@ export interface ExecOptions {
    * stdin stream, so EOF does not depend on the stream-close signal crossing the apiserver.
    */
   noInput?: boolean;
+  /**
+   * The command moves a lot of data (a snapshot's archive): on Kubernetes it waits for the pod's
+   * exec agent to finish opening (its direct link, ADR 0022) instead of taking plain exec through
+   * the apiserver meanwhile. Same semantics either way.
+   */
+  bulk?: boolean;
 }
 
 /** A running command. Output chunks are single pipe reads; pulling slowly applies backpressure. */
