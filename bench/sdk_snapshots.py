@@ -1,7 +1,9 @@
 """Snapshot, restore and fork of a 100 MiB and a 1 GiB workspace through the SDK, against the naive
 path an SDK user has without snapshots (tar over exec: the archive comes to the client as exec
 output and goes back into each new sandbox through exec stdin), same run, same Hangar.
-Prints JSON (docs/benchmarks.md). Runtime: HANGAR_E2E_RUNTIME (local by default).
+Prints JSON (docs/benchmarks.md). Runtime: HANGAR_E2E_RUNTIME (local by default). On Kubernetes
+BENCH_EXEC_AGENT=1 runs Hangar with the exec agent (from the netinit image, its direct link: ADR
+0022, 0023); BENCH_NAIVE=0 leaves the naive path out.
   .venv/bin/python bench/sdk_snapshots.py"""
 import json
 import os
@@ -12,7 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, "test/e2e")
 from conftest import RUNTIME, start_hangar, stop_hangar  # noqa: E402
 
-h = start_hangar()
+AGENT = RUNTIME == "kubernetes" and os.environ.get("BENCH_EXEC_AGENT") == "1"
+NAIVE = os.environ.get("BENCH_NAIVE", "1") != "0"
+h = start_hangar({"HANGAR_KUBE_EXEC_AGENT": "true"} if AGENT else None)
 os.environ["CWSANDBOX_BASE_URL"] = h.url
 os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
 from cwsandbox import FileSystemSnapshotOptions, Sandbox  # noqa: E402
@@ -48,7 +52,7 @@ def naive_restore(data: bytes) -> Sandbox:
     return sb
 
 
-out = {"runtime": RUNTIME, "fork": FORK, "sizes": []}
+out = {"runtime": RUNTIME, "exec_agent": AGENT, "fork": FORK, "sizes": []}
 try:
     for mib in SIZES:
         src = run()
@@ -63,6 +67,12 @@ try:
             forks, t_fork = timed(lambda: list(ex.map(lambda _: run(file_system_snapshot_id=snap), range(FORK))))
         for f in forks:
             f.stop().result()
+        Sandbox.delete_snapshot(snap).result()
+        row = {"mib": mib, "cold_create_s": cold, "hangar": {"snapshot_s": t_snap, "restore_s": t_restore, f"fork{FORK}_s": t_fork}}
+        out["sizes"].append(row)
+        if not NAIVE:
+            src.stop().result()
+            continue
         # The naive path: tar over exec to the client, and back into each sandbox.
         res, t_nsnap = timed(lambda: src.exec(["tar", "-C", WS, "-cf", "-", "."], timeout_seconds=900).result())
         data = res.stdout_bytes
@@ -73,11 +83,8 @@ try:
             nforks, t_nfork = timed(lambda: list(ex.map(lambda _: naive_restore(data), range(FORK))))
         for f in nforks:
             f.stop().result()
-        Sandbox.delete_snapshot(snap).result()
         src.stop().result()
-        out["sizes"].append({"mib": mib, "archive_bytes": len(data), "cold_create_s": cold,
-                             "hangar": {"snapshot_s": t_snap, "restore_s": t_restore, f"fork{FORK}_s": t_fork},
-                             "naive": {"snapshot_s": t_nsnap, "restore_s": t_nrestore, f"fork{FORK}_s": t_nfork}})
+        row.update(archive_bytes=len(data), naive={"snapshot_s": t_nsnap, "restore_s": t_nrestore, f"fork{FORK}_s": t_nfork})
 finally:
     stop_hangar(h)
 print(json.dumps(out, indent=1))
