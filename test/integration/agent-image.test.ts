@@ -53,7 +53,7 @@ afterAll(async () => {
 describe("the exec agent from Hangar's image", () => {
   it("commands run on netinit's copy in the read-only mount, and nothing was copied through exec", async () => {
     expect((await fromImage.run(id, PARENT)).out.trim()).toBe(mine.mounted);
-    expect(await fromImage.run(id, ["/bin/sh", "-c", "echo out; echo err >&2; exit 7"])).toEqual({ out: "out\nerr\n", exitCode: 7 });
+    expect(await fromImage.run(id, ["/bin/sh", "-c", "echo out; sleep 0.2; echo err >&2; exit 7"])).toEqual({ out: "out\nerr\n", exitCode: 7 });
     // Asked through plain exec, so this replica's agent channel plays no part in the answer.
     expect(await plain.run(id, ["/bin/sh", "-c", `ls -A /.hangar-agent; ls -A /tmp | grep -c ${mine.mounted.slice(-16)}; sha256sum /.hangar-agent/* | cut -c1-16`])).toEqual({ out: `${mine.mounted.split("/").pop()}\n0\n${mine.mounted.slice(-16)}\n`, exitCode: 0 });
   });
