@@ -33,12 +33,25 @@ const within = <T>(p: Promise<T>, ms: number, what: string, onTimeout?: () => vo
     );
   });
 
-/** Asks the agent behind `control` to listen, then connects to it at `host`; resolves with the open link. */
-export async function openDirectLink(control: AgentChannel, o: { host: string; ports: DirectPorts; timeoutMs: number }): Promise<AgentChannel> {
+/** What dials an agent's direct link: where it listens, the certificate it holds, the token it wants. */
+export interface DirectDial {
+  host: string;
+  port: number;
+  cert: string;
+  token: Buffer;
+}
+
+/** Asks the agent behind `control` to listen (once per agent: it keeps listening while it runs); resolves with how to dial it. */
+export async function listenDirect(control: AgentChannel, o: { host: string; ports: DirectPorts; timeoutMs: number }): Promise<DirectDial> {
   const token = randomBytes(32);
   const { port, cert } = await within(control.listen(token, o.ports.first, o.ports.count), o.timeoutMs, "listen reply from the agent");
   if (!Number.isInteger(port) || port < o.ports.first || port >= o.ports.first + o.ports.count) throw new Error(`the agent listens on port ${port}, outside ${o.ports.first}-${o.ports.first + o.ports.count - 1}`);
-  return dialDirectLink({ host: o.host, port, cert, token, timeoutMs: o.timeoutMs });
+  return { host: o.host, port, cert, token };
+}
+
+/** Asks the agent behind `control` to listen, then connects to it at `host`; resolves with the open link. */
+export async function openDirectLink(control: AgentChannel, o: { host: string; ports: DirectPorts; timeoutMs: number }): Promise<AgentChannel> {
+  return dialDirectLink({ ...(await listenDirect(control, o)), timeoutMs: o.timeoutMs });
 }
 
 /** Connects to an agent's direct link: TLS trusting only `cert`, then the token, then the agent's hello. */

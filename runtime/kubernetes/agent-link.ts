@@ -12,7 +12,7 @@ import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
-import { type DirectPorts, openDirectLink } from "./agent-direct.js";
+import { dialDirectLink, type DirectDial, type DirectPorts, listenDirect } from "./agent-direct.js";
 import { AGENT_MOUNT } from "./pod-spec.js";
 
 const NOT_INSTALLED = 120;
@@ -89,6 +89,11 @@ interface Entry {
   ch?: AgentChannel;
   /** The direct link (ADR 0022), when it opened; it closes with `ch`. */
   direct?: AgentChannel;
+  /** How to dial that link again (the agent keeps listening while `ch` lives), once it opened. */
+  dial?: DirectDial;
+  /** A redial of a closed direct link in flight, and when the last one began. */
+  redialing?: boolean;
+  lastDialMs?: number;
   opening?: Promise<boolean>;
   lastTryMs: number;
   /** The pod cannot run the agent (no writable /tmp, noexec, no sh): plain exec only. */
@@ -101,6 +106,8 @@ export function createAgentLinks(o: {
   binary: AgentBinary;
   /** Runs a command to completion with `input` on stdin; resolves its exit code. */
   run(pod: string, argv: string[], input?: Buffer): Promise<number>;
+  /** How a pod's exec channel is opened; default an exec through the apiserver (unit tests run the agent locally). */
+  connect?: (pod: string) => Promise<AgentChannel>;
   log: { warn(o: object, m: string): void; debug?(o: object, m: string): void };
   /** Open direct links (ADR 0022) on these ports to the pod's IP; absent: the exec channel only. */
   direct?: { ports: DirectPorts; podIp(pod: string): string | undefined };
@@ -115,10 +122,13 @@ export function createAgentLinks(o: {
     const host = o.direct?.podIp(pod);
     if (!o.direct || !host) return;
     try {
-      const d = await openDirectLink(ch, { host, ports: o.direct.ports, timeoutMs: DIRECT_TIMEOUT_MS });
+      const dial = await listenDirect(ch, { host, ports: o.direct.ports, timeoutMs: DIRECT_TIMEOUT_MS });
+      const d = await dialDirectLink({ ...dial, timeoutMs: DIRECT_TIMEOUT_MS });
       if (closing || entries.get(pod) !== e || e.ch !== ch || ch.closed) d.close();
       else {
         e.direct = d;
+        e.dial = dial;
+        e.lastDialMs = Date.now();
         directLinks.add(d);
       }
     } catch (err) {
@@ -128,12 +138,31 @@ export function createAgentLinks(o: {
     }
   }
 
+  /**
+   * A direct link that closed while its exec channel lives (a network blip, a restarted CNI) is
+   * dialled again, at most every REOPEN_AFTER_MS; commands use the exec channel meanwhile.
+   */
+  function redial(pod: string, e: Entry, ch: AgentChannel, dial: DirectDial): void {
+    e.redialing = true;
+    e.lastDialMs = Date.now();
+    dialDirectLink({ ...dial, timeoutMs: DIRECT_TIMEOUT_MS })
+      .then(
+        (d) => {
+          if (closing || entries.get(pod) !== e || e.ch !== ch || ch.closed) return d.close();
+          e.direct = d;
+          directLinks.add(d);
+        },
+        (err: unknown) => (o.log.debug ?? (() => undefined)).call(o.log, { pod, err: (err as Error).message }, "the exec agent's direct link did not reopen; this pod's commands use the exec channel"),
+      )
+      .finally(() => (e.redialing = false));
+  }
+
   async function attempt(pod: string, e: Entry): Promise<boolean> {
     e.lastTryMs = Date.now();
     try {
       let ch: AgentChannel;
       try {
-        ch = await connect(o.kc, o.namespace, pod, o.binary);
+        ch = await (o.connect ?? ((p) => connect(o.kc, o.namespace, p, o.binary)))(pod);
       } catch (err) {
         if (!(err instanceof AgentMissing)) throw err;
         const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
@@ -142,7 +171,7 @@ export function createAgentLinks(o: {
           o.log.warn({ pod, code }, "the exec agent cannot be installed in this pod; its commands use plain exec");
           return false;
         }
-        ch = await connect(o.kc, o.namespace, pod, o.binary);
+        ch = await (o.connect ?? ((p) => connect(o.kc, o.namespace, p, o.binary)))(pod);
       }
       if (closing || entries.get(pod) !== e) {
         ch.close();
@@ -150,6 +179,7 @@ export function createAgentLinks(o: {
       }
       e.ch = ch;
       e.direct = undefined;
+      e.dial = undefined;
       await openDirect(pod, e, ch);
       return true;
     } catch (err) {
@@ -173,7 +203,11 @@ export function createAgentLinks(o: {
   return {
     channelFor(pod) {
       const e = entries.get(pod);
-      if (e?.ch && !e.ch.closed) return e.direct && !e.direct.closed ? e.direct : e.ch;
+      if (e?.ch && !e.ch.closed) {
+        if (e.direct && !e.direct.closed) return e.direct;
+        if (e.dial && !e.redialing && !closing && Date.now() - (e.lastDialMs ?? 0) >= REOPEN_AFTER_MS) redial(pod, e, e.ch, e.dial);
+        return e.ch;
+      }
       if (closing || e?.unusable || e?.opening) return undefined;
       if (!e || Date.now() - e.lastTryMs >= REOPEN_AFTER_MS) void open(pod);
       return undefined;

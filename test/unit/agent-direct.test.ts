@@ -10,6 +10,8 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentChannel, createAgentChannel } from "../../runtime/kubernetes/agent-channel.js";
 import { dialDirectLink, openDirectLink } from "../../runtime/kubernetes/agent-direct.js";
+import { agentBinary, createAgentLinks } from "../../runtime/kubernetes/agent-link.js";
+import * as k8s from "@kubernetes/client-node";
 
 const AGENT = ".build/hangar-agent";
 const children: ChildProcess[] = [];
@@ -113,5 +115,37 @@ describe("the exec agent's direct link", () => {
     await expect(ctl.listen(Buffer.alloc(5), ports.first, ports.count)).rejects.toThrow(/token/);
     await ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count);
     await expect(ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count)).rejects.toThrow(/already listening/);
+  });
+
+  it("a link that closes while the exec channel lives is dialled again; commands use the exec channel meanwhile", async () => {
+    const ports = await freePorts(2);
+    let ctl: AgentChannel | undefined;
+    const agents = createAgentLinks({
+      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      run: () => Promise.reject(new Error("nothing is installed in this test")),
+      connect: async () => (ctl = await control()),
+      direct: { ports, podIp: () => "127.0.0.1" },
+    });
+    try {
+      expect(await agents.open("p")).toBe(true);
+      const first = agents.channelFor("p");
+      expect(first && agents.isDirect(first)).toBe(true);
+      first?.close();
+      // At once: the exec channel, which still works.
+      const meanwhile = agents.channelFor("p");
+      expect(meanwhile).toBe(ctl);
+      expect(await run(meanwhile as AgentChannel, ["/bin/sh", "-c", "echo via-exec"])).toEqual({ out: "via-exec\n", exitCode: 0 });
+      // Within the reopen interval and a dial, a new direct link to the same agent.
+      let again: AgentChannel | undefined;
+      for (let i = 0; i < 100 && !(again && agents.isDirect(again)); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        again = agents.channelFor("p");
+      }
+      expect(again && agents.isDirect(again)).toBe(true);
+      expect(again).not.toBe(first);
+      expect(await run(again as AgentChannel, ["/bin/sh", "-c", "echo via-direct-again; exit 3"])).toEqual({ out: "via-direct-again\n", exitCode: 3 });
+    } finally {
+      agents.close();
+    }
   });
 });
