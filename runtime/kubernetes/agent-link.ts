@@ -112,6 +112,7 @@ export function createAgentLinks(o: {
   /** Open direct links (ADR 0022) on these ports to the pod's IP; absent: the exec channel only. */
   direct?: { ports: DirectPorts; podIp(pod: string): string | undefined };
 }): AgentLinks {
+  const connectTo = o.connect ?? ((pod: string) => connect(o.kc, o.namespace, pod, o.binary));
   const entries = new Map<string, Entry>();
   const directLinks = new WeakSet<AgentChannel>();
   let closing = false;
@@ -162,7 +163,7 @@ export function createAgentLinks(o: {
     try {
       let ch: AgentChannel;
       try {
-        ch = await (o.connect ?? ((p) => connect(o.kc, o.namespace, p, o.binary)))(pod);
+        ch = await connectTo(pod);
       } catch (err) {
         if (!(err instanceof AgentMissing)) throw err;
         const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
@@ -171,7 +172,7 @@ export function createAgentLinks(o: {
           o.log.warn({ pod, code }, "the exec agent cannot be installed in this pod; its commands use plain exec");
           return false;
         }
-        ch = await (o.connect ?? ((p) => connect(o.kc, o.namespace, p, o.binary)))(pod);
+        ch = await connectTo(pod);
       }
       if (closing || entries.get(pod) !== e) {
         ch.close();
