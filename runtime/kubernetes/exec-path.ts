@@ -38,14 +38,17 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
    * runtime says there is no such program. Anything else (the apiserver or the kubelet away) is no
    * answer: asked again for up to PROBE_PATIENCE_MS, then thrown; never taken for "no shell" (a
    * sandbox started during a restart was once marked shell-less for good by the chaos suite).
+   * `stop` ends the retries early (the container exited: there is nothing left to probe); the
+   * answer is then false and the caller asks why.
    */
-  async function probe(pod: string, container?: string): Promise<boolean> {
+  async function probe(pod: string, container?: string, stop?: () => boolean): Promise<boolean> {
     const t0 = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
         return (await run(pod, ["/bin/sh", "-c", "exit 0"], undefined, container)) === 0;
       } catch (e) {
         if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
+        if (stop?.()) return false;
         if (Date.now() - t0 > PROBE_PATIENCE_MS) throw e;
         await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 2000)));
       }

@@ -507,14 +507,23 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       await deletePod(t.pod, "its sandbox failed to start");
       throw new Error(view.reason);
     }
-    if (view.t === "exited") {
+    const exitedAtOnce = (v: Extract<PodView, { t: "exited" }>) => {
       t.started = true;
       // After the controller has seen start() resolve (RUNNING), the exit follows.
-      setTimeout(() => finish(t, { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) }), 0);
+      setTimeout(() => finish(t, { exitCode: v.exitCode, reason: v.reason, endedBy: v.endedBy, ...(v.ranAtMs ? { ranAtMs: v.ranAtMs } : {}) }), 0);
       return { imageNote: `pod ${t.pod}: exited at once`, startedAtMs: Date.now() };
-    }
-    // RUNNING means exec works: probe it, and learn whether the image has a shell.
-    t.shell = await probe(t.pod);
+    };
+    if (view.t === "exited") return exitedAtOnce(view);
+    // RUNNING means exec works: probe it, and learn whether the image has a shell. A main process
+    // that exits while it is probed (seen running, gone by the exec) exited at once too: its exit
+    // code is the answer, not a probe that cannot reach a stopped container.
+    const exitedNow = () => {
+      const v = t.lastPod ? observePod(t.lastPod, Date.now(), o.startupTimeoutMs) : undefined;
+      return v?.t === "exited" ? v : undefined;
+    };
+    t.shell = await probe(t.pod, undefined, () => !!exitedNow());
+    const gone = exitedNow();
+    if (gone) return exitedAtOnce(gone);
     if (t.shell) void agents?.open(t.pod);
     return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
   }

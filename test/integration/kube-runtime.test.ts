@@ -35,7 +35,12 @@ const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
   tags: ["itest"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
 });
 const state = (id: string) => controller.get("t", id);
-const until = (id: string, want: string[]) => waitFor(`sandbox ${id} in ${want}`, 60_000, async () => (want.includes(state(id).state) ? state(id) : undefined));
+/** Waits for one of these states; a timeout says where the sandbox is instead (a flake then names its cause). */
+const until = (id: string, want: string[]) =>
+  waitFor(`sandbox ${id} in ${want}`, 60_000, async () => (want.includes(state(id).state) ? state(id) : undefined)).catch((e: Error) => {
+    const s = state(id);
+    throw new Error(`${e.message}; it is ${s.state}${s.stateReason ? `: ${s.stateReason}` : ""}${s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ""}`);
+  });
 
 beforeAll(async () => {
   await runtime.ready();
@@ -306,4 +311,11 @@ describe("kubernetes runtime on the real cluster", () => {
     });
     expect(JSON.parse(pod.metadata?.annotations?.["hangar.dev/record"] ?? "{}")).toMatchObject({ state: "COMPLETED", exitCode: 3, tenant: "t" });
   });
+
+  it("a main process that exits while its start is being probed is COMPLETED with its code, never FAILED by the probe", async () => {
+    // Seen running, then gone before or during the start's exec probe: the window moves with the delay.
+    const delays = ["0.05", "0.2", "0.4", "0.8"];
+    const made = await Promise.all(delays.map((d) => controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", `sleep ${d}; exit 4`] }), echo: {}, requestId: "" })));
+    for (const r of made) expect(await until(r.id, ["COMPLETED"])).toMatchObject({ state: "COMPLETED", exitCode: 4 });
+  }, 90_000);
 });
