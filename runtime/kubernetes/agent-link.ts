@@ -1,7 +1,7 @@
 /**
  * Puts hangar-agent into a sandbox pod and keeps one exec websocket per pod open to it
  * (ADR 0008). In pods with hangar-netinit the init container has copied it from Hangar's image
- * into a read-only mount, AGENT_MOUNT/hangar-agent-<hash> (ADR 0023); elsewhere (or when that
+ * into a read-only mount, AGENT_MOUNT_PATH/hangar-agent-<hash> (ADR 0023); elsewhere (or when that
  * copy is another version's) it is copied once per pod through exec stdin to
  * /tmp/.hangar-agent-<hash> (the hash of the binary, so two Hangar versions never share a
  * file); each Hangar process then opens its own channel with a single exec. Which pods have
@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
 import { dialDirectLink, type DirectDial, type DirectPorts, listenDirect } from "./agent-direct.js";
-import { AGENT_MOUNT } from "./pod-spec.js";
+import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
 
 const NOT_INSTALLED = 120;
 const HELLO_TIMEOUT_MS = 10_000;
@@ -32,7 +32,7 @@ export interface AgentBinary {
 
 export function agentBinary(bytes: Buffer): AgentBinary {
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  return { bytes, path: `/tmp/.hangar-agent-${hash}`, mounted: `${AGENT_MOUNT}/hangar-agent-${hash}` };
+  return { bytes, path: `/tmp/.hangar-agent-${hash}`, mounted: `${AGENT_MOUNT_PATH}/hangar-agent-${hash}` };
 }
 
 /** Argv that starts the first of these copies of the agent that exists, or exits NOT_INSTALLED when this pod has none yet. */

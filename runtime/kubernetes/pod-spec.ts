@@ -31,7 +31,7 @@ export interface PodOptions {
     image: string;
     path: string;
     policy: NetinitPolicy;
-    /** hangar-agent's path in that image: netinit copies it into an emptyDir the sandbox's container mounts read-only at AGENT_MOUNT (ADR 0023). */
+    /** hangar-agent's path in that image: netinit copies it into an emptyDir the sandbox's container mounts read-only at AGENT_MOUNT_PATH (ADR 0023). */
     agent?: string;
   };
   /** Env vars read from the sandbox's own Secret (secret-store.ts envSecret): its secrets, by name only. */
@@ -50,8 +50,6 @@ export const podName = (id: string) => `sbx-${id}`;
 export const NETINIT_CONTAINER = "hangar-netinit";
 /** The emptyDir hangar-netinit copies the exec agent into (ADR 0023); sandbox volumes are all named vol-*. */
 export const AGENT_VOLUME = "hangar-agent";
-/** Where the sandbox's container mounts it, read-only. */
-export const AGENT_MOUNT = AGENT_MOUNT_PATH;
 const AGENT_COPY_DIR = "/hangar-agent";
 
 /**
@@ -178,7 +176,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           volumeMounts: [
             ...spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
             // Read-only: the sandbox runs the agent and can never change what Hangar's commands run through.
-            ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT, readOnly: true }] : []),
+            ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT_PATH, readOnly: true }] : []),
           ],
         },
       ],

@@ -9,7 +9,7 @@ import { HangarError } from "../../core/errors.js";
 import type { EgressGrant, RunnerInfo } from "../../core/types.js";
 import { toDomainSpec } from "../../api/spec.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
-import { AGENT_MOUNT, AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
+import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
 import { spec } from "./fixtures.js";
 
@@ -194,7 +194,7 @@ describe("the sandbox pod with netinit", () => {
     expect(ini?.env).toEqual(expect.arrayContaining([{ name: "HANGAR_NETINIT_AGENT", value: "/app/.build/hangar-agent" }, { name: "HANGAR_NETINIT_AGENT_DIR", value: "/hangar-agent" }]));
     expect(ini?.volumeMounts).toEqual([{ name: AGENT_VOLUME, mountPath: "/hangar-agent" }]);
     expect(ini?.securityContext).toMatchObject({ readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] } });
-    expect(withAgent.spec?.containers[0]?.volumeMounts).toEqual([{ name: "vol-work", mountPath: "/work" }, { name: AGENT_VOLUME, mountPath: AGENT_MOUNT, readOnly: true }]);
+    expect(withAgent.spec?.containers[0]?.volumeMounts).toEqual([{ name: "vol-work", mountPath: "/work" }, { name: AGENT_VOLUME, mountPath: "/.hangar-agent", readOnly: true }]);
     expect(withAgent.spec?.volumes).toEqual([{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }, { name: "vol-work", emptyDir: {} }]);
     // Without it (no agent, or the agent through exec stdin): no volume, no mount, no copy.
     expect(init?.env?.map((e) => e.name)).toEqual(["HANGAR_NETINIT_POLICY", "HANGAR_NODE_IP"]);
