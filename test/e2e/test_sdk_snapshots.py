@@ -73,6 +73,14 @@ def test_snapshot_once_fork_many(hangar, monkeypatch):
             sb.stop(missing_ok=True).result()
 
 
+def test_no_volume_mounts_where_hangar_mounts_its_exec_agent(hangar):
+    # On Kubernetes /.hangar-agent holds the agent, read-only (ADR 0023); the API refuses it on both runtimes.
+    for at in ["/.hangar-agent", "/.hangar-agent/work"]:
+        with pytest.raises(CWSandboxError) as e:
+            Sandbox.run("sleep", "60", tags=["e2e-snapshots"], file_system_snapshot=FileSystemSnapshotOptions(mount_path=at, size="1Gi")).wait()
+        assert "/.hangar-agent is where Hangar mounts its exec agent" in str(e.value), e.value
+
+
 @pytest.mark.skipif(RUNTIME != "local", reason="starts a Hangar of its own with a small cap; the runtime does not matter to the cap")
 def test_an_archive_over_the_cap_is_failed_and_not_kept(monkeypatch):
     h = start_hangar({"HANGAR_SNAPSHOT_MAX_BYTES": str(1024 * 1024)})

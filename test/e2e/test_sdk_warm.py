@@ -54,6 +54,16 @@ def test_the_deployed_hangar_runs_commands_over_the_agents_direct_link(hangar):
         assert streak == 5, f"5 commands in a row over the direct link: {streak} ({exec_paths()})"
         # Nothing was streamed into the pod: no copy installed through exec stdin.
         assert sb.exec(["/bin/sh", "-c", "ls -A /tmp | grep -c hangar-agent || true"]).result().stdout == "0\n"
+        # Root in the sandbox, through the SDK, cannot change, replace or add to the agent's mount.
+        attack = "\n".join([
+            'f=$(ls /.hangar-agent); before=$(sha256sum "/.hangar-agent/$f")',
+            'for t in "cat /bin/sh > /.hangar-agent/$f" "rm -f /.hangar-agent/$f" "mv /.hangar-agent/$f /.hangar-agent/x" "chmod 777 /.hangar-agent/$f" "touch /.hangar-agent/new" "mount -o remount,rw /.hangar-agent" "umount /.hangar-agent"; do',
+            '  sh -c "$t" 2>/dev/null && echo "ALLOWED: $t"',
+            "done",
+            'echo "$before" | sha256sum -c --quiet && echo intact; id -u; ls -A /.hangar-agent | wc -l',
+        ])
+        r = sb.exec(["/bin/sh", "-c", attack]).result()
+        assert (r.returncode, r.stdout) == (0, "intact\n0\n1\n"), (r.returncode, r.stdout, r.stderr)
     finally:
         sb.stop().result()
 
