@@ -2,7 +2,12 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export function createMetrics(sandboxCounts: () => Record<string, number>, watchStats?: () => { relists: number } | undefined, execStats?: () => Record<string, number> | undefined) {
+export function createMetrics(
+  sandboxCounts: () => Record<string, number>,
+  watchStats?: () => { relists: number } | undefined,
+  execStats?: () => Record<string, number> | undefined,
+  trimStats?: () => { trims: number; seconds: number; releasedBytes: number } | undefined,
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
   const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
@@ -52,6 +57,21 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, watch
         for (const [path, n] of Object.entries(execStats() ?? {})) this.set({ path }, n);
       },
     });
+  }
+  if (trimStats) {
+    const trims = { trims: "Calls of glibc's malloc_trim since start (HANGAR_MALLOC_TRIM_SECONDS)", seconds: "Seconds spent in malloc_trim since start", releasedBytes: "Bytes of RSS malloc_trim handed back since start (RSS before minus after, summed)" } as const;
+    const names = { trims: "hangar_malloc_trims", seconds: "hangar_malloc_trim_seconds", releasedBytes: "hangar_malloc_trim_released_bytes" } as const;
+    for (const key of ["trims", "seconds", "releasedBytes"] as const) {
+      new Gauge({
+        name: names[key],
+        help: trims[key],
+        registers: [registry],
+        collect() {
+          const t = trimStats();
+          if (t) this.set(t[key]);
+        },
+      });
+    }
   }
   return {
     registry,

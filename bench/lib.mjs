@@ -154,9 +154,11 @@ export async function rlWorkload(client, n, spec) {
 
 /** RSS (MiB) and CPU seconds used so far by a process, from /proc. */
 export function procUsage(pid) {
-  const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = (k) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return { rssMiB: +rss.toFixed(1), cpuSeconds: (Number(f[11]) + Number(f[12])) / 100 };
+  // peakMiB: VmHWM, the largest RSS the process has had (a trim lowers the RSS, never this).
+  return { rssMiB: +kib("VmRSS").toFixed(1), peakMiB: +kib("VmHWM").toFixed(1), cpuSeconds: (Number(f[11]) + Number(f[12])) / 100 };
 }
 
 /** Runs fn with `concurrency` workers for `ms`; returns ops/s, latency stats and failures (an op past 30 s counts as failed). */

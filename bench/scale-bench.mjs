@@ -87,6 +87,13 @@ const stopHangar = async (x, sig = "SIGTERM") => {
   await new Promise((res) => x.proc.once("exit", res));
 };
 
+/** A replica's malloc_trim counters from its /metrics: calls, seconds in them, MiB handed back. */
+async function mallocTrims(x) {
+  const text = await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text();
+  const v = (name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
+  return { trims: v("hangar_malloc_trims"), seconds: +v("hangar_malloc_trim_seconds").toFixed(3), released_mib: +(v("hangar_malloc_trim_released_bytes") / 2 ** 20).toFixed(1) };
+}
+
 // BENCH_SCALE_ENV_B: extra environment (JSON) for the second replica only, to compare two settings in one run.
 const envB = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_B ?? "{}") };
 /**
@@ -201,6 +208,8 @@ try {
       }
     }));
     const rss = reps.map((x) => procUsage(x.proc.pid).rssMiB);
+    const peak = reps.map((x) => procUsage(x.proc.pid).peakMiB);
+    const trims = await Promise.all(reps.map((x) => mallocTrims(x).catch(() => null)));
     const row = {
       sandboxes: size,
       create_per_s: +(todo / (createMs / 1000)).toFixed(1),
@@ -214,6 +223,9 @@ try {
       list_p99_ms: stats(listLat).p99,
       rss_mib: Math.max(...rss),
       rss_mib_per_replica: rss,
+      rss_peak_mib_per_replica: peak,
+      // glibc's malloc_trim (HANGAR_MALLOC_TRIM_SECONDS, ADR 0024) since each replica started.
+      malloc_trim_per_replica: trims,
       // A probe that never started (the bed saturated) has no lag: counted, not averaged.
       reaper_lag_ms: lags.some(Number.isFinite) ? +Math.max(...lags.filter(Number.isFinite)).toFixed(0) : null,
       reaper_lag_p50_ms: lags.some(Number.isFinite) ? stats(lags.filter(Number.isFinite)).p50 : null,

@@ -22,6 +22,7 @@ import { allowsEgress } from "../core/egress.js";
 import { toDomainSpec } from "../api/spec.js";
 import { applyOverrides } from "../api/template-view.js";
 import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
+import { loadMallocTrim, startMallocTrim, type TrimLoop } from "./malloc-trim.js";
 import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -126,6 +127,15 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
   return { runtime };
 }
 
+/** HANGAR_MALLOC_TRIM_SECONDS: hand freed native memory back every so often (ADR 0024). */
+async function startTrim(cfg: Config, log: pino.Logger): Promise<TrimLoop | undefined> {
+  if (cfg.mallocTrimSeconds === 0) return undefined;
+  const loaded = await loadMallocTrim();
+  if ("trim" in loaded) return startMallocTrim({ trim: loaded.trim, intervalMs: cfg.mallocTrimSeconds * 1000 });
+  log.warn({ err: loaded.error }, "HANGAR_MALLOC_TRIM_SECONDS: glibc's malloc_trim is not available here; freed native memory stays with the process");
+  return undefined;
+}
+
 async function main() {
   let cfg: Config;
   try {
@@ -164,10 +174,11 @@ async function main() {
     log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
   }
   if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
+  const trimLoop = await startTrim(cfg, log);
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
-  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined, runtime.execStats ? () => runtime.execStats?.() as Record<string, number> | undefined : undefined);
+  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined, runtime.execStats ? () => runtime.execStats?.() as Record<string, number> | undefined : undefined, trimLoop && (() => trimLoop.stats()));
   const controller = createController({
     runtime,
     defaultDenyEgress: cfg.defaultDenyEgress,
@@ -218,6 +229,7 @@ async function main() {
     await api.shutdown(cfg.shutdownGraceSeconds * 1000);
     await controller.close();
     metricsServer?.close();
+    trimLoop?.stop();
     log.info("stopped");
     process.exit(0);
   };

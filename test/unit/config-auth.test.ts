@@ -18,6 +18,8 @@ describe("loadConfig", () => {
     expect(c.listen).toEqual({ host: "127.0.0.1", port: 50051, text: "127.0.0.1:50051" });
     expect(c.runtime).toBe("local");
     expect(c.retentionSeconds).toBe(3600);
+    expect(c.mallocTrimSeconds).toBe(10);
+    expect(loadConfig({ ...base, HANGAR_MALLOC_TRIM_SECONDS: "0" }, [], dir).mallocTrimSeconds).toBe(0);
     expect(Object.isFrozen(c)).toBe(true);
   });
   it("flags override the environment", () => {
@@ -33,6 +35,7 @@ describe("loadConfig", () => {
     ["no seccomp filter", { HANGAR_LOCAL_SECCOMP_BPF: "/nonexistent/seccomp.bpf" }, /HANGAR_LOCAL_SECCOMP_BPF=.*make setup/],
     ["negative retention", { HANGAR_RETENTION_SECONDS: "-1" }, /HANGAR_RETENTION_SECONDS/],
     ["not a number", { HANGAR_MAX_SANDBOXES: "many" }, /HANGAR_MAX_SANDBOXES/],
+    ["a negative trim interval", { HANGAR_MALLOC_TRIM_SECONDS: "-5" }, /HANGAR_MALLOC_TRIM_SECONDS/],
     ["bad bool", { HANGAR_DEFAULT_DENY_EGRESS: "perhaps" }, /HANGAR_DEFAULT_DENY_EGRESS/],
     ["unknown setting", { HANGAR_LISTEN_ADDR: "x" }, /HANGAR_LISTEN_ADDR: unknown setting/],
     ["a public Gateway on the local runtime", { HANGAR_PUBLIC_GATEWAY: "gw/public", HANGAR_PUBLIC_URL: "http://127.0.0.1:18080" }, /PUBLIC services need the Kubernetes runtime/],
