@@ -94,7 +94,8 @@ async function mallocTrims(x) {
   return { trims: v("hangar_malloc_trims"), seconds: +v("hangar_malloc_trim_seconds").toFixed(3), released_mib: +(v("hangar_malloc_trim_released_bytes") / 2 ** 20).toFixed(1) };
 }
 
-// BENCH_SCALE_ENV_B: extra environment (JSON) for the second replica only, to compare two settings in one run.
+// BENCH_SCALE_ENV_A / BENCH_SCALE_ENV_B: extra environment (JSON) for the first / second replica only, to compare two settings in one run.
+const envA = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_A ?? "{}") };
 const envB = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_B ?? "{}") };
 /**
  * Raw Kubernetes on the same bed, same concurrency: `n` bare pods created straight on the
@@ -135,7 +136,7 @@ async function rawPhase(n) {
   return { pods: n, create_per_s: +(n / (createMs / 1000)).toFixed(1), create_p50_ms: stats(lat).p50, create_p99_ms: stats(lat).p99, all_running_ms: +runningMs.toFixed(0), running: running.size, create_to_running_cpu: used };
 }
 
-const reps = [await startHangar(env), await startHangar(envB)];
+const reps = [await startHangar(envA), await startHangar(envB)];
 const ids = [];
 const out = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)", replicas: 2, concurrency: CONC, sizes: [] };
 try {

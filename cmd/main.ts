@@ -164,7 +164,8 @@ async function main() {
       const t = sharedTemplates.find((x) => x.id === id);
       return t && toDomainSpec(applyOverrides(t.spec as never, undefined), specLimits(cfg.secretStores.map((s) => s.name)));
     };
-    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit");
+    const runners = parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);
+    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit", runners);
   } catch (e) {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }

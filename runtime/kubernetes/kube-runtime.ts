@@ -404,7 +404,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         idlePod: (pool, labels) => {
           const shape = pool.shape ?? { requests: {}, limits: {} };
           const pod = buildPod(randomUUID(), { image: pool.image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: shape.requests, limits: shape.limits, workingDir: shape.workingDir, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
-            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on,
+            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, nodeSelector: pool.nodeSelector, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on,
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
         },
@@ -424,8 +424,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     // Pool pods were started with no egress; under netinit their rules are fixed, so only a sandbox with none fits.
     const egress = allowsEgress(spec, o.defaultDenyEgress);
-    const pinned = (!!runner && Object.keys(runner.nodeSelector).length > 0) || (!!netinitImage && egress);
-    const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], pinned) : undefined;
+    // A pool serves one runner: its pods carry that runner's node selector (HANGAR_KUBE_WARM_POOLS @runner).
+    const pool = warm && record && text ? poolFor(spec, o.warmPools ?? [], !!netinitImage && egress, runner?.nodeSelector) : undefined;
     if (warm && pool && record && text) {
       // A pool pod already runs and exec was proven on it: without files to place, the claim itself
       // stores the record as RUNNING (one apiserver write from idle pod to running sandbox).

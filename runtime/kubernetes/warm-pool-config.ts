@@ -19,14 +19,22 @@ export interface WarmPoolConfig {
   shape?: PoolShape;
   /** The shared template the pool was configured for (logs and docs; matching is by image and shape). */
   template?: string;
+  /** The runner the pool serves (HANGAR_KUBE_RUNNERS): its pods carry that runner's node selector. */
+  runnerId?: string;
+  /** The runner's node selector (absent: a runner that runs on any node). */
+  nodeSelector?: Record<string, string>;
 }
 
-/** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve. */
-export type WarmPoolEntry = { image: string; size: number } | { template: string; size: number };
+/** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve; for a named runner or the first. */
+export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; runner?: string };
+
+const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
 
 /**
  * HANGAR_KUBE_WARM_POOLS: `image=size,template:id=size,...` (the last `=` splits: images contain
  * `:`). `template:<id>` names a shared template (HANGAR_SHARED_TEMPLATES_FILE), resolved at start.
+ * `=size@runner` keeps the pool for that runner of HANGAR_KUBE_RUNNERS (its pods on that runner's
+ * nodes); without it the pool is the first runner's.
  */
 export function parseWarmPools(text: string): WarmPoolEntry[] {
   if (!text.trim()) return [];
@@ -35,17 +43,21 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const e = entry.trim();
     const eq = e.lastIndexOf("=");
     const name = e.slice(0, eq).trim();
-    const size = Number(e.slice(eq + 1));
+    const [sizeText = "", runner, ...more] = e.slice(eq + 1).split("@");
+    const size = Number(sizeText.trim());
     if (eq <= 0 || !name) throw new Error(`"${e}": expected image=size or template:<id>=size, e.g. python:3.11=8`);
     if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
-    if (seen.has(name)) throw new Error(`${name} appears twice`);
-    seen.add(name);
+    if (runner !== undefined && (more.length || !RUNNER_ID.test(runner.trim()))) throw new Error(`"${e}": after the size, @<runner> names one runner of HANGAR_KUBE_RUNNERS (a DNS label), e.g. python:3.11=8@gpu-a`);
+    const at = runner === undefined ? {} : { runner: runner.trim() };
+    const key = `${name}@${at.runner ?? ""}`;
+    if (seen.has(key)) throw new Error(`${name}${at.runner ? `@${at.runner}` : ""} appears twice`);
+    seen.add(key);
     if (name.startsWith("template:")) {
       const template = name.slice("template:".length);
       if (!SHARED_TEMPLATE_ID.test(template)) throw new Error(`"${e}": template:<id> names a shared template by its id (a DNS label)`);
-      return { template, size };
+      return { template, size, ...at };
     }
-    return { image: name, size };
+    return { image: name, size, ...at };
   });
 }
 
@@ -76,23 +88,29 @@ export function poolShapeOf(spec: SandboxSpec): { shape: PoolShape } | { reason:
   return { shape: { requests: q(spec.requests), limits: q(spec.limits), ...(spec.workingDir ? { workingDir: spec.workingDir } : {}) } };
 }
 
-/** The identity of a pool: image and shape, canonical (the empty shape is the image alone). */
-export function poolKey(image: string, shape?: PoolShape): string {
+/**
+ * The identity of a pool: image, shape and node selector, canonical (the empty shape with no
+ * selector is the image alone; a selector adds its sorted pairs).
+ */
+export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<string, string>): string {
   const s = shape ?? { requests: {}, limits: {} };
   const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir];
-  return parts.every((p) => !p) ? image : JSON.stringify([image, ...parts.map((p) => p ?? "")]);
+  const sel = Object.entries(nodeSelector ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (parts.every((p) => !p) && !sel.length) return image;
+  return JSON.stringify([image, ...parts.map((p) => p ?? ""), ...(sel.length ? [sel] : [])]);
 }
 
 /**
- * The pool that can serve a sandbox: same image, same shape, and nothing the idle pod lacks.
- * mustBeCold: the sandbox must be placed or networked in a way pool pods were not started with.
+ * The pool that can serve a sandbox: same image, same shape, pods on the nodes of the sandbox's
+ * runner (`nodeSelector`: its selector), and nothing the idle pod lacks.
+ * mustBeCold: the sandbox must be networked in a way pool pods were not started with.
  */
-export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean): WarmPoolConfig | undefined {
+export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean, nodeSelector?: Record<string, string>): WarmPoolConfig | undefined {
   if (mustBeCold) return undefined;
   const s = poolShapeOf(spec);
   if (!("shape" in s)) return undefined;
-  const key = poolKey(spec.image, s.shape);
-  return pools.find((p) => poolKey(p.image, p.shape) === key);
+  const key = poolKey(spec.image, s.shape, nodeSelector);
+  return pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
 }
 
 /**
@@ -102,9 +120,19 @@ export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: 
  * egressFixedAtStart: egress rules are set when a pod starts (netinit), so a pool pod (started
  * with none) can serve only sandboxes that allow none.
  */
-export function resolveWarmPools(entries: WarmPoolEntry[], specOf: (id: string) => SandboxSpec | undefined, allowsEgress: (spec: SandboxSpec) => boolean, egressFixedAtStart: boolean): WarmPoolConfig[] {
+export function resolveWarmPools(
+  entries: WarmPoolEntry[],
+  specOf: (id: string) => SandboxSpec | undefined,
+  allowsEgress: (spec: SandboxSpec) => boolean,
+  egressFixedAtStart: boolean,
+  runners: { runnerId: string; nodeSelector: Record<string, string> }[] = [],
+): WarmPoolConfig[] {
   const byKey = new Map<string, string>();
   return entries.map((e) => {
+    const label = `${"template" in e ? `template:${e.template}` : e.image}${e.runner ? `@${e.runner}` : ""}`;
+    const runner = e.runner ? runners.find((r) => r.runnerId === e.runner) : runners[0];
+    if (e.runner && !runner) throw new Error(`${label}: no runner has the id ${e.runner} (HANGAR_KUBE_RUNNERS lists ${runners.map((r) => r.runnerId).join(", ") || "none"})`);
+    const placement = runner ? { runnerId: runner.runnerId, ...(Object.keys(runner.nodeSelector).length ? { nodeSelector: runner.nodeSelector } : {}) } : {};
     let pool: WarmPoolConfig;
     if ("template" in e) {
       const spec = specOf(e.template);
@@ -112,13 +140,12 @@ export function resolveWarmPools(entries: WarmPoolEntry[], specOf: (id: string) 
       const s = poolShapeOf(spec);
       if ("reason" in s) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: ${s.reason}`);
       if (egressFixedAtStart && allowsEgress(spec)) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`);
-      pool = { image: spec.image, size: e.size, shape: s.shape, template: e.template };
-    } else pool = { image: e.image, size: e.size };
-    const key = poolKey(pool.image, pool.shape);
-    const name = "template" in e ? `template:${e.template}` : e.image;
+      pool = { image: spec.image, size: e.size, shape: s.shape, template: e.template, ...placement };
+    } else pool = { image: e.image, size: e.size, ...placement };
+    const key = poolKey(pool.image, pool.shape, pool.nodeSelector);
     const other = byKey.get(key);
-    if (other) throw new Error(`${name} and ${other} make the same pod (image, resources, working directory): configure one`);
-    byKey.set(key, name);
+    if (other) throw new Error(`${label} and ${other} make the same pod (image, resources, working directory, node selector): configure one`);
+    byKey.set(key, label);
     return pool;
   });
 }

@@ -55,8 +55,8 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
 }
 
 
-/** A pool's label value: a hash of its image (and of its shape, when it has one). */
-export const poolName = (image: string, shape?: PoolShape) => `p${createHash("sha256").update(poolKey(image, shape)).digest("hex").slice(0, 12)}`;
+/** A pool's label value: a hash of its image (and of its shape and node selector, when it has them). */
+export const poolName = (image: string, shape?: PoolShape, nodeSelector?: Record<string, string>) => `p${createHash("sha256").update(poolKey(image, shape, nodeSelector)).digest("hex").slice(0, 12)}`;
 
 /** Idle pods of a pool, and which of them are ready to be claimed (running, exec proven, not being deleted). */
 export function claimable(pods: k8s.V1Pod[], pool: string): { idle: k8s.V1Pod[]; ready: k8s.V1Pod[] } {
@@ -123,7 +123,7 @@ export function createWarmPools(d: WarmPoolDeps) {
   async function refillOnce(): Promise<void> {
     const all = d.pods();
     for (const p of d.pools) {
-      const name = poolName(p.image, p.shape);
+      const name = poolName(p.image, p.shape, p.nodeSelector);
       const { idle } = claimable(all, name);
       for (const pod of idle) {
         const n = pod.metadata?.name ?? "";
@@ -145,7 +145,7 @@ export function createWarmPools(d: WarmPoolDeps) {
         creating++;
         void d.core
           .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
-          .catch((e: unknown) => d.log.warn({ err: e, image: p.image, template: p.template }, "could not create a warm pod"))
+          .catch((e: unknown) => d.log.warn({ err: e, image: p.image, template: p.template, runner: p.runnerId }, "could not create a warm pod"))
           .finally(() => creating--);
       }
       // Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica).
@@ -166,7 +166,7 @@ export function createWarmPools(d: WarmPoolDeps) {
    * could be claimed (empty pool, or every candidate taken by someone else first).
    */
   async function claim(pool: WarmPoolConfig, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
-    const pn = poolName(pool.image, pool.shape);
+    const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
     const { ready } = claimable(d.pods(), pn);
     const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "")).sort(() => Math.random() - 0.5); // replicas start at different pods

@@ -10,11 +10,11 @@ import { NAMESPACE, waitFor } from "./kube.js";
 
 const silent = { info() {}, warn() {}, error() {} };
 
-export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; agentDirectPorts?: { first: number; count: number }; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number; netinit?: { agentImagePath?: string }; agentBytes?: Buffer }) {
+export function hangarReplica(o: { kubeConfig: k8s.KubeConfig; retentionMs?: number; startupTimeoutMs?: number; warmPools?: WarmPoolConfig[]; execAgent?: boolean; agentDirectPorts?: { first: number; count: number }; maxExecsPerSandbox?: number; nodeSelector?: Record<string, string>; tolerations?: k8s.V1Toleration[]; maxSandboxes?: number; netinit?: { agentImagePath?: string }; agentBytes?: Buffer; runners?: { runnerId: string; nodeSelector: Record<string, string> }[] }) {
   const runtime = createKubernetesRuntime({
     kubeConfig: o.kubeConfig, namespace: NAMESPACE, startupTimeoutMs: o.startupTimeoutMs ?? 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
-    runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: o.nodeSelector ?? {} }], tolerations: o.tolerations, warmPools: o.warmPools,
+    runners: o.runners?.map((r) => ({ ...r, runnerGroupId: "g" })) ?? [{ runnerId: "any", runnerGroupId: "g", nodeSelector: o.nodeSelector ?? {} }], tolerations: o.tolerations, warmPools: o.warmPools,
     execAgent: o.execAgent ? agentBinary(o.agentBytes ?? readFileSync(".build/hangar-agent")) : undefined,
     // hangar-netinit from the test cluster's image (test/cluster/netinit-image.sh), as a deployed Hangar runs it.
     ...(o.netinit ? { egress: { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" as const, netinitImage: readFileSync(".cluster/netinit-image", "utf8").trim() }, ...(o.netinit.agentImagePath ? { agentImagePath: o.netinit.agentImagePath } : {}) } : {}),

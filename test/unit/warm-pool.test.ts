@@ -14,7 +14,15 @@ describe("HANGAR_KUBE_WARM_POOLS", () => {
   it("parses template:<id>=size entries beside images", () => {
     expect(parseWarmPools("template:agent-env=4,python:3.11=2")).toEqual([{ template: "agent-env", size: 4 }, { image: "python:3.11", size: 2 }]);
   });
-  for (const [bad, msg] of [["python:3.11", /image=size/], ["=3", /image=size/], ["a=0", /1 to 1000/], ["a=x", /1 to 1000/], ["a=1,a=2", /twice/], ["template:=2", /DNS label/], ["template:Bad_Id=2", /DNS label/], ["template:x=1,template:x=3", /twice/]] as const) {
+  it("parses =size@runner: one pool per runner, the same image for two runners included", () => {
+    expect(parseWarmPools("python:3.11=8@cpu-a, python:3.11=2@gpu.b,template:agent-env=4@cpu-a,python:3.11=1")).toEqual([
+      { image: "python:3.11", size: 8, runner: "cpu-a" },
+      { image: "python:3.11", size: 2, runner: "gpu.b" },
+      { template: "agent-env", size: 4, runner: "cpu-a" },
+      { image: "python:3.11", size: 1 },
+    ]);
+  });
+  for (const [bad, msg] of [["python:3.11", /image=size/], ["=3", /image=size/], ["a=0", /1 to 1000/], ["a=x", /1 to 1000/], ["a=1,a=2", /twice/], ["template:=2", /DNS label/], ["template:Bad_Id=2", /DNS label/], ["template:x=1,template:x=3", /twice/], ["a=1@r,a=2@r", /a@r appears twice/], ["a=1@", /@<runner> names one runner/], ["a=1@Bad_Runner", /@<runner>/], ["a=1@r@s", /@<runner>/], ["a=x@r", /1 to 1000/]] as const) {
     it(`refuses ${bad}`, () => expect(() => parseWarmPools(bad)).toThrow(msg));
   }
 });
@@ -32,7 +40,7 @@ describe("poolFor", () => {
     ["a GPU", sb({ limits: { gpuCount: 1 } }), false, false],
     ["volumes", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), false, false],
     ["a working directory", sb({ workingDir: "/w" }), false, false],
-    ["a runner with a node selector", sb(), true, false],
+    ["egress its pod would have been started with (netinit)", sb(), true, false],
     ["host aliases (a Compose file's service names)", sb({ hostAliases: ["db"] }), false, false],
     ["arguments to the image's entrypoint", sb({ imageEntrypoint: true }), false, false],
   ];
@@ -53,11 +61,24 @@ describe("poolFor", () => {
     ];
     for (const [name, s, want] of tcases) it(`${name}: ${want ?? "image pool or cold"}`, () => expect(poolFor(s, both, false)?.template).toBe(want));
     it("the plain image still goes to the image pool", () => expect(poolFor(sb(), both, false)).toBe(both[0]));
+    it("a runner's node selector: only a pool of that runner (same selector, any order) serves it", () => {
+      const gpu = { "hangar.dev/pool": "gpu", zone: "a" };
+      const perRunner = [{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 1, runnerId: "gpu-a", nodeSelector: gpu }];
+      expect(poolFor(sb(), perRunner, false, { zone: "a", "hangar.dev/pool": "gpu" })).toBe(perRunner[1]);
+      expect(poolFor(sb(), perRunner, false, {})).toBe(perRunner[0]);
+      expect(poolFor(sb(), perRunner, false)).toBe(perRunner[0]);
+      expect(poolFor(sb(), perRunner, false, { zone: "b" })).toBeUndefined();
+      expect(poolFor(sb(), [perRunner[0]!], false, gpu)).toBeUndefined();
+      expect(poolFor(sb(), perRunner, true, gpu)).toBeUndefined();
+    });
     it("pool names: the image pool's is the image's hash as before; a shaped pool's differs", () => {
       expect(poolName("python:3.11")).toBe(`p${createHash("sha256").update("python:3.11").digest("hex").slice(0, 12)}`);
       expect(poolName("python:3.11", { requests: {}, limits: {} })).toBe(poolName("python:3.11"));
       expect(poolName("python:3.11", shape)).not.toBe(poolName("python:3.11"));
       expect(poolName("python:3.11", shape)).toMatch(/^p[0-9a-f]{12}$/);
+      expect(poolName("python:3.11", undefined, {})).toBe(poolName("python:3.11"));
+      expect(poolName("python:3.11", undefined, { zone: "a" })).not.toBe(poolName("python:3.11"));
+      expect(poolName("python:3.11", shape, { zone: "a", k: "v" })).toBe(poolName("python:3.11", shape, { k: "v", zone: "a" }));
     });
   });
 });
@@ -103,6 +124,22 @@ describe("resolveWarmPools", () => {
     ["a template allowing egress under netinit", [{ template: "open-net", size: 1 }], true, /allow egress/],
   ];
   for (const [name, entries, fixed, msg] of bad) it(`refuses ${name}`, () => expect(() => resolveWarmPools(entries, specOf, egress, fixed)).toThrow(msg));
+  const runners: { runnerId: string; nodeSelector: Record<string, string> }[] = [{ runnerId: "any", nodeSelector: {} }, { runnerId: "gpu-a", nodeSelector: { pool: "gpu" } }];
+  it("places each pool on its runner: the first runner without @, a named one with it", () => {
+    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 1, runner: "gpu-a" }, { template: "agent-env", size: 3, runner: "gpu-a" }], specOf, egress, false, runners)).toEqual([
+      { image: "python:3.11", size: 2, runnerId: "any" },
+      { image: "python:3.11", size: 1, runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
+      { image: "python:3.11", size: 3, shape: { requests: { memory: "1Gi" }, limits: {}, workingDir: "/repo" }, template: "agent-env", runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
+    ]);
+    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }], specOf, egress, false, [...runners].reverse())).toEqual([{ image: "python:3.11", size: 2, runnerId: "gpu-a", nodeSelector: { pool: "gpu" } }]);
+  });
+  it("refuses a runner HANGAR_KUBE_RUNNERS does not list, naming the ones it does", () => {
+    expect(() => resolveWarmPools([{ image: "python:3.11", size: 1, runner: "gpu-b" }], specOf, egress, false, runners)).toThrow(/python:3.11@gpu-b: no runner has the id gpu-b \(HANGAR_KUBE_RUNNERS lists any, gpu-a\)/);
+  });
+  it("refuses two runners' pools that make the same pod (the same node selector)", () => {
+    const same = [{ runnerId: "a", nodeSelector: { pool: "x" } }, { runnerId: "b", nodeSelector: { pool: "x" } }];
+    expect(() => resolveWarmPools([{ image: "python:3.11", size: 1, runner: "a" }, { image: "python:3.11", size: 1, runner: "b" }], specOf, egress, false, same)).toThrow(/python:3.11@b and python:3.11@a make the same pod/);
+  });
   it("a template allowing egress is pooled when egress is a label (NetworkPolicy)", () => {
     expect(resolveWarmPools([{ template: "open-net", size: 1 }], specOf, egress, false)[0]?.template).toBe("open-net");
   });
