@@ -6,11 +6,15 @@
 // bare pods created straight on the apiserver first, the raw Kubernetes side of the comparison).
 // After the sizes: a replica killed and restarted, then the apiserver restarted (each replica's
 // pod watch expires, 410 Gone, and relists every pod: how long until both have, and serve new sandboxes).
+// Last, BENCH_SCALE_POOL (500; 0 skips): both replicas restarted with a warm pool of that many pods
+// on the kwok runner, among every sandbox made before: the fill, a burst of as many claims through
+// the API, and the refill.
 import * as k8s from "@kubernetes/client-node";
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { poolAgents } from "../dist/runtime/kubernetes/kube-agents.js";
+import { poolName } from "../dist/runtime/kubernetes/warm-pool.js";
 import { core, now, NS, procUsage, sleep, startHangar, stats, throughput, unary } from "./lib.mjs";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000,10000").split(",").map(Number);
@@ -136,6 +140,80 @@ async function rawPhase(n) {
   return { pods: n, create_per_s: +(n / (createMs / 1000)).toFixed(1), create_p50_ms: stats(lat).p50, create_p99_ms: stats(lat).p99, all_running_ms: +runningMs.toFixed(0), running: running.size, create_to_running_cpu: used };
 }
 
+/**
+ * The warm pool at scale: both replicas restarted with HANGAR_KUBE_WARM_POOLS=python:3.11=n@kwok
+ * while every sandbox made so far runs; how long until n idle pods are ready (created, Running on
+ * kwok, exec proven), a burst of n claims through the API at the bench's concurrency (each a
+ * create of the pool's sandbox), and how long the pool takes to be full again.
+ */
+async function poolPhase(n) {
+  const label = `hangar.dev/warm-pool=${poolName("python:3.11", undefined, { type: "kwok" })}`;
+  // From the apiserver's watch cache (resourceVersion 0): a quorum list of every pod each second would be the bench's own load.
+  const ready = async () => (await core.listNamespacedPod({ namespace: NS, labelSelector: label, resourceVersion: "0" })).items.filter((p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running").length;
+  const full = async (t0, what) => {
+    for (let logged = 0; ; ) {
+      const r = await ready();
+      if (r >= logged + 100) log(`${what}: ${(logged = r)} of ${n} ready after ${((now() - t0) / 1000).toFixed(1)} s`);
+      if (r >= n) return { ms: +(now() - t0).toFixed(0), ready: r };
+      if (now() - t0 > 900_000) return { ms: null, ready: r };
+      await sleep(500);
+    }
+  };
+  log(`warm pool at ${ids.length} sandboxes: both replicas restarted with ${n} idle pods on the kwok runner`);
+  for (const x of reps) await stopHangar(x);
+  const poolEnv = { HANGAR_KUBE_WARM_POOLS: `python:3.11=${n}@kwok` };
+  const cpuF = cpu();
+  const tf = now();
+  reps[0] = await startHangar({ ...envA, ...poolEnv });
+  reps[1] = await startHangar({ ...envB, ...poolEnv });
+  const fill = await full(tf, "fill");
+  const fillCpu = cpuSince(cpuF, now() - tf);
+  log(`filled: ${JSON.stringify(fill)}; ${n} claims, ${CONC} in flight`);
+  const cpuC = cpu();
+  const tc = now();
+  const claimIds = [];
+  const lat = await pool(n, CONC, async (i) => {
+    const s = await unary(reps[i % 2].client, "CreateSandbox", { sandbox: { spec: spec(["pool-claim"]) }, request_id: reqId(`c${i}`) });
+    claimIds[i] = s.sandbox_id;
+  });
+  const claimMs = now() - tc;
+  await pool(n, CONC, async (i) => {
+    for (;;) {
+      const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: claimIds[i] });
+      if (s.status.state === "STATE_RUNNING") return;
+      if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state)) throw new Error(`claim ${claimIds[i]} ended: ${s.status.state}`);
+      await sleep(100);
+    }
+  });
+  const allRunningMs = now() - tc;
+  const claimCpu = cpuSince(cpuC, allRunningMs);
+  const mine = new Set(claimIds);
+  const warm = (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/claimed=true", resourceVersion: "0" })).items.filter((p) => mine.has(p.metadata?.labels?.["hangar.dev/sandbox-id"])).length;
+  const cpuR = cpu();
+  const tr = now();
+  const refill = await full(tr, "refill");
+  const row = {
+    sandboxes: ids.length,
+    pool_size: n,
+    fill_ms: fill.ms,
+    fill_ready: fill.ready,
+    fill_cpu: fillCpu,
+    claims: n,
+    claims_warm: warm,
+    claim_per_s: +(n / (claimMs / 1000)).toFixed(1),
+    claim_p50_ms: stats(lat).p50,
+    claim_p99_ms: stats(lat).p99,
+    claims_all_running_ms: +allRunningMs.toFixed(0),
+    claim_cpu: claimCpu,
+    refill_ms: refill.ms,
+    refill_ready: refill.ready,
+    refill_cpu: cpuSince(cpuR, now() - tr),
+    rss_mib_after: reps.map((x) => procUsage(x.proc.pid).rssMiB),
+  };
+  log(JSON.stringify(row));
+  return row;
+}
+
 const reps = [await startHangar(envA), await startHangar(envB)];
 const ids = [];
 const out = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)", replicas: 2, concurrency: CONC, sizes: [] };
@@ -153,6 +231,9 @@ try {
     const cpu0 = cpu();
     const t0 = now();
     const base = ids.length;
+    // Each replica's RSS once a second through the whole size (one reading at the end is one point of a sawtooth).
+    const rssSamples = reps.map(() => []);
+    const sampler = setInterval(() => reps.forEach((x, i) => { try { rssSamples[i].push(procUsage(x.proc.pid).rssMiB); } catch { /* restarting */ } }), 1000);
     const createLat = await pool(todo, CONC, async (i) => {
       const n = base + i;
       const tags = ["scale", ...(n < 100 ? ["list-probe"] : [])];
@@ -208,7 +289,9 @@ try {
         await sleep(50);
       }
     }));
+    clearInterval(sampler);
     const rss = reps.map((x) => procUsage(x.proc.pid).rssMiB);
+    const mean = (a) => +(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(1);
     const peak = reps.map((x) => procUsage(x.proc.pid).peakMiB);
     const trims = await Promise.all(reps.map((x) => mallocTrims(x).catch(() => null)));
     const row = {
@@ -225,6 +308,8 @@ try {
       rss_mib: Math.max(...rss),
       rss_mib_per_replica: rss,
       rss_peak_mib_per_replica: peak,
+      rss_mean_mib_per_replica: rssSamples.map(mean),
+      rss_p50_mib_per_replica: rssSamples.map((a) => stats(a).p50),
       // glibc's malloc_trim (HANGAR_MALLOC_TRIM_SECONDS, ADR 0024) since each replica started.
       malloc_trim_per_replica: trims,
       // A probe that never started (the bed saturated) has no lag: counted, not averaged.
@@ -265,6 +350,13 @@ try {
   const relists0 = await Promise.all(reps.map(relists));
   const cpuW = cpu();
   const tw = now();
+  // Writes the replicas do not watch move etcd's revision past the last pod event they saw, so the
+  // new watch cache (it starts at etcd's revision) cannot resume their watches: a 410 for certain.
+  // Without them an idle namespace's watch may resume cleanly, and there is no expiry to measure.
+  const bump = { metadata: { name: `hangar-bench-rv-${process.pid}`, namespace: "default" }, data: { n: "0" } };
+  await core.createNamespacedConfigMap({ namespace: "default", body: bump });
+  for (let i = 1; i <= 5; i++) await core.replaceNamespacedConfigMap({ name: bump.metadata.name, namespace: "default", body: { ...bump, data: { n: String(i) } } });
+  await core.deleteNamespacedConfigMap({ name: bump.metadata.name, namespace: "default" });
   execFileSync("bash", ["test/cluster/restart-daemon.sh", "kube-apiserver"], { stdio: "ignore", timeout: 180_000 });
   const apiserverReadyMs = now() - tw;
   for (;;) {
@@ -294,6 +386,9 @@ try {
     cpu: cpuSince(cpuW, now() - tw),
   };
   log(JSON.stringify(out.watch_expiry));
+
+  const POOL = Number(process.env.BENCH_SCALE_POOL ?? 500);
+  if (POOL > 0) out.pool = await poolPhase(POOL);
 } finally {
   for (const x of reps) await stopHangar(x);
   log("removing the bench's pods");
