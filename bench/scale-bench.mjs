@@ -58,7 +58,13 @@ function cpu() {
       // not running
     }
   }
-  reps.forEach((x, i) => (c[`hangar-${i}`] = procUsage(x.proc.pid).cpuSeconds));
+  reps.forEach((x, i) => {
+    try {
+      c[`hangar-${i}`] = procUsage(x.proc.pid).cpuSeconds;
+    } catch {
+      c[`hangar-${i}`] = 0; // stopped (the pool phase restarts both): its successor counts from 0
+    }
+  });
   const u = process.cpuUsage();
   c["bench-client"] = (u.user + u.system) / 1e6;
   return c;
@@ -91,11 +97,22 @@ const stopHangar = async (x, sig = "SIGTERM") => {
   await new Promise((res) => x.proc.once("exit", res));
 };
 
-/** A replica's malloc_trim counters from its /metrics: calls, seconds in them, MiB handed back. */
-async function mallocTrims(x) {
+/**
+ * Where a replica's memory is, from its /metrics: V8's heap (committed, used), external memory
+ * (Buffers' backing stores), and the malloc_trim counters (calls, seconds in them, MiB handed back).
+ */
+async function memoryOf(x) {
   const text = await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text();
   const v = (name) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, "m").exec(text)?.[1] ?? 0);
-  return { trims: v("hangar_malloc_trims"), seconds: +v("hangar_malloc_trim_seconds").toFixed(3), released_mib: +(v("hangar_malloc_trim_released_bytes") / 2 ** 20).toFixed(1) };
+  const mib = (name) => +(v(name) / 2 ** 20).toFixed(1);
+  return {
+    heap_total_mib: mib("hangar_process_nodejs_heap_size_total_bytes"),
+    heap_used_mib: mib("hangar_process_nodejs_heap_size_used_bytes"),
+    external_mib: mib("hangar_process_nodejs_external_memory_bytes"),
+    trims: v("hangar_malloc_trims"),
+    trim_seconds: +v("hangar_malloc_trim_seconds").toFixed(3),
+    trim_released_mib: mib("hangar_malloc_trim_released_bytes"),
+  };
 }
 
 // BENCH_SCALE_ENV_A / BENCH_SCALE_ENV_B: extra environment (JSON) for the first / second replica only, to compare two settings in one run.
@@ -293,7 +310,7 @@ try {
     const rss = reps.map((x) => procUsage(x.proc.pid).rssMiB);
     const mean = (a) => +(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(1);
     const peak = reps.map((x) => procUsage(x.proc.pid).peakMiB);
-    const trims = await Promise.all(reps.map((x) => mallocTrims(x).catch(() => null)));
+    const memory = await Promise.all(reps.map((x) => memoryOf(x).catch(() => null)));
     const row = {
       sandboxes: size,
       create_per_s: +(todo / (createMs / 1000)).toFixed(1),
@@ -310,8 +327,8 @@ try {
       rss_peak_mib_per_replica: peak,
       rss_mean_mib_per_replica: rssSamples.map(mean),
       rss_p50_mib_per_replica: rssSamples.map((a) => stats(a).p50),
-      // glibc's malloc_trim (HANGAR_MALLOC_TRIM_SECONDS, ADR 0024) since each replica started.
-      malloc_trim_per_replica: trims,
+      // V8's heap and external memory at the end, and glibc's malloc_trim (HANGAR_MALLOC_TRIM_SECONDS, ADR 0024) since each replica started.
+      memory_per_replica: memory,
       // A probe that never started (the bed saturated) has no lag: counted, not averaged.
       reaper_lag_ms: lags.some(Number.isFinite) ? +Math.max(...lags.filter(Number.isFinite)).toFixed(0) : null,
       reaper_lag_p50_ms: lags.some(Number.isFinite) ? stats(lags.filter(Number.isFinite)).p50 : null,
