@@ -2,12 +2,16 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
-export function createMetrics(
-  sandboxCounts: () => Record<string, number>,
-  watchStats?: () => { relists: number } | undefined,
-  execStats?: () => Record<string, number> | undefined,
-  trimStats?: () => { trims: number; seconds: number; releasedBytes: number } | undefined,
-) {
+/** What the process reports beyond the API's own counts; each absent source adds no metric. */
+export interface MetricSources {
+  watch?: () => { relists: number } | undefined;
+  exec?: () => Record<string, number> | undefined;
+  agents?: () => Record<string, number> | undefined;
+  trim?: () => { trims: number; seconds: number; releasedBytes: number } | undefined;
+}
+
+export function createMetrics(sandboxCounts: () => Record<string, number>, sources: MetricSources = {}) {
+  const { watch: watchStats, exec: execStats, agents: agentStats, trim: trimStats } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
   const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
@@ -55,6 +59,17 @@ export function createMetrics(
       registers: [registry],
       collect() {
         for (const [path, n] of Object.entries(execStats() ?? {})) this.set({ path }, n);
+      },
+    });
+  }
+  if (agentStats) {
+    new Gauge({
+      name: "hangar_kube_agent_starts",
+      help: "Exec agent starts since start by how the agent got into the pod: found (a copy already there: netinit's from Hangar's image, or an earlier install), installed (streamed in through exec stdin first: the pod had no copy of this build), unusable (neither worked: plain exec); Kubernetes runtime",
+      labelNames: ["how"],
+      registers: [registry],
+      collect() {
+        for (const [how, n] of Object.entries(agentStats() ?? {})) this.set({ how }, n);
       },
     });
   }

@@ -179,7 +179,12 @@ async function main() {
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
   const holder: { controller?: ReturnType<typeof createController> } = {};
-  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, runtime.watchStats ? () => runtime.watchStats?.() : undefined, runtime.execStats ? () => runtime.execStats?.() as Record<string, number> | undefined : undefined, trimLoop && (() => trimLoop.stats()));
+  const metrics = createMetrics(() => holder.controller?.counts() ?? {}, {
+    ...(runtime.watchStats ? { watch: () => runtime.watchStats?.() } : {}),
+    ...(runtime.execStats ? { exec: () => runtime.execStats?.() as Record<string, number> | undefined } : {}),
+    ...(runtime.agentStats ? { agents: () => runtime.agentStats?.() } : {}),
+    ...(trimLoop ? { trim: () => trimLoop.stats() } : {}),
+  });
   const controller = createController({
     runtime,
     defaultDenyEgress: cfg.defaultDenyEgress,

@@ -167,6 +167,8 @@ export interface Runtime {
   watchStats?(): WatchStats;
   /** Commands started since start, by the path they took (metrics); absent: one path only. */
   execStats?(): ExecStats;
+  /** Exec agent starts since start, by how the agent got into the pod (metrics); absent: no agent. */
+  agentStats?(): Record<string, number>;
 }
 
 export interface ExecStats {

@@ -40,7 +40,8 @@ export const startArgv = (...paths: string[]) => ["/bin/sh", "-c", `for p in "$@
 /** Argv that installs the agent from stdin (atomically: a half-written file is never run). */
 export const installArgv = (path: string) => ["/bin/sh", "-c", 'umask 077; t="$0.$$"; cat > "$t" && chmod 700 "$t" && mv -f "$t" "$0"', path];
 
-class AgentMissing extends Error {}
+/** The pod has no agent of this build (the start script exited NOT_INSTALLED). */
+export class AgentMissing extends Error {}
 
 /** One exec running the agent; resolves with an open channel, or rejects (AgentMissing when not installed). */
 async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: AgentBinary): Promise<AgentChannel> {
@@ -83,6 +84,20 @@ export interface AgentLinks {
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
+  /** How this process's agent starts went since start (metrics). */
+  stats(): AgentStats;
+}
+
+/**
+ * Agent starts by how the binary got into the pod: `found` a copy already there (netinit's from
+ * Hangar's image, ADR 0023, or an earlier install), `installed` streamed in through exec stdin first
+ * (the pod had none of this build: another version's netinit image, a pod without netinit, the
+ * copy turned off), `unusable` neither worked (the pod's commands use plain exec).
+ */
+export interface AgentStats {
+  found: number;
+  installed: number;
+  unusable: number;
 }
 
 interface Entry {
@@ -117,6 +132,7 @@ export function createAgentLinks(o: {
   const directLinks = new WeakSet<AgentChannel>();
   let closing = false;
   let directWarned = false;
+  const stats: AgentStats = { found: 0, installed: 0, unusable: 0 };
 
   /** Opens the direct link beside an open exec channel; on any failure commands keep the exec channel. */
   async function openDirect(pod: string, e: Entry, ch: AgentChannel): Promise<void> {
@@ -162,6 +178,7 @@ export function createAgentLinks(o: {
     e.lastTryMs = Date.now();
     try {
       let ch: AgentChannel;
+      let how: "found" | "installed" = "found";
       try {
         ch = await connectTo(pod);
       } catch (err) {
@@ -169,11 +186,14 @@ export function createAgentLinks(o: {
         const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
         if (code !== 0) {
           e.unusable = `installing the exec agent exited ${code}`;
+          stats.unusable++;
           o.log.warn({ pod, code }, "the exec agent cannot be installed in this pod; its commands use plain exec");
           return false;
         }
+        how = "installed";
         ch = await connectTo(pod);
       }
+      stats[how]++;
       if (closing || entries.get(pod) !== e) {
         ch.close();
         return false;
@@ -184,7 +204,10 @@ export function createAgentLinks(o: {
       await openDirect(pod, e, ch);
       return true;
     } catch (err) {
-      if (err instanceof AgentMissing) e.unusable = "the installed exec agent cannot be started";
+      if (err instanceof AgentMissing) {
+        e.unusable = "the installed exec agent cannot be started";
+        stats.unusable++;
+      }
       else o.log.warn({ pod, err: (err as Error).message }, "could not open the exec agent channel; plain exec until it reopens");
       return false;
     } finally {
@@ -215,6 +238,7 @@ export function createAgentLinks(o: {
     },
     isDirect: (ch) => directLinks.has(ch),
     open,
+    stats: () => ({ ...stats }),
     drop(pod) {
       entries.get(pod)?.direct?.close();
       entries.get(pod)?.ch?.close();

@@ -654,5 +654,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats };
+  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats, ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}) };
 }

@@ -10,7 +10,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AgentChannel, createAgentChannel } from "../../runtime/kubernetes/agent-channel.js";
 import { dialDirectLink, openDirectLink } from "../../runtime/kubernetes/agent-direct.js";
-import { agentBinary, createAgentLinks } from "../../runtime/kubernetes/agent-link.js";
+import { AgentMissing, agentBinary, createAgentLinks } from "../../runtime/kubernetes/agent-link.js";
 import * as k8s from "@kubernetes/client-node";
 
 const AGENT = ".build/hangar-agent";
@@ -115,6 +115,28 @@ describe("the exec agent's direct link", () => {
     await expect(ctl.listen(Buffer.alloc(5), ports.first, ports.count)).rejects.toThrow(/token/);
     await ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count);
     await expect(ctl.listen(Buffer.alloc(32, 2), ports.first, ports.count)).rejects.toThrow(/already listening/);
+  });
+
+  it("counts agent starts by how the agent got into the pod: found, installed through exec, unusable", async () => {
+    const installed = new Set<string>();
+    const agents = createAgentLinks({
+      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      // "copy" has the image's copy; "bare" gets one installed; "broken" cannot install one.
+      run: async (pod) => (pod === "broken" ? 1 : (installed.add(pod), 0)),
+      connect: async (pod) => {
+        if (pod !== "copy" && !installed.has(pod)) throw new AgentMissing();
+        return control();
+      },
+    });
+    try {
+      expect(await agents.open("copy")).toBe(true);
+      expect(await agents.open("bare")).toBe(true);
+      expect(await agents.open("broken")).toBe(false);
+      expect(await agents.open("copy")).toBe(true); // already open: not another start
+      expect(agents.stats()).toEqual({ found: 1, installed: 1, unusable: 1 });
+    } finally {
+      agents.close();
+    }
   });
 
   it("a link that closes while the exec channel lives is dialled again; commands use the exec channel meanwhile", async () => {
