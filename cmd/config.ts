@@ -334,8 +334,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     execDeadlineMarginMs: int("HANGAR_EXEC_DEADLINE_MARGIN_MS", 5000, 0, 60_000),
     shutdownGraceSeconds: int("HANGAR_SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     reapIntervalMs: int("HANGAR_REAP_INTERVAL_MS", 1000, 50, 60_000),
-    // How often freed native memory is handed back (glibc's malloc_trim, ADR 0024); 0: never.
-    mallocTrimSeconds: int("HANGAR_MALLOC_TRIM_SECONDS", 10, 0, 3600),
+    // How often freed native memory is handed back (glibc's malloc_trim, ADR 0024); 0 (the default): never.
+    mallocTrimSeconds: int("HANGAR_MALLOC_TRIM_SECONDS", 0, 0, 3600),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
     reportPreparing: bool("HANGAR_REPORT_PREPARING", true),
     secretStores,

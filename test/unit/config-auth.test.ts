@@ -18,8 +18,8 @@ describe("loadConfig", () => {
     expect(c.listen).toEqual({ host: "127.0.0.1", port: 50051, text: "127.0.0.1:50051" });
     expect(c.runtime).toBe("local");
     expect(c.retentionSeconds).toBe(3600);
-    expect(c.mallocTrimSeconds).toBe(10);
-    expect(loadConfig({ ...base, HANGAR_MALLOC_TRIM_SECONDS: "0" }, [], dir).mallocTrimSeconds).toBe(0);
+    expect(c.mallocTrimSeconds).toBe(0);
+    expect(loadConfig({ ...base, HANGAR_MALLOC_TRIM_SECONDS: "30" }, [], dir).mallocTrimSeconds).toBe(30);
     expect(Object.isFrozen(c)).toBe(true);
   });
   it("flags override the environment", () => {
