@@ -47,6 +47,19 @@ lines += ["", "| sandboxes | apiserver pod requests per create (all clients) | i
 for r in rows:
     by = r.get("apiserver_pod_requests_per_s_idle_by_verb", {})
     lines.append(f"| {r['sandboxes']:,} | {r['apiserver_pod_requests_per_create']} | {r['apiserver_pod_requests_per_s_idle']} ({', '.join(f'{k} {v}' for k, v in by.items()) or 'none'}) |")
+if any(r.get("memory_per_replica") for r in rows):
+    lines += ["", "| sandboxes | RSS MiB per replica: at the end / mean (1 s samples) / peak | V8 heap committed / used MiB, per replica | external MiB per replica | malloc_trim calls (s), MiB handed back |", "|---|---|---|---|---|"]
+    for r in rows:
+        m = [x or {} for x in r.get("memory_per_replica") or []]
+        if not m:
+            continue
+        two = lambda k: " / ".join(str(x.get(k, "?")) for x in m)  # noqa: E731
+        heap = "; ".join(f"{x.get('heap_total_mib', '?')} / {x.get('heap_used_mib', '?')}" for x in m)
+        trims = " / ".join(f"{x.get('trims', 0)} ({x.get('trim_seconds', 0)} s)" for x in m)
+        lines.append(
+            f"| {r['sandboxes']:,} | {r['rss_mib_per_replica']} / {r.get('rss_mean_mib_per_replica', '?')} / {r.get('rss_peak_mib_per_replica', '?')} "
+            f"| {heap} | {two('external_mib')} | {trims}, {two('trim_released_mib')} |"
+        )
 if "restart" in s:
     x = s["restart"]
     lines += ["", f"A replica killed (SIGKILL) at {x['sandboxes']:,} sandboxes and started again: listening after {x['listening_ms']} ms, "
@@ -57,6 +70,15 @@ if "watch_expiry" in s:
               f"both replicas' pod watches had expired (410 Gone) and listed every pod again after {w['relisted_ms']} ms "
               f"(hangar_kube_pod_watch_relists {w['relists_per_replica']}); a new sandbox through each replica RUNNING after {w['new_sandbox_running_ms']} ms; "
               f"RSS after {w['rss_mib_after']} MiB; CPU in that time: {cpu(w['cpu'])}."]
+if "pool" in s:
+    p = s["pool"]
+    fill = f"{p['fill_ms'] / 1000:.1f} s" if p["fill_ms"] is not None else f"not within 900 s ({p['fill_ready']} ready)"
+    refill = f"{p['refill_ms'] / 1000:.1f} s" if p["refill_ms"] is not None else f"not within 900 s ({p['refill_ready']} ready)"
+    lines += ["", f"A warm pool at {p['sandboxes']:,} sandboxes (both replicas restarted with `HANGAR_KUBE_WARM_POOLS=python:3.11={p['pool_size']}@kwok`): "
+              f"{p['pool_size']} idle pods ready after {fill} (CPU: {cpu(p['fill_cpu'])}); "
+              f"{p['claims']} creates of the pool's sandbox at {s['concurrency']} in flight: {p['claim_per_s']} claims/s, p50 {p['claim_p50_ms']} ms, p99 {p['claim_p99_ms']} ms, "
+              f"{p['claims_warm']} of {p['claims']} served by a pool pod, all RUNNING after {p['claims_all_running_ms'] / 1000:.1f} s (CPU: {cpu(p['claim_cpu'])}); "
+              f"the pool full again {refill} later (CPU: {cpu(p['refill_cpu'])})."]
 lines += ["", "![Hangar at scale](bench-scale.png)"]
 
 doc = Path("docs/benchmarks.md").read_text()
