@@ -319,6 +319,9 @@ try {
       all_running_ms: +allRunningMs.toFixed(0),
       not_running: notRunning,
       get_rps: get.ops_per_s,
+      // A Get that failed (a sandbox that never started and was removed after its retention: NOT_FOUND) is not in the rate.
+      get_failed: get.failed,
+      ...(get.first_error ? { get_first_error: get.first_error } : {}),
       get_p99_ms: get.p99,
       list_p50_ms: stats(listLat).p50,
       list_p99_ms: stats(listLat).p99,

@@ -14,6 +14,15 @@ raw = s.get("raw")
 GOALS = {"create_per_s": "≥ 300", "get_rps": "≥ 5,000", "list_p99_ms": "≤ 20", "rss_mib": "≤ 500", "reaper_lag_ms": "≤ 5,000"}
 
 
+def never(r):
+    # Sandboxes that ended without running (the bed saturated: not started within the startup timeout).
+    return f" ({r['not_running']:,} never RUNNING)" if r.get("not_running") else ""
+
+
+def get_failed(r):
+    return f", {r['get_failed']:,} failed" if r.get("get_failed") else ""
+
+
 def cpu(c):
     parts = sorted(c["cpu_s"].items(), key=lambda kv: -kv[1])
     return ", ".join(f"{k} {v}" for k, v in parts if v >= 0.5) + f" (total {c['cpu_total_s']} CPU-s in {c['wall_s']} s)"
@@ -28,8 +37,8 @@ lines = [
 ]
 for r in rows:
     lines.append(
-        f"| {r['sandboxes']:,} | {r['create_per_s']} | {r['create_p50_ms']} / {r['create_p99_ms']} | {r['all_running_ms'] / 1000:.1f} "
-        f"| {r['get_rps']} ({r['get_p99_ms']}) | {r['list_p50_ms']} / {r['list_p99_ms']} | {r['rss_mib']} | {r['reaper_lag_ms']} / {r['reaper_lag_p50_ms']} |"
+        f"| {r['sandboxes']:,} | {r['create_per_s']} | {r['create_p50_ms']} / {r['create_p99_ms']} | {r['all_running_ms'] / 1000:.1f}{never(r)} "
+        f"| {r['get_rps']} ({r['get_p99_ms']}){get_failed(r)} | {r['list_p50_ms']} / {r['list_p99_ms']} | {r['rss_mib']} | {r['reaper_lag_ms']} / {r['reaper_lag_p50_ms']} |"
     )
 lines.append("| goal at 10k | " + " | ".join([GOALS["create_per_s"], "", "", GOALS["get_rps"], f"p99 {GOALS['list_p99_ms']}", GOALS["rss_mib"], GOALS["reaper_lag_ms"]]) + " |")
 if raw:
