@@ -25,7 +25,7 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
-  { files: ["scripts/**/*.mjs", "bench/**/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", Buffer: "readonly" } } },
+  { files: ["scripts/**/*.mjs", "bench/**/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly" } } },
   layer("core", ["api", "controller", "runtime", "cmd"]),
   layer("runtime", ["api", "controller", "cmd"]),
   layer("controller", ["api", "cmd"]),

@@ -48,21 +48,67 @@ const u32 = (n: number) => {
   return b;
 };
 
-/** Splits a byte stream into frames; throws on a frame no agent sends (the channel is then dropped). */
+/**
+ * Splits a byte stream into frames; throws on a frame no agent sends (the channel is then dropped).
+ * A frame that arrives in pieces (TLS hands over at most 16 KiB at a time) is kept as the list of
+ * its pieces and joined once, when the last one is in: joining at every piece copied a 1 MiB frame
+ * some 64 times.
+ */
 export class FrameParser {
   private buf: Buffer = Buffer.alloc(0);
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes the frame at the head of `buf` needs in all (header + payload); 0 while unknown. */
+  private need = 0;
   push(data: Buffer): { kind: string; id: number; payload: Buffer }[] {
-    this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
+    if (this.pending.length) {
+      this.pending.push(data);
+      this.pendingBytes += data.length;
+      if (this.pendingBytes < this.need) return [];
+      this.buf = Buffer.concat(this.pending, this.pendingBytes);
+      this.pending = [];
+      this.pendingBytes = 0;
+    } else this.buf = this.buf.length ? Buffer.concat([this.buf, data]) : data;
     const out: { kind: string; id: number; payload: Buffer }[] = [];
+    this.need = 0;
     while (this.buf.length >= HEADER) {
       const len = this.buf.readUInt32BE(5);
       if (len > MAX_FRAME) throw new Error(`agent frame of ${len} bytes exceeds ${MAX_FRAME}`);
-      if (this.buf.length < HEADER + len) break;
+      if (this.buf.length < HEADER + len) {
+        // Wait for the rest without copying what is here on every piece.
+        this.need = HEADER + len;
+        this.pending = [this.buf];
+        this.pendingBytes = this.buf.length;
+        this.buf = Buffer.alloc(0);
+        break;
+      }
       out.push({ kind: String.fromCharCode(this.buf[0] ?? 0), id: this.buf.readUInt32BE(1), payload: this.buf.subarray(HEADER, HEADER + len) });
       this.buf = this.buf.subarray(HEADER + len);
     }
     return out;
   }
+}
+
+/**
+ * Output chunks are relayed as one message each (a gRPC message, a protobuf copy, HTTP/2 frames):
+ * chunks of one stream waiting together are joined, up to this size, so a command that writes
+ * faster than its caller reads costs fewer, larger messages (bench/grpc-stream-probe.mjs, this
+ * machine: 10.1 ms of server CPU per MiB in 16 KiB messages, 5.9 in 256 KiB ones).
+ */
+export const JOIN_BYTES = 256 * 1024;
+
+/** The next chunk to relay: the queue's first, joined with the chunks of its stream right behind it (up to JOIN_BYTES). */
+export function takeJoined(queue: OutputChunk[], max = JOIN_BYTES): OutputChunk | undefined {
+  const first = queue.shift();
+  if (!first || !queue.length || queue[0]?.stream !== first.stream || first.data.length >= max) return first;
+  const parts = [first.data];
+  let bytes = first.data.length;
+  while (queue.length && queue[0]?.stream === first.stream && bytes + (queue[0]?.data.length ?? 0) <= max) {
+    const c = queue.shift() as OutputChunk;
+    parts.push(c.data);
+    bytes += c.data.length;
+  }
+  return parts.length === 1 ? first : { ...first, data: Buffer.concat(parts, bytes) };
 }
 
 interface Running {
@@ -226,7 +272,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
       },
       async *output() {
         for (;;) {
-          const next = r.queue.shift();
+          const next = takeJoined(r.queue);
           if (next) {
             r.unacked += next.data.length;
             ack();

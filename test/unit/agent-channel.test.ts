@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ACK_BATCH, createAgentChannel, encodeFrame, FrameParser, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import { ACK_BATCH, createAgentChannel, encodeFrame, FrameParser, JOIN_BYTES, takeJoined, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import fc from "fast-check";
 import { agentBinary, startArgv } from "../../runtime/kubernetes/agent-link.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
@@ -49,6 +50,36 @@ describe("agent frames", () => {
       const got = [...p.push(all.subarray(0, cut)), ...p.push(all.subarray(cut))];
       expect(got.map((f) => [f.kind, f.id, f.payload.toString("hex")])).toEqual([["O", 7, Buffer.from("hello").toString("hex")], ["X", 7, "00000003"]]);
     }
+  });
+  it("parses any frames cut into any pieces (large frames kept as pieces until complete) to the same frames", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 70_000 }), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 40 }), (sizes, cuts) => {
+        const frames = sizes.map((n, i) => encodeFrame("O", i, Buffer.alloc(n, i + 1)));
+        const all = Buffer.concat(frames);
+        const p = new FrameParser();
+        const got: { id: number; payload: Buffer }[] = [];
+        for (let off = 0, k = 0; off < all.length; k++) {
+          const n = cuts[k % cuts.length] as number;
+          got.push(...p.push(all.subarray(off, off + n)));
+          off += n;
+        }
+        expect(got.map((f) => f.id)).toEqual(sizes.map((_, i) => i));
+        got.forEach((f, i) => expect(f.payload.equals(Buffer.alloc(sizes[i] as number, i + 1))).toBe(true));
+      }),
+      { numRuns: 200 },
+    );
+  });
+  it("output waiting together is relayed joined: same stream only, in order, up to the join size", () => {
+    const c = (stream: "stdout" | "stderr", s: string) => ({ stream, data: Buffer.from(s) });
+    const q = [c("stdout", "a"), c("stdout", "b"), c("stderr", "E"), c("stdout", "c")];
+    expect(takeJoined(q)).toEqual(c("stdout", "ab"));
+    expect(takeJoined(q)).toEqual(c("stderr", "E"));
+    expect(takeJoined(q)).toEqual(c("stdout", "c"));
+    expect(takeJoined(q)).toBeUndefined();
+    const big = [c("stdout", "x".repeat(6)), c("stdout", "y".repeat(4)), c("stdout", "z".repeat(3))];
+    expect(takeJoined(big, 10)?.data.toString()).toBe("xxxxxxyyyy");
+    expect(takeJoined(big, 10)?.data.toString()).toBe("zzz");
+    expect(JOIN_BYTES).toBe(256 * 1024);
   });
   it("refuses a frame larger than 1 MiB", () => {
     const hdr = Buffer.alloc(9);
