@@ -119,10 +119,14 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       inputDone = true;
       p.closeStdin();
     };
+    // The loop must never leave early: a for-await that ends by a throw (or a return) destroys the
+    // call, and the output, exit and status still to come would be lost (the client waits for its
+    // deadline). So the iterator keeps the call on return, and a failed write (EPIPE: the process
+    // closed its stdin or exited) ends the input; later stdin frames are discarded, as a pipe would.
     void (async () => {
-      for await (const m of call as AsyncIterable<ExecStreamRequest__Output>) {
+      for await (const m of call.iterator({ destroyOnReturn: false }) as AsyncIterable<ExecStreamRequest__Output>) {
         if (m.stdin !== undefined && m.stdin !== null) {
-          if (!inputDone) await p.write(Buffer.from(m.stdin));
+          if (!inputDone) await p.write(Buffer.from(m.stdin)).catch(endInput);
         } else if (m.close) endInput();
         else if (m.resize) p.resize(m.resize.width || cols, m.resize.height || rows);
       }

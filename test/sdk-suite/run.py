@@ -76,8 +76,9 @@ def main() -> int:
     counts["known_failures_deselected"] = len(deselect)
     (WORK / f"{RUNTIME}.json").write_text(json.dumps({"sdk": VERSION, "runtime": RUNTIME, "counts": counts, "cases": cases, "known_failures": known}, indent=1))
     print(json.dumps(counts))
-    failed = [c["test"] for c in cases if c["outcome"] == "failed"]
+    failed = [f'{c["test"]}: {c["message"]}' for c in cases if c["outcome"] == "failed"]
     if failed:
+        # With the message: CI shows only the tail of a run, where a traceback's last line may not be.
         print("failed (not in known-failures.txt):\n  " + "\n  ".join(failed))
     return 1 if failed else 0
 

@@ -42,7 +42,11 @@ export function fakeRuntime() {
       let closed = false;
       const wake: (() => void)[] = [];
       return {
-        async write(d) { stdin = Buffer.concat([stdin, d]); },
+        async write(d) {
+          // deaf MS TEXT: as late, but its stdin is closed (a write fails as a pipe's would: EPIPE).
+          if (opts.argv[0] === "deaf") throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
+          stdin = Buffer.concat([stdin, d]);
+        },
         closeStdin() { closed = true; wake.splice(0).forEach((w) => w()); },
         resize() {},
         async *output() {
@@ -53,7 +57,7 @@ export function fakeRuntime() {
           }
           if (opts.argv[0] === "sleep") await new Promise<void>((r) => wake.push(r));
           // late MS TEXT: prints TEXT after MS milliseconds (output that comes after the client's input ended).
-          if (opts.argv[0] === "late") {
+          if (opts.argv[0] === "late" || opts.argv[0] === "deaf") {
             await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
             yield { stream: "stdout" as const, data: Buffer.from(`${opts.argv.slice(2).join(" ")}\n`) };
           }

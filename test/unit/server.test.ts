@@ -98,6 +98,23 @@ describe("grpc server", () => {
     expect(code).toBe(grpc.status.OK);
     expect(got.map((m) => m.message)).toEqual(["ready", "output", "exit"]);
     expect(Buffer.from((got[1]?.output as { data: Buffer }).data).toString()).toBe("after eof\n");
+
+    // stdin to a process that closed it (the write fails, EPIPE) is discarded; the output, the exit
+    // and the status still arrive. Before, the failed write ended the read loop by a throw, which
+    // destroyed the call: the client waited for its deadline (the SDK suite's stdin test, ~4% of runs).
+    const deaf = c.StreamExec(md());
+    const heard: Record<string, unknown>[] = [];
+    deaf.on("data", (m) => heard.push(m));
+    const deafStatus = new Promise<number>((resolve) => deaf.on("status", (st: grpc.StatusObject) => resolve(st.code)));
+    deaf.write({ init: { sandbox_id: sb.sandbox_id, command: ["deaf", "100", "still", "here"] } });
+    deaf.write({ stdin: Buffer.from("to nobody\n") });
+    deaf.write({ stdin: Buffer.from("again\n") });
+    deaf.write({ close: {} });
+    deaf.end();
+    const deafCode = await Promise.race([deafStatus, new Promise((r) => setTimeout(() => r("no status after 3 s"), 3000))]);
+    expect(deafCode).toBe(grpc.status.OK);
+    expect(heard.map((m) => m.message)).toEqual(["ready", "output", "exit"]);
+    expect(Buffer.from((heard[1]?.output as { data: Buffer }).data).toString()).toBe("still here\n");
     c.close();
   });
 
