@@ -3,7 +3,7 @@
 #   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
 #   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
 #   /app/.build/hangar-netinit (the sandbox pods' init container: their egress rules, ADR 0012),
-#   user 10001, entrypoint tini -- node /app/dist/cmd/main.js (tini as pid 1 reaps orphans). Nothing is written outside /tmp, so a
+#   user 10001, entrypoint tini -- node --max-semi-space-size=4 /app/dist/cmd/main.js (tini as pid 1 reaps orphans). Nothing is written outside /tmp, so a
 #   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
 FROM golang:1.26-bookworm AS agent
 WORKDIR /src/agent
@@ -39,4 +39,4 @@ COPY --from=agent /hangar-agent .build/hangar-agent
 COPY --from=agent /hangar-netinit .build/hangar-netinit
 USER 10001:10001
 EXPOSE 50051 9464
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cmd/main.js"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=4", "/app/dist/cmd/main.js"]

@@ -101,7 +101,7 @@ sdk-descriptors: $(STAMP)/venv-$(SDK_VERSION)
 	$(VENV)/bin/python scripts/extract_sdk_descriptors.py test/fixtures/cwsandbox-$(SDK_VERSION).binpb
 
 run: build images
-	HANGAR_LOCAL_IMAGE_DIRS=$${HANGAR_LOCAL_IMAGE_DIRS-$(IMAGES)} node dist/cmd/main.js
+	HANGAR_LOCAL_IMAGE_DIRS=$${HANGAR_LOCAL_IMAGE_DIRS-$(IMAGES)} node --max-semi-space-size=4 dist/cmd/main.js
 
 test-unit: setup
 	vitest run --project unit

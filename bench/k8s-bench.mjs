@@ -2,7 +2,8 @@
 // Writes bench/results.json; bench/report.py turns it into the table and plot in docs/.
 // Knobs: BENCH_EXECS (200), BENCH_CREATES (15), BENCH_BURST (100), BENCH_RL (64), BENCH_SDK_EXECS (100),
 // BENCH_FULL (200: sandboxes for the "node full" measure; the test node's kubelet holds 250 pods).
-// BENCH_NODE_FLAGS: node flags for the measured Hangar processes (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-gc").
+// BENCH_NODE_FLAGS: node flags for the measured Hangar processes, in place of the shipped ones (bench/lib.mjs NODE_FLAGS;
+// e.g. "--max-semi-space-size=4 --cpu-prof --cpu-prof-dir=/tmp/prof", or "" for none).
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -26,9 +26,12 @@ export const ratio = (h, r) => ({ p50: +(h.p50 / r.p50).toFixed(2), p99: +(h.p99
 /** The sandbox pods' init container image in the test cluster (test/cluster/netinit-image.sh writes its name). */
 export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFileSync(".cluster/netinit-image", "utf8").trim() : "");
 
+/** Node's flags for Hangar, as the image's entrypoint has them (ADR 0025); BENCH_NODE_FLAGS replaces them ("" for none). */
+export const NODE_FLAGS = "--max-semi-space-size=4";
+
 export async function startHangar(extraEnv) {
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_KUBE_NETINIT_IMAGE: netinitImage(), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
-  const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : []), "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? NODE_FLAGS).split(" ").filter(Boolean), "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
   let metricsPort;
   const port = await new Promise((resolve, reject) => {
     let buf = "";

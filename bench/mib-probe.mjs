@@ -7,7 +7,7 @@
 // flags (--cpu-prof, --trace-gc); BENCH_PATHS=direct or =channel runs one of them.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { core, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage, hangarExec } from "./lib.mjs";
+import { core, NODE_FLAGS, NS, now, sleep, stats, startHangar, unary, waitRunning, readyWarmPods, procUsage, hangarExec } from "./lib.mjs";
 /** CPU seconds so far of the cluster's daemons, every containerd shim, this probe and the whole machine. */
 const pids = (re) => execSync(`pgrep -f '${re}' || true`).toString().split("\n").filter(Boolean).map(Number);
 const cpuOf = (ps) => ps.reduce((a, p) => { try { return a + procUsage(p).cpuSeconds; } catch { return a; } }, 0);
@@ -29,7 +29,7 @@ async function measure(path) {
     const others = Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, perExec(cpuOf(v) - g0[k])]));
     const metrics = await (await globalThis.fetch(`http://127.0.0.1:${h.metricsPort}/metrics`)).text();
     const took = Object.fromEntries([...metrics.matchAll(/^hangar_kube_exec_commands\{path="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
-    console.log(JSON.stringify({ path, commands_by_path: took, flags: process.env.BENCH_NODE_FLAGS ?? "", size: SIZE, ...stats(lat), hangar_cpu_ms_per_exec: perExec(cpu), cpu_ms_per_exec: { ...others, machine: perExec(machine() - m0) }, rss_mib: procUsage(h.proc.pid).rssMiB }));
+    console.log(JSON.stringify({ path, commands_by_path: took, flags: process.env.BENCH_NODE_FLAGS ?? NODE_FLAGS, size: SIZE, ...stats(lat), hangar_cpu_ms_per_exec: perExec(cpu), cpu_ms_per_exec: { ...others, machine: perExec(machine() - m0) }, rss_mib: procUsage(h.proc.pid).rssMiB }));
     await unary(h.client, "DeleteSandbox", { sandbox_id: s.sandbox_id, grace_period_seconds: 0 });
   } finally {
     h.proc.kill("SIGTERM"); await new Promise((r) => h.proc.once("exit", r));

@@ -20,7 +20,7 @@ const OUT = "bench/sdk-results.json";
 
 function startHangar(env) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_")));
-  const p = spawn(process.execPath, [path.join(DIR, "dist/cmd/main.js")], {
+  const p = spawn(process.execPath, ["--max-semi-space-size=4", path.join(DIR, "dist/cmd/main.js")], {
     cwd: DIR,
     env: { ...clean, HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_LOG_LEVEL: "info", HANGAR_MAX_SANDBOXES: "1000", HANGAR_RETENTION_SECONDS: "5", ...env },
     stdio: ["ignore", "pipe", "inherit"],

@@ -48,6 +48,6 @@ install -D -m 0755 "$REPO/.build/hangar-netinit" "$R/app/.build/hangar-netinit"
 echo "hangar:x:10001:10001:Hangar:/app:/usr/sbin/nologin" >> "$R/etc/passwd"
 echo "hangar:x:10001:" >> "$R/etc/group"
 mkdir -p "$REPO/.build"
-python3 "$REPO/test/cluster/mkimage.py" --user=10001:10001 --workdir=/app --env=NODE_ENV=production "$R" "$OUT" "$IMAGE" /usr/bin/tini -- /usr/local/bin/node /app/dist/cmd/main.js
+python3 "$REPO/test/cluster/mkimage.py" --user=10001:10001 --workdir=/app --env=NODE_ENV=production "$R" "$OUT" "$IMAGE" /usr/bin/tini -- /usr/local/bin/node --max-semi-space-size=4 /app/dist/cmd/main.js
 done_step
 echo "$OUT"

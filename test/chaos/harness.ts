@@ -128,7 +128,7 @@ export class Replica {
     const t0 = now();
     this.starts++;
     const log = createWriteStream(`${OUT_DIR}/${this.name}-${this.starts}.log`);
-    const p = spawn(process.execPath, ["dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const p = spawn(process.execPath, ["--max-semi-space-size=4", "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "pipe"] });
     p.stderr?.pipe(log);
     this.proc = p;
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 """End-to-end tests: the real cwsandbox SDK (from PyPI) against a real Hangar on 127.0.0.1:0.
 
-`make test-e2e` builds Hangar first; these fixtures start `node dist/cmd/main.js` with an
+`make test-e2e` builds Hangar first; these fixtures start `node --max-semi-space-size=4 dist/cmd/main.js` (as the image does) with an
 API keys file of two tenants and point the SDK at it through CWSANDBOX_BASE_URL.
 With HANGAR_E2E_TARGET=http://host:port (and HANGAR_E2E_KEYS_FILE) the suite runs against a
 Hangar deployed by the Helm chart instead (make test-e2e-deployed); tests that start their own
@@ -196,7 +196,7 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
     env.update(extra_env or {})
     log_path = os.path.join(tmp, "hangar.log")
     log = open(log_path, "w")
-    proc = subprocess.Popen([*(prefix or []), str(NODE), str(REPO / "dist/cmd/main.js")], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+    proc = subprocess.Popen([*(prefix or []), str(NODE), "--max-semi-space-size=4", str(REPO / "dist/cmd/main.js")], env=env, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
     deadline = time.time() + 20
     while time.time() < deadline:
         for line in Path(log_path).read_text().splitlines():
