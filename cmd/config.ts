@@ -310,6 +310,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   const idRangeStart = int("HANGAR_LOCAL_ID_RANGE_START", 200_000, 1, 4_294_967_294 - 65_536);
   const slotUidBase = int("HANGAR_LOCAL_SLOT_UID_BASE", 300_000, 1, 4_294_967_294 - 65_536);
   if (slotUidBase < idRangeStart + 65_536 && slotUidBase + 65_536 > idRangeStart) throw new ConfigError(`HANGAR_LOCAL_SLOT_UID_BASE=${slotUidBase}: the slot uids (${slotUidBase}-${slotUidBase + 65_535}) overlap the sandbox id range HANGAR_LOCAL_ID_RANGE_START=${idRangeStart} (${idRangeStart}-${idRangeStart + 65_535})`);
+  const runnerId = str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`);
+  const runnerGroupId = str("HANGAR_RUNNER_GROUP_ID", "local");
 
   const cfg = {
     listen,
@@ -354,7 +356,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
       capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
-      runnersText: str("HANGAR_KUBE_RUNNERS", ""),
+      runners: parseKubeRunners(str("HANGAR_KUBE_RUNNERS", ""), runnerId, runnerGroupId),
       tolerations: parseTolerations(str("HANGAR_KUBE_TOLERATIONS", "")),
       gpu: {
         resource: str("HANGAR_KUBE_GPU_RESOURCE", "nvidia.com/gpu"),
@@ -387,8 +389,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         }
       })(),
     },
-    runnerId: str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`),
-    runnerGroupId: str("HANGAR_RUNNER_GROUP_ID", "local"),
+    runnerId,
+    runnerGroupId,
     organizationId: str("HANGAR_ORGANIZATION_ID", "hangar"),
     local: {
       images,
@@ -416,7 +418,6 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },
   };
-  parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);
   for (const k of Object.keys(src)) {
     if (k.startsWith("HANGAR_") && !used.has(k) && !k.startsWith("HANGAR_TEST_")) throw new ConfigError(`${k}: unknown setting (see docs/configuration.md)`);
   }

@@ -23,7 +23,7 @@ import { toDomainSpec } from "../api/spec.js";
 import { applyOverrides } from "../api/template-view.js";
 import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
 import { loadMallocTrim, startMallocTrim, type TrimLoop } from "./malloc-trim.js";
-import { ConfigError, loadConfig, parseKubeRunners, type Config } from "./config.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
 
 const isRoot = process.getuid?.() === 0;
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -74,7 +74,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),
       ...(cfg.kube.agentImagePath ? { agentImagePath: cfg.kube.agentImagePath } : {}),
       fallbackCapacity: { cpuMillicores: cfg.kube.capacityCpuMillicores, memoryBytes: cfg.kube.capacityMemoryBytes },
-      runners: parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId),
+      runners: cfg.kube.runners,
       organizationId: cfg.organizationId,
       secrets: cfg.secretStores.length > 0,
       log: log.child({ component: "runtime" }),
@@ -164,8 +164,7 @@ async function main() {
       const t = sharedTemplates.find((x) => x.id === id);
       return t && toDomainSpec(applyOverrides(t.spec as never, undefined), specLimits(cfg.secretStores.map((s) => s.name)));
     };
-    const runners = parseKubeRunners(cfg.kube.runnersText, cfg.runnerId, cfg.runnerGroupId);
-    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit", runners);
+    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit", cfg.kube.runners);
   } catch (e) {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }

@@ -153,6 +153,12 @@ describe("HANGAR_KUBE_RUNNERS", () => {
     ]);
   });
   for (const bad of ["Bad_Id", "a:novalue", "a,a"]) it(`refuses ${bad}`, () => expect(() => parseKubeRunners(bad, "r0", "g")).toThrow(/HANGAR_KUBE_RUNNERS/));
+  it("is parsed once, by loadConfig, with the runner id and group it defaults to", () => {
+    const c = loadConfig({ ...base, HANGAR_RUNNER_ID: "r9", HANGAR_RUNNER_GROUP_ID: "g9", HANGAR_KUBE_RUNNERS: "gpu:pool=gpu" }, [], dir);
+    expect(c.kube.runners).toEqual([{ runnerId: "gpu", runnerGroupId: "g9", nodeSelector: { pool: "gpu" } }]);
+    expect(loadConfig({ ...base, HANGAR_RUNNER_ID: "r9" }, [], dir).kube.runners).toEqual([{ runnerId: "r9", runnerGroupId: "local", nodeSelector: {} }]);
+    expect(() => loadConfig({ ...base, HANGAR_KUBE_RUNNERS: "a,a" }, [], dir)).toThrow(/HANGAR_KUBE_RUNNERS: runner a appears twice/);
+  });
 });
 
 describe("HANGAR_KUBE_TOLERATIONS", () => {
