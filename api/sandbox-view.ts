@@ -40,7 +40,10 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
       services: (spec.services ?? []).map((s, i) => {
         const mine = r.spec.services?.[i];
         const url = mine && !terminal && r.state !== "TERMINATING" ? r.serviceUrls?.[serviceKey(mine)] : undefined;
-        return { port: s.port, name: s.name, protocol: s.protocol, visibility: mine ? (mine.public ? "VISIBILITY_PUBLIC" : "VISIBILITY_PRIVATE") : s.visibility, ...(url ? { url } : {}) };
+        const visibility = mine ? (mine.public ? "VISIBILITY_PUBLIC" : "VISIBILITY_PRIVATE") : s.visibility;
+        // A TLS passthrough port is reached at host:port (its SNI name), not at a URL.
+        if (mine?.tls) return { port: s.port, name: s.name, protocol: s.protocol, visibility, endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" as const, ...(url ? { address: url } : {}) } };
+        return { port: s.port, name: s.name, protocol: s.protocol, visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
       attached_volume_ids: [...new Set(r.spec.volumes.flatMap((m) => (m.registered ? [m.registered.id] : [])))],

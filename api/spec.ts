@@ -102,11 +102,16 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
   const out: ServicePort[] = [];
   services.forEach((svc, i) => {
     const at = `${base}.services[${i}]`;
-    if (svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH") throw errors.endpointNotSupported("CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", `TLS passthrough endpoints are not supported by this Hangar (${at}.endpoint.kind)`);
+    const tls = svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH";
     if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.endpoint.auth)`);
     const vis = svc.visibility ?? "VISIBILITY_UNSPECIFIED";
     if (vis !== "VISIBILITY_PUBLIC" && vis !== "VISIBILITY_PRIVATE" && vis !== "VISIBILITY_UNSPECIFIED") throw errors.notImplemented(`${String(vis)} services (field ${at}.visibility): PRIVATE and PUBLIC services are offered`);
-    if (svc.endpoint) throw errors.notImplemented(`service endpoints (field ${at}.endpoint): services are plain ports (PRIVATE) or HTTP through the operator's Gateway (PUBLIC)`);
+    if (svc.endpoint && !tls) throw errors.notImplemented(`service endpoints other than TLS passthrough (field ${at}.endpoint): services are plain ports (PRIVATE), HTTP through the operator's Gateway (PUBLIC) or TLS passthrough (PUBLIC)`);
+    // TLS passthrough (placement refuses it, with the SDK's reason, where no runner has a TLS listener):
+    // a PUBLIC TCP port whose TLS the sandbox terminates; auth and request timeouts are HTTP's.
+    if (tls && vis !== "VISIBILITY_PUBLIC") v.push({ field: `${at}.visibility`, description: "a TLS passthrough endpoint is PUBLIC (set visibility PUBLIC)" });
+    if (tls && svc.endpoint?.auth && svc.endpoint.auth !== "ENDPOINT_AUTH_UNSPECIFIED") v.push({ field: `${at}.endpoint.auth`, description: "a TLS passthrough endpoint takes no auth: the sandbox terminates TLS itself" });
+    if (tls && Number(svc.endpoint?.request_timeout_seconds ?? 0) !== 0) v.push({ field: `${at}.endpoint.request_timeout_seconds`, description: "a TLS passthrough endpoint is a TCP stream with no request timeout" });
     const port = Number(svc.port ?? 0);
     if (!Number.isInteger(port) || port < 1 || port > 65535) v.push({ field: `${at}.port`, description: "must be a port from 1 to 65535" });
     const protoName = svc.protocol ?? "SERVICE_PROTOCOL_UNSPECIFIED";
@@ -117,8 +122,8 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
     if (out.some((o) => o.port === port && o.protocol === protocol)) v.push({ field: `${at}.port`, description: `port ${port}/${protocol} is named twice` });
     if (name && out.some((o) => o.name === name)) v.push({ field: `${at}.name`, description: `name ${name} is used twice` });
     const isPublic = vis === "VISIBILITY_PUBLIC";
-    if (isPublic && protocol && protocol !== "TCP") v.push({ field: `${at}.protocol`, description: `a PUBLIC service is HTTP over TCP, not ${protocol}` });
-    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}), ...(isPublic ? { public: true as const } : {}) });
+    if (isPublic && protocol && protocol !== "TCP") v.push({ field: `${at}.protocol`, description: `a PUBLIC service is ${tls ? "TLS" : "HTTP"} over TCP, not ${protocol}` });
+    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}), ...(isPublic ? { public: true as const } : {}), ...(isPublic && tls ? { tls: true as const } : {}) });
   });
   const publicAt = out.findIndex((p) => p.public);
   if (publicAt >= 0 && out.some((p) => !p.public)) {

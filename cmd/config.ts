@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
-import { parsePublicUrl, type PublicUrlBase } from "../core/public-url.js";
+import { parsePublicTlsAddress, parsePublicUrl, type PublicTlsBase, type PublicUrlBase } from "../core/public-url.js";
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseSecretStores } from "../core/secrets.js";
 import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/warm-pool-config.js";
@@ -32,6 +32,22 @@ export function parsePublicGateway(gateway: string, url: string): { namespace: s
     throw new ConfigError(`HANGAR_PUBLIC_URL=${url}: ${(e as Error).message}`);
   }
   return { namespace, name, ...(sectionName ? { sectionName } : {}), url: base };
+}
+
+/**
+ * HANGAR_PUBLIC_TLS_GATEWAY (`<namespace>/<name>[/<listener>]`, a listener with protocol TLS, mode
+ * Passthrough) and HANGAR_PUBLIC_TLS_ADDRESS (`*.domain[:port]`, core/public-url.ts): both or neither.
+ */
+export function parsePublicTls(gateway: string, address: string): { namespace: string; name: string; sectionName?: string; address: PublicTlsBase } | undefined {
+  if (!gateway && !address) return undefined;
+  if (!gateway || !address) throw new ConfigError(`HANGAR_PUBLIC_TLS_GATEWAY and HANGAR_PUBLIC_TLS_ADDRESS go together (TLS passthrough endpoints): ${gateway ? "HANGAR_PUBLIC_TLS_ADDRESS" : "HANGAR_PUBLIC_TLS_GATEWAY"} is not set`);
+  const [namespace = "", name = "", sectionName, ...rest] = gateway.split("/");
+  if (rest.length || ![namespace, name, ...(sectionName !== undefined ? [sectionName] : [])].every((p) => K8S_NAME.test(p))) throw new ConfigError(`HANGAR_PUBLIC_TLS_GATEWAY=${gateway}: expected <namespace>/<gateway name>[/<listener name>]`);
+  try {
+    return { namespace, name, ...(sectionName ? { sectionName } : {}), address: parsePublicTlsAddress(address) };
+  } catch (e) {
+    throw new ConfigError(`HANGAR_PUBLIC_TLS_ADDRESS=${address}: ${(e as Error).message}`);
+  }
 }
 
 const isRealDir = (p: string) => {
@@ -278,6 +294,8 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   if (runtime === "local" && !unsafe && (!executable(guard) || !existsSync(seccompBpf))) throw new ConfigError(`HANGAR_LOCAL_GUARD=${guard} / HANGAR_LOCAL_SECCOMP_BPF=${seccompBpf}: not found; build them with 'make setup' (every sandbox process runs under that seccomp filter)`);
   const publicGateway = parsePublicGateway(str("HANGAR_PUBLIC_GATEWAY", ""), str("HANGAR_PUBLIC_URL", ""));
   if (publicGateway && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_GATEWAY / HANGAR_PUBLIC_URL: PUBLIC services need the Kubernetes runtime (an HTTPRoute per port); the local runtime takes no inbound connections");
+  const publicTls = parsePublicTls(str("HANGAR_PUBLIC_TLS_GATEWAY", ""), str("HANGAR_PUBLIC_TLS_ADDRESS", ""));
+  if (publicTls && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_TLS_GATEWAY / HANGAR_PUBLIC_TLS_ADDRESS: TLS passthrough endpoints need the Kubernetes runtime (a TLSRoute per port); the local runtime takes no inbound connections");
   const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
   for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);
   // GPUs on the local runtime: only the device nodes listed, one GPU each (runtime/local/gpus.ts).
@@ -351,6 +369,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
         return d;
       })(),
       ...(publicGateway ? { publicGateway } : {}),
+      ...(publicTls ? { publicTls } : {}),
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,

@@ -59,6 +59,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       namespace: cfg.kube.namespace,
       clusterDomain: cfg.kube.clusterDomain,
       ...(cfg.kube.publicGateway ? { publicGateway: cfg.kube.publicGateway } : {}),
+      ...(cfg.kube.publicTls ? { publicTls: cfg.kube.publicTls } : {}),
       startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
       defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,

@@ -7,9 +7,9 @@ import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
 import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
-import { publicRoute } from "../core/public-url.js";
+import { publicRoute, tlsAddress } from "../core/public-url.js";
 import { chooseRunner } from "./placement.js";
-import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type ServicePort, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
@@ -257,7 +257,7 @@ export function createController(o: ControllerOptions) {
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
     const placed = chooseRunner(input.spec, o.runtime.runners());
-    if ("refused" in placed) throw placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
+    if ("refused" in placed) throw placed.reason ? errors.endpointNotSupported(placed.reason, placed.refused) : placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
     // Looked up before anything is stored: a secret the tenant's store lacks refuses the create.
     const secretRefs = input.spec.secrets ?? [];
@@ -295,7 +295,9 @@ export function createController(o: ControllerOptions) {
     if (input.spec.services?.length && runner.serviceDomain) {
       const domain = runner.serviceDomain;
       const base = runner.publicUrl;
-      r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), s.public && base ? publicRoute(base, r.id, s.port).url : serviceUrl(r.id, domain, s.port)]));
+      const tls = runner.publicTls;
+      const where = (s: ServicePort) => (s.public && s.tls && tls ? tlsAddress(tls, r.id, s.port).address : s.public && base ? publicRoute(base, r.id, s.port).url : serviceUrl(r.id, domain, s.port));
+      r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), where(s)]));
     }
     records.set(r.id, r);
     if (input.requestId) byRequest.set(key, r.id);

@@ -24,7 +24,8 @@ function describeGpus(r: RunnerInfo): string {
   return `${r.runnerId}: up to ${g.perNodeMax} per node (${g.types.join(", ") || "model not labelled"}${mem})`;
 }
 
-export type Placement = { runner: RunnerInfo } | { refused: string; field?: string };
+/** A refusal names the field it is about, or carries the reason the SDK branches on (FAILED_PRECONDITION). */
+export type Placement = { runner: RunnerInfo } | { refused: string; field?: string; reason?: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" };
 
 const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses.join(", ") : "none");
 
@@ -71,7 +72,12 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
       : { refused: "host aliases need the Kubernetes runtime", field: "sandbox.spec.containers" };
   }
   if (spec.services?.length) {
-    const publicAt = spec.services.findIndex((s) => s.public);
+    const tlsAt = spec.services.findIndex((s) => s.public && s.tls);
+    if (tlsAt >= 0) {
+      able = able.filter((r) => r.serviceDomain && r.publicTls);
+      if (!able.length) return { refused: `TLS passthrough endpoints need a Gateway TLS listener, and none is configured on this Hangar (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox.spec.services[${tlsAt}].endpoint.kind)`, reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" };
+    }
+    const publicAt = spec.services.findIndex((s) => s.public && !s.tls);
     able = able.filter((r) => r.serviceDomain && (publicAt < 0 || r.publicUrl));
     if (!able.length && publicAt >= 0) {
       const privateToo = runners.some((r) => r.serviceDomain) ? "; PRIVATE services are offered" : "";

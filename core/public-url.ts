@@ -60,3 +60,32 @@ export function publicRoute(base: PublicUrlBase, id: string, port: number): Publ
   const pathPrefix = `${base.prefix}/${id}/${port}`;
   return { url: `${base.scheme}://${base.host}${base.port}${pathPrefix}/`, pathPrefix };
 }
+
+/**
+ * TLS passthrough endpoints (HANGAR_PUBLIC_TLS_ADDRESS, `*.tls.example.com[:port]`, port 443 when
+ * omitted): port P of sandbox S is `S-P.tls.example.com:443`; the operator's Gateway sends a TLS
+ * connection whose SNI is that name, unopened, to the sandbox's port (a TLSRoute, ADR 0021). The
+ * sandbox holds the certificate; the Gateway never sees the plaintext.
+ */
+export interface PublicTlsBase {
+  /** The domain after `*.`. */
+  domain: string;
+  port: number;
+}
+
+/** Parses HANGAR_PUBLIC_TLS_ADDRESS; an Error names what is wrong with it. */
+export function parsePublicTlsAddress(text: string): PublicTlsBase {
+  const m = /^\*\.([^:/]+)(?::(\d{1,5}))?$/.exec(text);
+  if (!m) throw new Error(`expected *.domain[:port] (SNI host names under a wildcard DNS name), got ${JSON.stringify(text)}`);
+  const domain = (m[1] ?? "").toLowerCase();
+  if (IPV4.test(domain) || !DOMAIN.test(domain)) throw new Error(`${domain} is not a DNS domain (SNI needs a name, not an address)`);
+  const port = m[2] === undefined ? 443 : Number(m[2]);
+  if (port < 1 || port > 65535) throw new Error(`port ${m[2]} is not a port from 1 to 65535`);
+  return { domain, port };
+}
+
+/** Where TLS passthrough port `port` of sandbox `id` is reached: the SNI host name and `host:port`. */
+export function tlsAddress(base: PublicTlsBase, id: string, port: number): { hostname: string; address: string } {
+  const hostname = `${id}-${port}.${base.domain}`;
+  return { hostname, address: `${hostname}:${base.port}` };
+}

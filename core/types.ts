@@ -1,6 +1,6 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
 import type { StartupProbe } from "./probe.js";
-import type { PublicUrlBase } from "./public-url.js";
+import type { PublicTlsBase, PublicUrlBase } from "./public-url.js";
 import type { PullCredentials, SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
@@ -134,6 +134,8 @@ export interface ServicePort {
   protocol: "TCP" | "UDP" | "SCTP";
   /** PUBLIC: also published through the operator's Gateway (HTTP, TCP ports only); absent = PRIVATE. */
   public?: true;
+  /** PUBLIC as a TLS passthrough endpoint (a TLSRoute by SNI) instead of HTTP; only with `public`. */
+  tls?: true;
 }
 
 export interface SandboxRecord {
@@ -213,6 +215,8 @@ export interface RunnerInfo {
   serviceDomain?: string;
   /** PUBLIC services: where the operator's Gateway publishes them (HANGAR_PUBLIC_URL); absent = PUBLIC refused. */
   publicUrl?: PublicUrlBase;
+  /** TLS passthrough endpoints: the SNI names the operator's Gateway routes (HANGAR_PUBLIC_TLS_ADDRESS); absent = refused (CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED). */
+  publicTls?: PublicTlsBase;
   /** Sandboxes with more than one container (SandboxSpec.sidecars), host aliases, and images run by their own ENTRYPOINT (Compose); absent = refused. */
   multiContainer?: boolean;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */

@@ -21,7 +21,7 @@ import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
 import { createServices } from "./services.js";
-import type { PublicGateway } from "./public-routes.js";
+import type { PublicGateway, PublicTlsGateway } from "./public-routes.js";
 import { createConfigMapTemplateStore } from "./template-configmaps.js";
 import { createClaimVolumeRegistry } from "./volume-claims.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
@@ -60,6 +60,8 @@ export interface KubeRuntimeOptions {
   clusterDomain?: string;
   /** PUBLIC services: the Gateway that publishes them (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL); absent = refused. */
   publicGateway?: PublicGateway;
+  /** TLS passthrough endpoints: the Gateway TLS listener and SNI names (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS); absent = refused. */
+  publicTls?: PublicTlsGateway;
   /** Secret stores are configured: sandboxes may carry secrets (their own Secret, env-secrets.ts). */
   secrets?: boolean;
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
@@ -496,7 +498,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     // Owned by the pod just made (on a 409 the replica that made it makes them).
     if (madePod && spec.services?.length) {
-      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod, o.publicGateway).then(() => undefined, (e: Error) => e);
+      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod, { ...(o.publicGateway ? { http: o.publicGateway } : {}), ...(o.publicTls ? { tls: o.publicTls } : {}) }).then(() => undefined, (e: Error) => e);
       if (err) {
         await deletePod(t.pod, "its Service could not be made");
         throw err;
@@ -633,6 +635,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         multiContainer: true,
         serviceDomain: `${o.namespace}.svc.${o.clusterDomain ?? "cluster.local"}`,
         ...(o.publicGateway ? { publicUrl: o.publicGateway.url } : {}),
+        ...(o.publicTls ? { publicTls: o.publicTls.address } : {}),
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };

@@ -1,11 +1,13 @@
 /**
  * PUBLIC services: one Gateway API HTTPRoute per public port, attached to the Gateway the operator
  * names (HANGAR_PUBLIC_GATEWAY), sending the port's host name or path (core/public-url.ts) to the
- * sandbox's Service. Owned by the pod, so Kubernetes deletes them with it. A start waits until the
- * Gateway has accepted every route (ADR 0021): a URL Get returns is one the Gateway serves.
+ * sandbox's Service; a TLS passthrough port gets a TLSRoute instead, on the TLS listener the
+ * operator names (HANGAR_PUBLIC_TLS_GATEWAY), sending the connections whose SNI is the port's own
+ * name, unopened, to it. Owned by the pod, so Kubernetes deletes them with it. A start waits until
+ * the Gateway has accepted every route (ADR 0021): an address Get returns is one the Gateway serves.
  */
 import * as k8s from "@kubernetes/client-node";
-import { publicRoute, type PublicUrlBase } from "../../core/public-url.js";
+import { publicRoute, type PublicTlsBase, tlsAddress, type PublicUrlBase } from "../../core/public-url.js";
 import type { ServicePort } from "../../core/types.js";
 import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
@@ -19,9 +21,18 @@ export interface PublicGateway {
   url: PublicUrlBase;
 }
 
+/** The Gateway listener (protocol TLS, mode Passthrough) that TLS passthrough ports are routed on. */
+export interface PublicTlsGateway {
+  namespace: string;
+  name: string;
+  sectionName?: string;
+  address: PublicTlsBase;
+}
+
 const GROUP = "gateway.networking.k8s.io";
 const VERSION = "v1";
 const PLURAL = "httproutes";
+const TLS_PLURAL = "tlsroutes";
 
 export const routeName = (id: string, port: number) => `${podName(id)}-${port}`;
 
@@ -33,7 +44,7 @@ interface RouteCondition {
 }
 export interface HttpRoute {
   apiVersion: string;
-  kind: "HTTPRoute";
+  kind: "HTTPRoute" | "TLSRoute";
   metadata: k8s.V1ObjectMeta;
   spec: Record<string, unknown>;
   status?: { parents?: { parentRef: { name: string; namespace?: string }; conditions?: RouteCondition[] }[] };
@@ -66,6 +77,25 @@ export function buildHttpRoute(id: string, namespace: string, port: ServicePort,
   };
 }
 
+/** The TLSRoute of one TLS passthrough port (pure, table-tested): its SNI name, and only that port. */
+export function buildTlsRoute(id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: PublicTlsGateway): HttpRoute {
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: "TLSRoute",
+    metadata: {
+      name: routeName(id, port.port),
+      namespace,
+      labels: { [SANDBOX_ID]: id },
+      ownerReferences: ownedByPod(pod),
+    },
+    spec: {
+      parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }],
+      hostnames: [tlsAddress(gw.address, id, port.port).hostname],
+      rules: [{ backendRefs: [{ name: podName(id), port: port.port }] }],
+    },
+  };
+}
+
 /**
  * Whether the Gateway took the route (pure): "accepted"; refused (Accepted=False: its listeners do
  * not admit it, for good); or waiting, with what it waits for. ResolvedRefs=False is waited out: the
@@ -84,25 +114,32 @@ export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespac
   return { waiting: mine ? "the Gateway has not yet accepted it" : "the Gateway has not yet looked at it" };
 }
 
-/** Makes the routes of a pod just created and waits until the Gateway accepts them; a refusal or a timeout is thrown. */
-export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gw: PublicGateway, timeoutMs = 20_000): Promise<void> {
+/**
+ * Makes the routes of a pod just created (HTTPRoutes on `gw`, TLSRoutes on `tls`) and waits until
+ * the Gateway accepts them; a refusal, a missing Gateway or a timeout is thrown.
+ */
+export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateways: { http?: PublicGateway; tls?: PublicTlsGateway }, timeoutMs = 20_000): Promise<void> {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
-  const names: string[] = [];
+  const made: { plural: string; name: string; gw: { namespace: string; name: string } }[] = [];
   for (const p of ports.filter((x) => x.public)) {
-    const body = buildHttpRoute(id, namespace, p, pod, gw);
-    await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, body })).catch((e: unknown) => {
-      if (!isConflict(e)) throw new Error(`could not make the HTTPRoute of PUBLIC port ${p.port}: ${detailOf(e)}`);
+    const gw = p.tls ? gateways.tls : gateways.http;
+    if (!gw) throw new Error(p.tls ? "TLS passthrough endpoints need HANGAR_PUBLIC_TLS_GATEWAY on this runtime" : "PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
+    const plural = p.tls ? TLS_PLURAL : PLURAL;
+    const body = p.tls ? buildTlsRoute(id, namespace, p, pod, gw as PublicTlsGateway) : buildHttpRoute(id, namespace, p, pod, gw as PublicGateway);
+    await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, body })).catch((e: unknown) => {
+      if (!isConflict(e)) throw new Error(`could not make the ${body.kind} of PUBLIC port ${p.port}: ${detailOf(e)}`);
     });
-    names.push(body.metadata.name as string);
+    made.push({ plural, name: body.metadata.name as string, gw });
   }
   const deadline = Date.now() + timeoutMs;
-  for (const name of names) {
+  for (const { plural, name, gw } of made) {
+    const kind = plural === TLS_PLURAL ? "TLSRoute" : "HTTPRoute";
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-      const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: PLURAL, name }))) as HttpRoute;
+      const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, name }))) as HttpRoute;
       const v = routeVerdict(route, gw);
       if (v === "accepted") break;
-      if ("refused" in v) throw new Error(`Gateway ${gw.namespace}/${gw.name} refused HTTPRoute ${namespace}/${name}: ${v.refused}`);
-      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept HTTPRoute ${namespace}/${name} within ${timeoutMs / 1000} s: ${v.waiting} (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
+      if ("refused" in v) throw new Error(`Gateway ${gw.namespace}/${gw.name} refused ${kind} ${namespace}/${name}: ${v.refused}`);
+      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept ${kind} ${namespace}/${name} within ${timeoutMs / 1000} s: ${v.waiting} (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
       await new Promise((r) => setTimeout(r, wait));
     }
   }

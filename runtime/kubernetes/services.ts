@@ -9,7 +9,7 @@ import type { ServicePort } from "../../core/types.js";
 import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
 import { SANDBOX_ID } from "./labels.js";
 import { ownedByPod, podName } from "./pod-spec.js";
-import { createPublicRoutes, type PublicGateway } from "./public-routes.js";
+import { createPublicRoutes, type PublicGateway, type PublicTlsGateway } from "./public-routes.js";
 
 export const serviceName = (id: string) => podName(id);
 
@@ -43,10 +43,10 @@ export function buildServicePolicy(id: string, namespace: string, ports: Service
 }
 
 /**
- * Creates both for a pod just created, and the HTTPRoutes of PUBLIC ports (public-routes.ts); a
+ * Creates both for a pod just created, and the routes of PUBLIC ports (public-routes.ts); a
  * refusal is thrown (the start fails, naming it).
  */
-export async function createServices(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateway?: PublicGateway): Promise<void> {
+export async function createServices(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateways: { http?: PublicGateway; tls?: PublicTlsGateway } = {}): Promise<void> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const net = kc.makeApiClient(k8s.NetworkingV1Api);
   const tolerate = (e: unknown) => {
@@ -54,8 +54,5 @@ export async function createServices(kc: k8s.KubeConfig, namespace: string, id: 
   };
   await retryStartWrite(() => core.createNamespacedService({ namespace, body: buildService(id, namespace, ports, pod) })).catch(tolerate);
   await retryStartWrite(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(tolerate);
-  if (ports.some((p) => p.public)) {
-    if (!gateway) throw new Error("PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
-    await createPublicRoutes(kc, namespace, id, ports, pod, gateway);
-  }
+  if (ports.some((p) => p.public)) await createPublicRoutes(kc, namespace, id, ports, pod, gateways);
 }

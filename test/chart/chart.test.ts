@@ -56,7 +56,7 @@ describe("helm chart", () => {
       logLevel: "HANGAR_LOG_LEVEL", shutdownGraceSeconds: "HANGAR_SHUTDOWN_GRACE_SECONDS", retentionSeconds: "HANGAR_RETENTION_SECONDS",
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS", maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS", maxSandboxes: "HANGAR_MAX_SANDBOXES",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX", maxExecs: "HANGAR_MAX_EXECS", maxFileBytes: "HANGAR_MAX_FILE_BYTES", maxGraceSeconds: "HANGAR_MAX_GRACE_SECONDS", getHoldMs: "HANGAR_GET_HOLD_MS",
-      execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", secretStores: "HANGAR_SECRET_STORES", clusterDomain: "HANGAR_KUBE_CLUSTER_DOMAIN", publicGateway: "HANGAR_PUBLIC_GATEWAY", publicUrl: "HANGAR_PUBLIC_URL", reportPreparing: "HANGAR_REPORT_PREPARING", runtimeClassSelection: "HANGAR_RUNTIME_CLASS_SELECTION", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", mallocTrimSeconds: "HANGAR_MALLOC_TRIM_SECONDS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
+      execDeadlineMarginMs: "HANGAR_EXEC_DEADLINE_MARGIN_MS", secretStores: "HANGAR_SECRET_STORES", clusterDomain: "HANGAR_KUBE_CLUSTER_DOMAIN", publicGateway: "HANGAR_PUBLIC_GATEWAY", publicUrl: "HANGAR_PUBLIC_URL", publicTlsGateway: "HANGAR_PUBLIC_TLS_GATEWAY", publicTlsAddress: "HANGAR_PUBLIC_TLS_ADDRESS", reportPreparing: "HANGAR_REPORT_PREPARING", runtimeClassSelection: "HANGAR_RUNTIME_CLASS_SELECTION", reapIntervalMs: "HANGAR_REAP_INTERVAL_MS", mallocTrimSeconds: "HANGAR_MALLOC_TRIM_SECONDS", defaultDenyEgress: "HANGAR_DEFAULT_DENY_EGRESS",
       egressEnforcement: "HANGAR_KUBE_EGRESS_ENFORCEMENT", userNamespaces: "HANGAR_KUBE_USER_NAMESPACES", gvisorRuntimeClasses: "HANGAR_KUBE_GVISOR_RUNTIME_CLASSES", netinitImage: "HANGAR_KUBE_NETINIT_IMAGE", egressPrivateCidrs: "HANGAR_KUBE_EGRESS_PRIVATE_CIDRS",
       egressGrantableCidrs: "HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS", egressDenyCidrs: "HANGAR_KUBE_EGRESS_DENY_CIDRS",
       startupTimeoutSeconds: "HANGAR_STARTUP_TIMEOUT_SECONDS", kubeDeadlineMarginSeconds: "HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", runtimeClassName: "HANGAR_KUBE_RUNTIME_CLASS",
@@ -144,6 +144,7 @@ describe("helm chart", () => {
       { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: ["create"] },
       { apiGroups: [""], resources: ["events"], verbs: ["list"] },
       { apiGroups: ["gateway.networking.k8s.io"], resources: ["httproutes"], verbs: ["create", "get"] },
+      { apiGroups: ["gateway.networking.k8s.io"], resources: ["tlsroutes"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["secrets"], verbs: ["create", "get", "list", "patch", "delete"] },
     ]);
     // Secret stores' tenant namespaces: get on Secrets there, nothing else; no Secret access at all without stores.
@@ -155,6 +156,7 @@ describe("helm chart", () => {
     expect(JSON.stringify(one(render(["--set", "auth.open=true"]), "Role"))).not.toContain('"secrets"');
     // No Gateway configured: no HTTPRoute access.
     expect(JSON.stringify(one(render(["--set", "auth.open=true"]), "Role"))).not.toContain("httproutes");
+    expect(JSON.stringify(one(render(["--set", "auth.open=true"]), "Role"))).not.toContain("tlsroutes");
     const rb = one(all, "RoleBinding", "t-hangar") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);

@@ -151,10 +151,12 @@ wait_for 30 "containerd to answer" ctr -a "$CSOCK" version
 for img in pause python noshell redis; do ctr -a "$CSOCK" -n k8s.io images import --no-unpack=false "$IMAGES/$img.tar" >/dev/null; done
 # The SDK suite's Compose test names these images; with no registry here they are stand-ins made
 # from the offline images above (Debian bookworm rootfs: python3, bash, getent; redis-server and
-# redis-cli), which is all the test runs in them (docs/test-cluster.md).
+# redis-cli), which is all the test runs in them (docs/test-cluster.md). python:3.9 is the TLS
+# passthrough test's (python3 and openssl).
 while read -r from to; do ctr -a "$CSOCK" -n k8s.io images tag --force "$from" "$to" >/dev/null; done <<EOF
 $PYTHON_IMAGE docker.io/library/python:3.12-slim
 $PYTHON_IMAGE docker.io/library/ubuntu:22.04
+$PYTHON_IMAGE docker.io/library/python:3.9
 $REDIS_IMAGE docker.io/library/redis:7-alpine
 EOF
 ctr -a "$CSOCK" -n k8s.io images label "$PAUSE_IMAGE" io.cri-containerd.pinned=pinned >/dev/null

@@ -2,15 +2,17 @@
 # services (ADR 0021). The Gateway API CRDs ($GATEWAY_API_VERSION, standard channel), Traefik
 # (build-gateway.sh) running on this machine as the Gateway's controller and data plane, with a
 # ServiceAccount that may read Gateway API objects, Services and EndpointSlices and write their
-# status; GatewayClass hangar-test and Gateway hangar-gateway/public with one HTTP listener `web`
-# on 127.0.0.1:$PUBLIC_GATEWAY_PORT, admitting routes from the sandbox namespaces only ($TEST_NS; hangar-sandboxes, the chart-deployed Hangar's). Hangar's e2e
-# runs set HANGAR_PUBLIC_GATEWAY=hangar-gateway/public/web, HANGAR_PUBLIC_URL=http://127.0.0.1:$PUBLIC_GATEWAY_PORT.
-step "starting the Gateway for PUBLIC services (Gateway API $GATEWAY_API_VERSION CRDs, Traefik $TRAEFIK_VERSION on 127.0.0.1:$PUBLIC_GATEWAY_PORT)"
+# status; GatewayClass hangar-test and Gateway hangar-gateway/public with an HTTP listener `web`
+# on 127.0.0.1:$PUBLIC_GATEWAY_PORT and a TLS passthrough listener `tls` on 127.0.0.1:$PUBLIC_TLS_PORT
+# (SNI names under *.localhost), admitting routes from the sandbox namespaces only ($TEST_NS; hangar-sandboxes, the chart-deployed Hangar's). Hangar's e2e
+# runs set HANGAR_PUBLIC_GATEWAY=hangar-gateway/public/web, HANGAR_PUBLIC_URL=http://127.0.0.1:$PUBLIC_GATEWAY_PORT,
+# HANGAR_PUBLIC_TLS_GATEWAY=hangar-gateway/public/tls, HANGAR_PUBLIC_TLS_ADDRESS=*.localhost:$PUBLIC_TLS_PORT.
+step "starting the Gateway for PUBLIC services (Gateway API $GATEWAY_API_VERSION CRDs, Traefik $TRAEFIK_VERSION on 127.0.0.1:$PUBLIC_GATEWAY_PORT and :$PUBLIC_TLS_PORT)"
 crds="$TRAEFIK_BIN/../gateway-api-crds"
 for f in "$crds"/gateway.networking.k8s.io_*.yaml; do
   "$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" apply --server-side -f "$f" >/dev/null
 done
-"$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" wait --for=condition=Established --timeout=60s crd/gateways.gateway.networking.k8s.io crd/httproutes.gateway.networking.k8s.io crd/gatewayclasses.gateway.networking.k8s.io >/dev/null
+"$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" wait --for=condition=Established --timeout=60s crd/gateways.gateway.networking.k8s.io crd/httproutes.gateway.networking.k8s.io crd/gatewayclasses.gateway.networking.k8s.io crd/tlsroutes.gateway.networking.k8s.io >/dev/null
 "$BIN/kubectl" --kubeconfig="$ETC/admin.kubeconfig" apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: Namespace
@@ -51,11 +53,19 @@ spec:
     allowedRoutes:
       kinds: [{ kind: HTTPRoute }]
       namespaces: { from: Selector, selector: { matchExpressions: [{ key: kubernetes.io/metadata.name, operator: In, values: [$TEST_NS, hangar-sandboxes] }] } }
+  - name: tls
+    port: $PUBLIC_TLS_PORT
+    protocol: TLS
+    hostname: "*.localhost"
+    tls: { mode: Passthrough }
+    allowedRoutes:
+      kinds: [{ kind: TLSRoute }]
+      namespaces: { from: Selector, selector: { matchExpressions: [{ key: kubernetes.io/metadata.name, operator: In, values: [$TEST_NS, hangar-sandboxes] }] } }
 YAML
 GW_TOKEN=$(kapi -X POST -H 'Content-Type: application/json' "$API/api/v1/namespaces/hangar-gateway/serviceaccounts/traefik/token" \
   -d '{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{"expirationSeconds":86400}}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["status"]["token"])')
 printf '%s' "$GW_TOKEN" > "$STATE/gateway.token" && chmod 600 "$STATE/gateway.token"
-start traefik "$TRAEFIK_BIN/traefik" --entryPoints.web.address="127.0.0.1:$PUBLIC_GATEWAY_PORT" \
+start traefik "$TRAEFIK_BIN/traefik" --entryPoints.web.address="127.0.0.1:$PUBLIC_GATEWAY_PORT" --entryPoints.tls.address="127.0.0.1:$PUBLIC_TLS_PORT" \
   --providers.kubernetesgateway=true --providers.kubernetesgateway.endpoint="$API" \
   --providers.kubernetesgateway.token="$GW_TOKEN" --providers.kubernetesgateway.certAuthFilePath="$PKI/ca.crt" \
   --providers.kubernetesgateway.statusAddress.ip=127.0.0.1 --providers.providersThrottleDuration=0s \

@@ -22,6 +22,8 @@ TRAEFIK_BIN="$CACHE/traefik-$TRAEFIK_VERSION/bin"
 GATEWAY_API_VERSION=v1.6.1
 # The Gateway's HTTP listener (gateway-up.sh), on loopback.
 PUBLIC_GATEWAY_PORT=18080
+# TLS passthrough endpoints: the Gateway's TLS listener (SNI names *.localhost, RFC 6761 loopback names).
+PUBLIC_TLS_PORT=18443
 IMAGES="$CACHE/images-v1"
 STATE=/var/lib/hangar-test
 RUNDIR=/run/hangar-test

@@ -157,6 +157,9 @@ def netinit_image() -> str:
 
 PUBLIC_GATEWAY = "hangar-gateway/public/web"
 PUBLIC_URL = "http://127.0.0.1:18080"
+# TLS passthrough endpoints: the same Gateway's TLS listener (SNI names <id>-<port>.localhost).
+PUBLIC_TLS_GATEWAY = "hangar-gateway/public/tls"
+PUBLIC_TLS_ADDRESS = ("127.0.0.1", 18443)
 
 
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:
@@ -187,7 +190,8 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
                    # Hangar runs on the node here: a directory of its own holds the snapshots (the chart names a shared volume).
                    HANGAR_SNAPSHOT_DIR=os.path.join(tmp, "snapshots"),
                    # PUBLIC services: the test cluster's Gateway (test/cluster/gateway-up.sh), path routing on loopback.
-                   HANGAR_PUBLIC_GATEWAY=PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_URL)
+                   HANGAR_PUBLIC_GATEWAY=PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_URL,
+                   HANGAR_PUBLIC_TLS_GATEWAY=PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS=f"*.localhost:{PUBLIC_TLS_ADDRESS[1]}")
     if keys:
         keys_file = os.path.join(tmp, "keys")
         with open(keys_file, "w") as f:

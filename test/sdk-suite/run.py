@@ -58,9 +58,10 @@ def main() -> int:
     ini.write_text("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\ntimeout = 180\n")
     report = WORK / f"{RUNTIME}.xml"
     h = start_hangar()
-    env = {**os.environ, "CWSANDBOX_BASE_URL": h.url, "CWSANDBOX_API_KEY": h.keys["alpha"], "PYTHONPATH": str(root)}
+    # test/sdk-suite on the path for the localhost_names plugin (the TLS passthrough test resolves *.localhost).
+    env = {**os.environ, "CWSANDBOX_BASE_URL": h.url, "CWSANDBOX_API_KEY": h.keys["alpha"], "PYTHONPATH": os.pathsep.join([str(root), str(REPO / "test/sdk-suite")])}
     try:
-        subprocess.run([str(PY), "-m", "pytest", "-v", "-rs", "-c", str(ini), "--rootdir", str(root), "-p", "no:cacheprovider",
+        subprocess.run([str(PY), "-m", "pytest", "-v", "-rs", "-c", str(ini), "--rootdir", str(root), "-p", "no:cacheprovider", "-p", "localhost_names",
                         f"--junitxml={report}", *deselect, *args, "tests/integration"], cwd=root, env=env, timeout=3000)
     finally:
         stop_hangar(h)

@@ -40,6 +40,7 @@ describe("loadConfig", () => {
     ["unknown setting", { HANGAR_LISTEN_ADDR: "x" }, /HANGAR_LISTEN_ADDR: unknown setting/],
     ["a public Gateway on the local runtime", { HANGAR_PUBLIC_GATEWAY: "gw/public", HANGAR_PUBLIC_URL: "http://127.0.0.1:18080" }, /PUBLIC services need the Kubernetes runtime/],
     ["a public Gateway without its URL", { HANGAR_PUBLIC_GATEWAY: "gw/public" }, /HANGAR_PUBLIC_URL is not set/],
+    ["a TLS passthrough listener on the local runtime", { HANGAR_PUBLIC_TLS_GATEWAY: "gw/public/tls", HANGAR_PUBLIC_TLS_ADDRESS: "*.tls.example.com" }, /TLS passthrough endpoints need the Kubernetes runtime/],
     ["missing keys file", { HANGAR_API_KEYS_FILE: "/nonexistent/keys" }, /HANGAR_API_KEYS_FILE/],
     ["no bubblewrap", { HANGAR_LOCAL_BWRAP: "/nonexistent/bwrap" }, /bubblewrap is not installed.*HANGAR_LOCAL_UNSAFE_NO_ISOLATION/],
     ["bad image map", { HANGAR_LOCAL_IMAGES: "python:3.11=relative" }, /HANGAR_LOCAL_IMAGES/],
@@ -80,6 +81,9 @@ describe("loadConfig", () => {
     expect(loadConfig(kube, [], dir).kube.publicGateway).toBeUndefined();
     expect(loadConfig({ ...kube, HANGAR_PUBLIC_GATEWAY: "gw/public/web", HANGAR_PUBLIC_URL: "https://*.sbx.example.com" }, [], dir).kube.publicGateway)
       .toEqual({ namespace: "gw", name: "public", sectionName: "web", url: { scheme: "https", host: "sbx.example.com", port: "", wildcard: true, prefix: "" } });
+    expect(loadConfig(kube, [], dir).kube.publicTls).toBeUndefined();
+    expect(loadConfig({ ...kube, HANGAR_PUBLIC_TLS_GATEWAY: "gw/public/tls", HANGAR_PUBLIC_TLS_ADDRESS: "*.tls.example.com" }, [], dir).kube.publicTls)
+      .toEqual({ namespace: "gw", name: "public", sectionName: "tls", address: { domain: "tls.example.com", port: 443 } });
   });
   it("the exec agent is off unless asked for, and then names its binary", () => {
     const k = { ...base, HANGAR_RUNTIME: "kubernetes", KUBECONFIG: fakeTool, HANGAR_KUBE_NETINIT_IMAGE: "hangar:1" };

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { toProtoSandbox } from "../../api/sandbox-view.js";
-import { parsePublicGateway } from "../../cmd/config.js";
+import { parsePublicGateway, parsePublicTls } from "../../cmd/config.js";
 import { chooseRunner } from "../../controller/placement.js";
-import { parsePublicUrl, publicRoute } from "../../core/public-url.js";
+import { parsePublicTlsAddress, parsePublicUrl, publicRoute, tlsAddress } from "../../core/public-url.js";
 import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
-import { buildHttpRoute, routeVerdict, type HttpRoute, type PublicGateway } from "../../runtime/kubernetes/public-routes.js";
+import { buildHttpRoute, buildTlsRoute, routeVerdict, type HttpRoute, type PublicGateway, type PublicTlsGateway } from "../../runtime/kubernetes/public-routes.js";
 import { spec } from "./fixtures.js";
 
 const ID = "0f6c1f9e-2b1d-4c3a-9e7f-0123456789ab";
@@ -105,4 +105,61 @@ describe("PUBLIC services", () => {
     ["another Gateway's acceptance", withStatus([{ type: "Accepted", status: "True" }, { type: "ResolvedRefs", status: "True" }], { name: "other", namespace: "gw" }), { waiting: "the Gateway has not yet looked at it" }],
   ];
   for (const [what, route, want] of verdicts) it(`the Gateway's verdict: ${what}`, () => expect(routeVerdict(route, gw)).toEqual(want));
+});
+
+describe("TLS passthrough endpoints", () => {
+  const create = (services: unknown) => toDomainSpec({ containers: [{ image: "python:3.11" }], services } as never, { maxLifetimeSeconds: 60 });
+  const runner: RunnerInfo = { runnerId: "r", runnerGroupId: "g", organizationId: "o", architectures: [], healthy: true, connectedAtMs: 0, maxCpuMillicores: 1, maxMemoryBytes: 1, availableCpuMillicores: 1, availableMemoryBytes: 1, runningSandboxes: 0, runtimeClasses: [], serviceDomain: "ns.svc.cluster.local" };
+  const tls: PublicTlsGateway = { namespace: "gw", name: "public", sectionName: "tls", address: parsePublicTlsAddress("*.localhost:18443") };
+
+  it("HANGAR_PUBLIC_TLS_ADDRESS: SNI names under a wildcard domain, port 443 unless given", () => {
+    expect(parsePublicTlsAddress("*.TLS.example.com")).toEqual({ domain: "tls.example.com", port: 443 });
+    expect(tlsAddress(parsePublicTlsAddress("*.localhost:18443"), ID, 8443)).toEqual({ hostname: `${ID}-8443.localhost`, address: `${ID}-8443.localhost:18443` });
+    for (const [text, re] of [["tls.example.com", /expected \*\.domain/], ["*.10.0.0.1", /not a DNS domain/], ["*.tls.example.com:0", /not a port/], ["*.a_b.com", /not a DNS domain/], ["https://*.x.com", /expected/]] as const) {
+      expect(() => parsePublicTlsAddress(text), text).toThrow(re);
+    }
+  });
+  it("HANGAR_PUBLIC_TLS_GATEWAY and HANGAR_PUBLIC_TLS_ADDRESS go together", () => {
+    expect(parsePublicTls("", "")).toBeUndefined();
+    expect(parsePublicTls("gw/public/tls", "*.localhost:18443")).toEqual({ namespace: "gw", name: "public", sectionName: "tls", address: { domain: "localhost", port: 18443 } });
+    expect(() => parsePublicTls("gw/public", "")).toThrow(/HANGAR_PUBLIC_TLS_ADDRESS is not set/);
+    expect(() => parsePublicTls("", "*.x.com")).toThrow(/HANGAR_PUBLIC_TLS_GATEWAY is not set/);
+    expect(() => parsePublicTls("gw", "*.x.com")).toThrow(/expected <namespace>\/<gateway name>/);
+    expect(() => parsePublicTls("gw/public", "x.com")).toThrow(/HANGAR_PUBLIC_TLS_ADDRESS=x.com: expected/);
+  });
+  it("are PUBLIC TCP ports marked tls", () => {
+    expect(create([{ port: 8443, name: "tls", visibility: "VISIBILITY_PUBLIC", endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" } }]).services).toEqual([{ port: 8443, name: "tls", protocol: "TCP", public: true, tls: true }]);
+  });
+  it("placement needs a runner with a TLS listener, and refuses with the SDK's reason where none has one", () => {
+    const s = { runnerIds: [], requests: {}, limits: {}, services: [{ port: 8443, protocol: "TCP" as const, public: true as const, tls: true as const }] };
+    const httpOnly = { ...runner, publicUrl: parsePublicUrl("http://127.0.0.1:18080") };
+    expect(chooseRunner(s, [httpOnly])).toMatchObject({ reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED", refused: expect.stringMatching(/HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox\.spec\.services\[0\]\.endpoint\.kind/) });
+    expect(chooseRunner(s, [{ ...runner, serviceDomain: undefined, publicTls: tls.address }])).toHaveProperty("reason");
+    expect(chooseRunner(s, [httpOnly, { ...runner, runnerId: "t", publicTls: tls.address }])).toMatchObject({ runner: { runnerId: "t" } });
+    // An HTTP port beside it still needs the HTTP Gateway.
+    const both = { ...s, services: [...s.services, { port: 8080, protocol: "TCP" as const, public: true as const }] };
+    expect(chooseRunner(both, [{ ...runner, publicTls: tls.address }])).toMatchObject({ field: "sandbox.spec.services[1].visibility" });
+    expect(chooseRunner(both, [{ ...httpOnly, publicTls: tls.address }])).toHaveProperty("runner");
+  });
+  it("Get reports the port's address as a TLS passthrough endpoint, not a URL, and none once it ends", () => {
+    const rec = (state: SandboxRecord["state"]): SandboxRecord => ({
+      id: ID, tenant: "t", spec: { ...spec(), services: [{ port: 8443, name: "tls", protocol: "TCP", public: true, tls: true }] },
+      echo: { containers: [{}], services: [{ port: 8443, name: "tls", visibility: "VISIBILITY_PUBLIC", endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" } }] },
+      state, stateReason: "", createdAtMs: 0, runnerId: "r", runnerGroupId: "g", effectiveLifetimeSeconds: 60, imageNote: "",
+      serviceUrls: { "8443/TCP": tlsAddress(tls.address, ID, 8443).address },
+    });
+    expect(toProtoSandbox(rec("CREATING")).status?.services).toEqual([{ port: 8443, name: "tls", protocol: undefined, visibility: "VISIBILITY_PUBLIC", endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH", address: `${ID}-8443.localhost:18443` } }]);
+    expect(toProtoSandbox(rec("COMPLETED")).status?.services).toEqual([{ port: 8443, name: "tls", protocol: undefined, visibility: "VISIBILITY_PUBLIC", endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" } }]);
+  });
+  it("a TLSRoute per port: the port's SNI name only, to that port of the sandbox's Service, owned by the pod", () => {
+    const pod = { metadata: { name: `sbx-${ID}`, uid: "u-1" } };
+    const route = buildTlsRoute(ID, "ns", { port: 8443, protocol: "TCP", public: true, tls: true }, pod, tls);
+    expect(route.kind).toBe("TLSRoute");
+    expect(route.metadata).toMatchObject({ name: `sbx-${ID}-8443`, namespace: "ns", labels: { "hangar.dev/sandbox-id": ID }, ownerReferences: [{ kind: "Pod", name: `sbx-${ID}`, uid: "u-1" }] });
+    expect(route.spec).toEqual({
+      parentRefs: [{ group: "gateway.networking.k8s.io", kind: "Gateway", namespace: "gw", name: "public", sectionName: "tls" }],
+      hostnames: [`${ID}-8443.localhost`],
+      rules: [{ backendRefs: [{ name: `sbx-${ID}`, port: 8443 }] }],
+    });
+  });
 });
