@@ -115,6 +115,38 @@ async function memoryOf(x) {
   };
 }
 
+/**
+ * What a replica's process did while a phase ran, from two readings of its /metrics (prom-client's
+ * event-loop delay histogram restarts at each reading, so the second one covers just the phase):
+ * ListSandboxes handler time by bucket, event-loop delay, and garbage collection by kind.
+ */
+async function processReading(x) {
+  const text = await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text();
+  const num = (re) => Number(re.exec(text)?.[1] ?? NaN);
+  const buckets = [...text.matchAll(/^hangar_grpc_request_duration_seconds_bucket\{([^}]*)\} (\d+)$/gm)]
+    .filter((m) => /(^|,)method="ListSandboxes"/.test(m[1]))
+    .map((m) => { const le = /le="([^"]+)"/.exec(m[1])?.[1] ?? "+Inf"; return [le === "+Inf" ? Infinity : Number(le), Number(m[2])]; })
+    .sort((x, y) => x[0] - y[0]);
+  const gc = Object.fromEntries([...text.matchAll(/^hangar_process_nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} ([0-9.e+-]+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  return {
+    buckets,
+    loopP50: num(/^hangar_process_nodejs_eventloop_lag_p50_seconds ([0-9.e+-]+)$/m),
+    loopP99: num(/^hangar_process_nodejs_eventloop_lag_p99_seconds ([0-9.e+-]+)$/m),
+    loopMax: num(/^hangar_process_nodejs_eventloop_lag_max_seconds ([0-9.e+-]+)$/m),
+    gc,
+  };
+}
+
+/** Between two readings: the handler's p50/p99 as bucket bounds (ms), the loop delay (ms), GC ms by kind. */
+function processDelta(a, b) {
+  const counts = b.buckets.map(([le, n], i) => [le, n - (a.buckets[i]?.[1] ?? 0)]);
+  const total = counts.at(-1)?.[1] ?? 0;
+  const q = (f) => (total ? counts.find(([, n]) => n >= f * total)?.[0] * 1000 : null);
+  const gc = Object.fromEntries(Object.entries(b.gc).map(([k, v]) => [k, +((v - (a.gc[k] ?? 0)) * 1000).toFixed(1)]));
+  const ms = (s) => (Number.isFinite(s) ? +(s * 1000).toFixed(2) : null);
+  return { list_calls: total, list_handler_p50_le_ms: q(0.5), list_handler_p99_le_ms: q(0.99), eventloop_delay_p50_ms: ms(b.loopP50), eventloop_delay_p99_ms: ms(b.loopP99), eventloop_delay_max_ms: ms(b.loopMax), gc_ms: gc };
+}
+
 // BENCH_SCALE_ENV_A / BENCH_SCALE_ENV_B: extra environment (JSON) for the first / second replica only, to compare two settings in one run.
 const envA = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_A ?? "{}") };
 const envB = { ...env, ...JSON.parse(process.env.BENCH_SCALE_ENV_B ?? "{}") };
@@ -290,12 +322,16 @@ try {
     let turn = 0;
     const get = await throughput(32, 5000, () => unary(reps[turn++ % 2].client, "GetSandbox", { sandbox_id: pick() }));
     const listLat = [];
+    // Where a slow List waits: in the handler, or for the event loop (informer events, GC) before it runs.
+    const before = await Promise.all(reps.map((x) => processReading(x).catch(() => null)));
     for (let i = 0; i < 200; i++) {
       const t = now();
       const r = await unary(reps[i % 2].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 });
       listLat.push(now() - t);
       if (i === 0 && r.sandboxes.length !== listProbes()) throw new Error(`List by tag found ${r.sandboxes.length} of ${listProbes()}`);
     }
+    const after = await Promise.all(reps.map((x) => processReading(x).catch(() => null)));
+    const listProcess = reps.map((_, i) => (before[i] && after[i] ? processDelta(before[i], after[i]) : null));
 
     log(`reaper lag: ${N_REAP} sandboxes with a 5 s lifetime`);
     const reap = [];
@@ -331,6 +367,9 @@ try {
       get_p99_ms: get.p99,
       list_p50_ms: stats(listLat).p50,
       list_p99_ms: stats(listLat).p99,
+      list_max_ms: +Math.max(...listLat).toFixed(2),
+      // Per replica over the 200 Lists: the handler's time (bucket bounds), the event loop's delay, GC.
+      list_process_per_replica: listProcess,
       rss_mib: Math.max(...rss),
       rss_mib_per_replica: rss,
       rss_peak_mib_per_replica: peak,

@@ -69,6 +69,18 @@ if any(r.get("memory_per_replica") for r in rows):
             f"| {r['sandboxes']:,} | {r['rss_mib_per_replica']} / {r.get('rss_mean_mib_per_replica', '?')} / {r.get('rss_peak_mib_per_replica', '?')} "
             f"| {heap} | {two('external_mib')} | {trims}, {two('trim_released_mib')} |"
         )
+if any(r.get("list_process_per_replica") for r in rows):
+    lines += ["", "Where a List by tag waits (200 sequential Lists, both replicas; the handler's time from Hangar's request histogram, as bucket bounds; "
+              "the event loop's delay and GC time over the same seconds, from each replica's /metrics):", "",
+              "| sandboxes | List p50 / p99 / max ms (client) | handler p50 / p99 ≤ ms, per replica | event-loop delay p50 / p99 / max ms, per replica | GC ms by kind, per replica |", "|---|---|---|---|---|"]
+    for r in rows:
+        p = [x or {} for x in r.get("list_process_per_replica") or []]
+        if not p:
+            continue
+        handler = "; ".join(f"{x.get('list_handler_p50_le_ms')} / {x.get('list_handler_p99_le_ms')}" for x in p)
+        loop = "; ".join(f"{x.get('eventloop_delay_p50_ms')} / {x.get('eventloop_delay_p99_ms')} / {x.get('eventloop_delay_max_ms')}" for x in p)
+        gc = "; ".join(", ".join(f"{k} {v}" for k, v in (x.get("gc_ms") or {}).items() if v) or "none" for x in p)
+        lines.append(f"| {r['sandboxes']:,} | {r['list_p50_ms']} / {r['list_p99_ms']} / {r.get('list_max_ms', '?')} | {handler} | {loop} | {gc} |")
 if "restart" in s:
     x = s["restart"]
     lines += ["", f"A replica killed (SIGKILL) at {x['sandboxes']:,} sandboxes and started again: listening after {x['listening_ms']} ms, "
