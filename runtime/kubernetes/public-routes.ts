@@ -50,50 +50,38 @@ export interface HttpRoute {
   status?: { parents?: { parentRef: { name: string; namespace?: string }; conditions?: RouteCondition[] }[] };
 }
 
+/** A route of one port of sandbox `id` on a Gateway listener, owned by the sandbox's pod. */
+function route(kind: HttpRoute["kind"], id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: { namespace: string; name: string; sectionName?: string }, spec: Record<string, unknown>): HttpRoute {
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind,
+    metadata: { name: routeName(id, port.port), namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: ownedByPod(pod) },
+    spec: { parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }], ...spec },
+  };
+}
+
 /** The route of one public port (pure, table-tested). */
 export function buildHttpRoute(id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: PublicGateway): HttpRoute {
   const r = publicRoute(gw.url, id, port.port);
-  return {
-    apiVersion: `${GROUP}/${VERSION}`,
-    kind: "HTTPRoute",
-    metadata: {
-      name: routeName(id, port.port),
-      namespace,
-      labels: { [SANDBOX_ID]: id },
-      ownerReferences: ownedByPod(pod),
-    },
-    spec: {
-      parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }],
-      ...(r.hostname ? { hostnames: [r.hostname] } : {}),
-      rules: [
-        {
-          matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }],
-          // Path routing: the sandbox sees the request as if it were served at "/".
-          ...(r.hostname ? {} : { filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: "/" } } }] }),
-          backendRefs: [{ name: podName(id), port: port.port }],
-        },
-      ],
-    },
-  };
+  return route("HTTPRoute", id, namespace, port, pod, gw, {
+    ...(r.hostname ? { hostnames: [r.hostname] } : {}),
+    rules: [
+      {
+        matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }],
+        // Path routing: the sandbox sees the request as if it were served at "/".
+        ...(r.hostname ? {} : { filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: "/" } } }] }),
+        backendRefs: [{ name: podName(id), port: port.port }],
+      },
+    ],
+  });
 }
 
 /** The TLSRoute of one TLS passthrough port (pure, table-tested): its SNI name, and only that port. */
 export function buildTlsRoute(id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: PublicTlsGateway): HttpRoute {
-  return {
-    apiVersion: `${GROUP}/${VERSION}`,
-    kind: "TLSRoute",
-    metadata: {
-      name: routeName(id, port.port),
-      namespace,
-      labels: { [SANDBOX_ID]: id },
-      ownerReferences: ownedByPod(pod),
-    },
-    spec: {
-      parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }],
-      hostnames: [tlsAddress(gw.address, id, port.port).hostname],
-      rules: [{ backendRefs: [{ name: podName(id), port: port.port }] }],
-    },
-  };
+  return route("TLSRoute", id, namespace, port, pod, gw, {
+    hostnames: [tlsAddress(gw.address, id, port.port).hostname],
+    rules: [{ backendRefs: [{ name: podName(id), port: port.port }] }],
+  });
 }
 
 /**
