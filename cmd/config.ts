@@ -16,6 +16,13 @@ export class ConfigError extends Error {}
 
 const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
+/** A Gateway listener named in setting `key`: `<namespace>/<name>[/<listener>]`. */
+function gatewayRef(key: string, text: string): { namespace: string; name: string; sectionName?: string } {
+  const [namespace = "", name = "", sectionName, ...rest] = text.split("/");
+  if (rest.length || ![namespace, name, ...(sectionName !== undefined ? [sectionName] : [])].every((p) => K8S_NAME.test(p))) throw new ConfigError(`${key}=${text}: expected <namespace>/<gateway name>[/<listener name>]`);
+  return { namespace, name, ...(sectionName ? { sectionName } : {}) };
+}
+
 /**
  * HANGAR_PUBLIC_GATEWAY (`<namespace>/<name>[/<listener>]`) and HANGAR_PUBLIC_URL (core/public-url.ts):
  * both or neither.
@@ -23,15 +30,14 @@ const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 export function parsePublicGateway(gateway: string, url: string): { namespace: string; name: string; sectionName?: string; url: PublicUrlBase } | undefined {
   if (!gateway && !url) return undefined;
   if (!gateway || !url) throw new ConfigError(`HANGAR_PUBLIC_GATEWAY and HANGAR_PUBLIC_URL go together (PUBLIC services): ${gateway ? "HANGAR_PUBLIC_URL" : "HANGAR_PUBLIC_GATEWAY"} is not set`);
-  const [namespace = "", name = "", sectionName, ...rest] = gateway.split("/");
-  if (rest.length || ![namespace, name, ...(sectionName !== undefined ? [sectionName] : [])].every((p) => K8S_NAME.test(p))) throw new ConfigError(`HANGAR_PUBLIC_GATEWAY=${gateway}: expected <namespace>/<gateway name>[/<listener name>]`);
+  const ref = gatewayRef("HANGAR_PUBLIC_GATEWAY", gateway);
   let base: PublicUrlBase;
   try {
     base = parsePublicUrl(url);
   } catch (e) {
     throw new ConfigError(`HANGAR_PUBLIC_URL=${url}: ${(e as Error).message}`);
   }
-  return { namespace, name, ...(sectionName ? { sectionName } : {}), url: base };
+  return { ...ref, url: base };
 }
 
 /**
@@ -41,10 +47,9 @@ export function parsePublicGateway(gateway: string, url: string): { namespace: s
 export function parsePublicTls(gateway: string, address: string): { namespace: string; name: string; sectionName?: string; address: PublicTlsBase } | undefined {
   if (!gateway && !address) return undefined;
   if (!gateway || !address) throw new ConfigError(`HANGAR_PUBLIC_TLS_GATEWAY and HANGAR_PUBLIC_TLS_ADDRESS go together (TLS passthrough endpoints): ${gateway ? "HANGAR_PUBLIC_TLS_ADDRESS" : "HANGAR_PUBLIC_TLS_GATEWAY"} is not set`);
-  const [namespace = "", name = "", sectionName, ...rest] = gateway.split("/");
-  if (rest.length || ![namespace, name, ...(sectionName !== undefined ? [sectionName] : [])].every((p) => K8S_NAME.test(p))) throw new ConfigError(`HANGAR_PUBLIC_TLS_GATEWAY=${gateway}: expected <namespace>/<gateway name>[/<listener name>]`);
+  const ref = gatewayRef("HANGAR_PUBLIC_TLS_GATEWAY", gateway);
   try {
-    return { namespace, name, ...(sectionName ? { sectionName } : {}), address: parsePublicTlsAddress(address) };
+    return { ...ref, address: parsePublicTlsAddress(address) };
   } catch (e) {
     throw new ConfigError(`HANGAR_PUBLIC_TLS_ADDRESS=${address}: ${(e as Error).message}`);
   }

@@ -108,7 +108,7 @@ export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespac
  */
 export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateways: { http?: PublicGateway; tls?: PublicTlsGateway }, timeoutMs = 20_000): Promise<void> {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
-  const made: { plural: string; name: string; gw: { namespace: string; name: string } }[] = [];
+  const made: { plural: string; kind: HttpRoute["kind"]; name: string; gw: { namespace: string; name: string } }[] = [];
   for (const p of ports.filter((x) => x.public)) {
     const gw = p.tls ? gateways.tls : gateways.http;
     if (!gw) throw new Error(p.tls ? "TLS passthrough endpoints need HANGAR_PUBLIC_TLS_GATEWAY on this runtime" : "PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
@@ -117,11 +117,10 @@ export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, 
     await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, body })).catch((e: unknown) => {
       if (!isConflict(e)) throw new Error(`could not make the ${body.kind} of PUBLIC port ${p.port}: ${detailOf(e)}`);
     });
-    made.push({ plural, name: body.metadata.name as string, gw });
+    made.push({ plural, kind: body.kind, name: body.metadata.name as string, gw });
   }
   const deadline = Date.now() + timeoutMs;
-  for (const { plural, name, gw } of made) {
-    const kind = plural === TLS_PLURAL ? "TLSRoute" : "HTTPRoute";
+  for (const { plural, kind, name, gw } of made) {
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
       const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, name }))) as HttpRoute;
       const v = routeVerdict(route, gw);
