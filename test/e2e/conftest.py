@@ -9,6 +9,7 @@ Hangar process are marked own_hangar and left out there.
 from __future__ import annotations
 
 import json
+import re
 import os
 import secrets
 import signal
@@ -325,11 +326,26 @@ class Internet:
     metadata: str  # the cloud metadata address, HTTP on port 80, at home in the same namespace
 
 
+def sweep_stale_internets() -> None:
+    """Removes the stand-in internets of a run that was killed before its cleanup (a namespace
+    named hangar-inet-* with no process left in it): its route to the metadata address would
+    otherwise make this run's `ip route add` fail with "File exists"."""
+    listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    for ns in re.findall(r"^(hangar-inet-([0-9a-f]+))\b", listing, re.M):
+        name, tag = ns
+        if subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.strip():
+            continue  # a live run's (its server is in there): not ours to remove
+        subprocess.run(["ip", "route", "del", f"{METADATA}/32", "dev", f"hgi{tag}"], capture_output=True)
+        subprocess.run(["ip", "link", "del", f"hgi{tag}"], capture_output=True)
+        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
 @pytest.fixture
 def internet():
     """A stand-in internet in a network namespace of its own behind a veth, routed from this host
     (and so from the test cluster's pods), with the cloud metadata address given a home there too:
     a firewall that fails sends nothing off the machine."""
+    sweep_stale_internets()
     net, tag = free_test_range(), secrets.token_hex(3)
     ns, host_if, peer_if = f"hangar-inet-{tag}", f"hgi{tag}", f"hgp{tag}"
     sh = lambda *cmd: subprocess.run(cmd, check=True, capture_output=True)  # noqa: E731
