@@ -23,6 +23,7 @@ import type { PurgeSandboxesRequest__Output } from "./generated/coreweave/sandbo
 import type { SandboxServiceHandlers } from "./generated/coreweave/sandbox/v1/SandboxService.js";
 import type { StreamLogsRequest__Output } from "./generated/coreweave/sandbox/v1/StreamLogsRequest.js";
 import type { Metrics } from "./metrics.js";
+import { shareToken } from "../core/share-token.js";
 import { timestamp, toProtoSandbox } from "./sandbox-view.js";
 import { LIMITS, sandboxId, toDomainSpec, validPath, type SpecLimits } from "./spec.js";
 
@@ -36,6 +37,8 @@ export interface SandboxServiceOptions {
   sandboxSpecType?: protobuf.Type;
   /** HANGAR_REPORT_PREPARING: show STATE_PREPARING while a sandbox's image is pulled (default true). */
   reportPreparing?: boolean;
+  /** HANGAR_SHARE_TOKEN_KEY_FILE's key: a create answers a sandbox's share token (core/share-token.ts). */
+  shareTokenKey?: Buffer;
 }
 
 /** States a held GetSandbox waits out; every other state is answered at once. */
@@ -87,6 +90,12 @@ const snapshotId = (id: string | undefined) => {
 export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
   const execs = createExecHandlers(controller, o.exec, metrics);
   const view = (r: SandboxRecord) => toProtoSandbox(r, o.reportPreparing ?? true);
+  // Only a create's answer carries the share token (a replay with the same request_id recomputes
+  // it); Get and List never do (the SDK: "Get, list, and from_id omit it").
+  const created = (r: SandboxRecord) => {
+    const v = view(r);
+    return o.shareTokenKey && r.spec.services?.some((s) => s.shareToken) ? { ...v, endpoint_share_token: shareToken(o.shareTokenKey, r.id) } : v;
+  };
   const fss = () => Promise.reject(errors.snapshotsNotSupported());
 
   async function streamLogs(call: grpc.ServerWritableStream<StreamLogsRequest__Output, LogEntry>, ctx: CallContext) {
@@ -141,7 +150,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const spec = toDomainSpec(req.sandbox.spec, o.specLimits);
       const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "", displayName: displayName || undefined });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
-      return view(r);
+      return created(r);
     }),
     CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", async (req, ctx) => {
       if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
@@ -155,7 +164,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const spec = toDomainSpec(merged, o.specLimits);
       const r = await controller.create(ctx.tenant, { spec, echo: merged, requestId: req.request_id ?? "", displayName: (displayName || t.displayName) || undefined });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, template_id: t.id, image: spec.image }, "sandbox created from a template");
-      return view(r);
+      return created(r);
     }),
     GetSandbox: wrap.unary("GetSandbox", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);

@@ -43,6 +43,9 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
         const visibility = mine ? (mine.public ? "VISIBILITY_PUBLIC" : "VISIBILITY_PRIVATE") : s.visibility;
         // A TLS passthrough port is reached at host:port (its SNI name), not at a URL.
         if (mine?.tls) return { port: s.port, name: s.name, protocol: s.protocol, visibility, endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" as const, ...(url ? { address: url } : {}) } };
+        // An HTTPS endpoint's URL is in its endpoint status (where the SDK reads it) and, for clients
+        // that predate endpoints, in `url` too; request_timeout_seconds 0: the Gateway's own.
+        if (mine?.https) return { port: s.port, name: s.name, protocol: s.protocol, visibility, ...(url ? { url } : {}), endpoint: { kind: "ENDPOINT_KIND_HTTPS" as const, auth: mine.shareToken ? ("ENDPOINT_AUTH_SHARE_TOKEN" as const) : ("ENDPOINT_AUTH_OPEN" as const), ...(url ? { url } : {}) } };
         return { port: s.port, name: s.name, protocol: s.protocol, visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),

@@ -95,23 +95,30 @@ const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}$/;
 /**
  * SandboxSpec.services -> ports (an unset visibility is PRIVATE; PUBLIC ones are HTTP over TCP,
  * published through the operator's Gateway where one is configured: placement refuses them where
- * not). PUBLIC and PRIVATE on one sandbox are refused as the SDK expects (CWSANDBOX_NOT_IMPLEMENTED),
- * and the endpoint kinds the SDK can branch on get their own reasons.
+ * not; an endpoint makes a PUBLIC port HTTPS, open or share-token, or TLS passthrough). PUBLIC and
+ * PRIVATE on one sandbox are refused as the SDK expects (CWSANDBOX_NOT_IMPLEMENTED).
  */
 function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, base: string, v: FieldViolation[]): ServicePort[] {
   const out: ServicePort[] = [];
   services.forEach((svc, i) => {
     const at = `${base}.services[${i}]`;
-    const tls = svc.endpoint?.kind === "ENDPOINT_KIND_TLS_PASSTHROUGH";
-    if (svc.endpoint?.auth === "ENDPOINT_AUTH_SHARE_TOKEN") throw errors.endpointNotSupported("CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED", `HTTPS share-token endpoints are not supported by this Hangar (${at}.endpoint.auth)`);
+    const kind = svc.endpoint ? (svc.endpoint.kind ?? "ENDPOINT_KIND_UNSPECIFIED") : undefined;
+    const tls = kind === "ENDPOINT_KIND_TLS_PASSTHROUGH";
+    const https = kind === "ENDPOINT_KIND_HTTPS";
+    const auth = svc.endpoint?.auth ?? "ENDPOINT_AUTH_UNSPECIFIED";
+    const timeout = Number(svc.endpoint?.request_timeout_seconds ?? 0);
     const vis = svc.visibility ?? "VISIBILITY_UNSPECIFIED";
     if (vis !== "VISIBILITY_PUBLIC" && vis !== "VISIBILITY_PRIVATE" && vis !== "VISIBILITY_UNSPECIFIED") throw errors.notImplemented(`${String(vis)} services (field ${at}.visibility): PRIVATE and PUBLIC services are offered`);
-    if (svc.endpoint && !tls) throw errors.notImplemented(`service endpoints other than TLS passthrough (field ${at}.endpoint): services are plain ports (PRIVATE), HTTP through the operator's Gateway (PUBLIC) or TLS passthrough (PUBLIC)`);
-    // TLS passthrough (placement refuses it, with the SDK's reason, where no runner has a TLS listener):
-    // a PUBLIC TCP port whose TLS the sandbox terminates; auth and request timeouts are HTTP's.
-    if (tls && vis !== "VISIBILITY_PUBLIC") v.push({ field: `${at}.visibility`, description: "a TLS passthrough endpoint is PUBLIC (set visibility PUBLIC)" });
-    if (tls && svc.endpoint?.auth && svc.endpoint.auth !== "ENDPOINT_AUTH_UNSPECIFIED") v.push({ field: `${at}.endpoint.auth`, description: "a TLS passthrough endpoint takes no auth: the sandbox terminates TLS itself" });
-    if (tls && Number(svc.endpoint?.request_timeout_seconds ?? 0) !== 0) v.push({ field: `${at}.endpoint.request_timeout_seconds`, description: "a TLS passthrough endpoint is a TCP stream with no request timeout" });
+    if (kind !== undefined && !tls && !https) v.push({ field: `${at}.endpoint.kind`, description: `an endpoint is ENDPOINT_KIND_HTTPS or ENDPOINT_KIND_TLS_PASSTHROUGH, not ${String(kind)}` });
+    // Both endpoint kinds are PUBLIC ports; placement refuses each, with the SDK's reason where it has
+    // one, where no runner offers it (a TLS listener; an https:// HANGAR_PUBLIC_URL; the share-token check).
+    if ((tls || https) && vis !== "VISIBILITY_PUBLIC") v.push({ field: `${at}.visibility`, description: `${tls ? "a TLS passthrough" : "an HTTPS"} endpoint is PUBLIC (set visibility PUBLIC)` });
+    // TLS passthrough: a TCP stream whose TLS the sandbox terminates; auth and request timeouts are HTTP's.
+    if (tls && auth !== "ENDPOINT_AUTH_UNSPECIFIED") v.push({ field: `${at}.endpoint.auth`, description: "a TLS passthrough endpoint takes no auth: the sandbox terminates TLS itself" });
+    if (tls && timeout !== 0) v.push({ field: `${at}.endpoint.request_timeout_seconds`, description: "a TLS passthrough endpoint is a TCP stream with no request timeout" });
+    if (https && auth !== "ENDPOINT_AUTH_OPEN" && auth !== "ENDPOINT_AUTH_SHARE_TOKEN") v.push({ field: `${at}.endpoint.auth`, description: "required for an HTTPS endpoint: ENDPOINT_AUTH_OPEN or ENDPOINT_AUTH_SHARE_TOKEN" });
+    if (https && timeout !== 0 && (!Number.isInteger(timeout) || timeout < 15 || timeout > 900)) v.push({ field: `${at}.endpoint.request_timeout_seconds`, description: "0 (the Gateway's own) or 15 to 900 seconds" });
+    else if (https && timeout !== 0) throw errors.notImplemented(`per-endpoint request timeouts (field ${at}.endpoint.request_timeout_seconds): Hangar's routes carry none, requests get the operator's Gateway timeouts (send 0)`);
     const port = Number(svc.port ?? 0);
     if (!Number.isInteger(port) || port < 1 || port > 65535) v.push({ field: `${at}.port`, description: "must be a port from 1 to 65535" });
     const protoName = svc.protocol ?? "SERVICE_PROTOCOL_UNSPECIFIED";
@@ -123,7 +130,8 @@ function servicePorts(services: NonNullable<SandboxSpec__Output["services"]>, ba
     if (name && out.some((o) => o.name === name)) v.push({ field: `${at}.name`, description: `name ${name} is used twice` });
     const isPublic = vis === "VISIBILITY_PUBLIC";
     if (isPublic && protocol && protocol !== "TCP") v.push({ field: `${at}.protocol`, description: `a PUBLIC service is ${tls ? "TLS" : "HTTP"} over TCP, not ${protocol}` });
-    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}), ...(isPublic ? { public: true as const } : {}), ...(isPublic && tls ? { tls: true as const } : {}) });
+    const endpoint = isPublic && tls ? { tls: true as const } : isPublic && https ? { https: true as const, ...(auth === "ENDPOINT_AUTH_SHARE_TOKEN" ? { shareToken: true as const } : {}) } : {};
+    out.push({ port, protocol: protocol ?? "TCP", ...(name ? { name } : {}), ...(isPublic ? { public: true as const } : {}), ...endpoint });
   });
   const publicAt = out.findIndex((p) => p.public);
   if (publicAt >= 0 && out.some((p) => !p.public)) {

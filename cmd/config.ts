@@ -55,6 +55,24 @@ export function parsePublicTls(gateway: string, address: string): { namespace: s
   }
 }
 
+/**
+ * HTTPS share-token endpoints (ADR 0021): HANGAR_PUBLIC_AUTH_FILTER (`<group>/<Kind>/<name>`, the
+ * operator's forward-auth filter object in the sandbox namespace, which an HTTPRoute names as an
+ * ExtensionRef), HANGAR_SHARE_TOKEN_KEY_FILE (the HMAC key, read by main) and
+ * HANGAR_SHARE_TOKEN_CHECK_LISTEN (host:port of the check that filter calls): all or none.
+ */
+export function parseShareTokens(filter: string, keyFile: string, listen: string): { authFilter: { group: string; kind: string; name: string }; keyFile: string; listen: string } | undefined {
+  if (!filter && !keyFile && !listen) return undefined;
+  const missing = Object.entries({ HANGAR_PUBLIC_AUTH_FILTER: filter, HANGAR_SHARE_TOKEN_KEY_FILE: keyFile, HANGAR_SHARE_TOKEN_CHECK_LISTEN: listen }).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length) throw new ConfigError(`HANGAR_PUBLIC_AUTH_FILTER, HANGAR_SHARE_TOKEN_KEY_FILE and HANGAR_SHARE_TOKEN_CHECK_LISTEN go together (HTTPS share-token endpoints): ${missing.join(", ")} not set`);
+  const [group = "", kind = "", name = "", ...rest] = filter.split("/");
+  if (rest.length || !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(group) || !/^[A-Z][A-Za-z0-9]{0,62}$/.test(kind) || !K8S_NAME.test(name)) {
+    throw new ConfigError(`HANGAR_PUBLIC_AUTH_FILTER=${filter}: expected <API group>/<Kind>/<name> of a filter object in the sandbox namespace, e.g. traefik.io/Middleware/hangar-share-token`);
+  }
+  if (!path.isAbsolute(keyFile) || !existsSync(keyFile)) throw new ConfigError(`HANGAR_SHARE_TOKEN_KEY_FILE=${keyFile}: no such file (an absolute path to at least 32 random bytes)`);
+  return { authFilter: { group, kind, name }, keyFile, listen };
+}
+
 const isRealDir = (p: string) => {
   try {
     return lstatSync(p).isDirectory();
@@ -301,6 +319,9 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   if (publicGateway && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_GATEWAY / HANGAR_PUBLIC_URL: PUBLIC services need the Kubernetes runtime (an HTTPRoute per port); the local runtime takes no inbound connections");
   const publicTls = parsePublicTls(str("HANGAR_PUBLIC_TLS_GATEWAY", ""), str("HANGAR_PUBLIC_TLS_ADDRESS", ""));
   if (publicTls && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_TLS_GATEWAY / HANGAR_PUBLIC_TLS_ADDRESS: TLS passthrough endpoints need the Kubernetes runtime (a TLSRoute per port); the local runtime takes no inbound connections");
+  const shareTokens = parseShareTokens(str("HANGAR_PUBLIC_AUTH_FILTER", ""), str("HANGAR_SHARE_TOKEN_KEY_FILE", ""), str("HANGAR_SHARE_TOKEN_CHECK_LISTEN", ""));
+  if (shareTokens && publicGateway?.url.scheme !== "https") throw new ConfigError(`HANGAR_PUBLIC_AUTH_FILTER: share-token endpoints are HTTPS endpoints, and ${publicGateway ? "HANGAR_PUBLIC_URL is not https://" : "HANGAR_PUBLIC_GATEWAY / HANGAR_PUBLIC_URL are not set"} (the Kubernetes runtime, with a Gateway that terminates TLS)`);
+  const shareTokenListen = shareTokens ? address("HANGAR_SHARE_TOKEN_CHECK_LISTEN", "") : undefined;
   const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
   for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);
   // GPUs on the local runtime: only the device nodes listed, one GPU each (runtime/local/gpus.ts).
@@ -375,6 +396,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       })(),
       ...(publicGateway ? { publicGateway } : {}),
       ...(publicTls ? { publicTls } : {}),
+      ...(shareTokens && shareTokenListen ? { shareTokens: { authFilter: shareTokens.authFilter, keyFile: shareTokens.keyFile, listen: shareTokenListen } } : {}),
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,

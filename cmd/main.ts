@@ -10,6 +10,8 @@ import { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { parseSharedTemplates } from "../api/shared-templates.js";
+import { listenShareTokenCheck } from "../api/share-token-check.js";
+import { MIN_SHARE_TOKEN_KEY_BYTES } from "../core/share-token.js";
 import { createController } from "../controller/controller.js";
 import { createDirSnapshotStore } from "../controller/snapshot-store.js";
 import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
@@ -58,7 +60,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       kubeConfig: kc,
       namespace: cfg.kube.namespace,
       clusterDomain: cfg.kube.clusterDomain,
-      ...(cfg.kube.publicGateway ? { publicGateway: cfg.kube.publicGateway } : {}),
+      ...(cfg.kube.publicGateway ? { publicGateway: { ...cfg.kube.publicGateway, ...(cfg.kube.shareTokens ? { authFilter: cfg.kube.shareTokens.authFilter } : {}) } } : {}),
       ...(cfg.kube.publicTls ? { publicTls: cfg.kube.publicTls } : {}),
       startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
@@ -151,6 +153,15 @@ async function main() {
   } catch (e) {
     fail(`HANGAR_API_KEYS_FILE: ${(e as Error).message}`);
   }
+  let shareTokenKey: Buffer | undefined;
+  if (cfg.kube.shareTokens) {
+    try {
+      shareTokenKey = readFileSync(cfg.kube.shareTokens.keyFile);
+    } catch (e) {
+      fail(`HANGAR_SHARE_TOKEN_KEY_FILE=${cfg.kube.shareTokens.keyFile}: ${(e as Error).message}`);
+    }
+    if (shareTokenKey.length < MIN_SHARE_TOKEN_KEY_BYTES) fail(`HANGAR_SHARE_TOKEN_KEY_FILE=${cfg.kube.shareTokens.keyFile}: ${shareTokenKey.length} bytes; a key is at least ${MIN_SHARE_TOKEN_KEY_BYTES} random bytes (head -c 32 /dev/urandom)`);
+  }
   const specLimits = (stores?: string[]) => ({ maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: stores, runtimeClassSelection: cfg.runtimeClassSelection });
   let sharedTemplates;
   try {
@@ -215,6 +226,7 @@ async function main() {
       maxGraceSeconds: cfg.maxGraceSeconds,
       getHoldMs: cfg.getHoldMs,
       reportPreparing: cfg.reportPreparing,
+      ...(shareTokenKey ? { shareTokenKey } : {}),
     },
   });
   let port: number;
@@ -225,6 +237,9 @@ async function main() {
   }
   const metricsServer = cfg.metrics ? await metrics.listen(cfg.metrics.host, cfg.metrics.port).catch((e: Error) => fail(`HANGAR_METRICS_LISTEN=${cfg.metrics?.text}: ${e.message}`)) : undefined;
   const metricsAddr = metricsServer?.address();
+  const st = cfg.kube.shareTokens;
+  const shareTokenServer = st && shareTokenKey && cfg.kube.publicGateway ? await listenShareTokenCheck(shareTokenKey, cfg.kube.publicGateway.url, st.listen.host, st.listen.port).catch((e: Error) => fail(`HANGAR_SHARE_TOKEN_CHECK_LISTEN=${st.listen.text}: ${e.message}`)) : undefined;
+  if (shareTokenServer) log.info({ address: shareTokenServer.address(), filter: st?.authFilter }, "share-token check listening");
   log.info({ host: cfg.listen.host, port, runtime: runtime.name, metrics_port: typeof metricsAddr === "object" ? metricsAddr?.port : undefined, auth: keys ? "api-keys" : "open" }, "listening");
 
   let stopping = false;
@@ -235,6 +250,7 @@ async function main() {
     await api.shutdown(cfg.shutdownGraceSeconds * 1000);
     await controller.close();
     metricsServer?.close();
+    shareTokenServer?.close();
     trimLoop?.stop();
     log.info("stopped");
     process.exit(0);

@@ -25,7 +25,7 @@ function describeGpus(r: RunnerInfo): string {
 }
 
 /** A refusal names the field it is about, or carries the reason the SDK branches on (FAILED_PRECONDITION). */
-export type Placement = { runner: RunnerInfo } | { refused: string; field?: string; reason?: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" };
+export type Placement = { runner: RunnerInfo } | { refused: string; field?: string; reason?: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" | "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED" };
 
 const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses.join(", ") : "none");
 
@@ -76,6 +76,17 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
     if (tlsAt >= 0) {
       able = able.filter((r) => r.serviceDomain && r.publicTls);
       if (!able.length) return { refused: `TLS passthrough endpoints need a Gateway TLS listener, and none is configured on this Hangar (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox.spec.services[${tlsAt}].endpoint.kind)`, reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" };
+    }
+    // Share-token first: the SDK skips its test on this reason alone.
+    const tokenAt = spec.services.findIndex((s) => s.public && s.shareToken);
+    if (tokenAt >= 0) {
+      able = able.filter((r) => r.serviceDomain && r.publicShareTokens);
+      if (!able.length) return { refused: `HTTPS share-token endpoints need the Gateway to ask Hangar about each request, and this Hangar is not set up for it (HANGAR_PUBLIC_AUTH_FILTER, HANGAR_SHARE_TOKEN_KEY_FILE, HANGAR_SHARE_TOKEN_CHECK_LISTEN; field sandbox.spec.services[${tokenAt}].endpoint.auth)`, reason: "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED" };
+    }
+    const httpsAt = spec.services.findIndex((s) => s.public && s.https);
+    if (httpsAt >= 0) {
+      able = able.filter((r) => r.serviceDomain && r.publicUrl?.scheme === "https");
+      if (!able.length) return { refused: `HTTPS endpoints need a Gateway that terminates TLS, and this Hangar publishes PUBLIC services ${runners.some((r) => r.publicUrl) ? "over plain HTTP (HANGAR_PUBLIC_URL is http://)" : "nowhere (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=https://...)"}`, field: `sandbox.spec.services[${httpsAt}].endpoint.kind` };
     }
     const publicAt = spec.services.findIndex((s) => s.public && !s.tls);
     able = able.filter((r) => r.serviceDomain && (publicAt < 0 || r.publicUrl));

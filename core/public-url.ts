@@ -62,6 +62,31 @@ export function publicRoute(base: PublicUrlBase, id: string, port: number): Publ
 }
 
 /**
+ * The sandbox and port a request to a public URL is for, from the host and path the Gateway saw
+ * (its X-Forwarded-Host and X-Forwarded-Uri): the inverse of publicRoute; undefined for anything
+ * publicRoute never makes.
+ */
+export function publicTarget(base: PublicUrlBase, host: string, uri: string): { id: string; port: number } | undefined {
+  const split = (label: string, sep: string) => {
+    const at = label.lastIndexOf(sep);
+    const port = Number(label.slice(at + 1));
+    return at > 0 && /^\d{1,5}$/.test(label.slice(at + 1)) && port >= 1 && port <= 65535 ? { id: label.slice(0, at), port } : undefined;
+  };
+  if (base.wildcard) {
+    const name = host.toLowerCase().replace(/:\d+$/, "");
+    const suffix = `.${base.host}`;
+    if (!name.endsWith(suffix)) return undefined;
+    const label = name.slice(0, -suffix.length);
+    return label.includes(".") ? undefined : split(label, "-");
+  }
+  const path = uri.split("?")[0] ?? "";
+  if (!path.startsWith(`${base.prefix}/`)) return undefined;
+  const [id = "", port = ""] = path.slice(base.prefix.length + 1).split("/");
+  if (!id) return undefined;
+  return split(`${id}/${port}`, "/");
+}
+
+/**
  * TLS passthrough endpoints (HANGAR_PUBLIC_TLS_ADDRESS, `*.tls.example.com[:port]`, port 443 when
  * omitted): port P of sandbox S is `S-P.tls.example.com:443`; the operator's Gateway sends a TLS
  * connection whose SNI is that name, unopened, to the sandbox's port (a TLSRoute, ADR 0021). The

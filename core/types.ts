@@ -136,6 +136,10 @@ export interface ServicePort {
   public?: true;
   /** PUBLIC as a TLS passthrough endpoint (a TLSRoute by SNI) instead of HTTP; only with `public`. */
   tls?: true;
+  /** PUBLIC as an HTTPS endpoint (the SDK's EndpointKind.HTTPS): its URL is https, the Gateway terminates TLS. */
+  https?: true;
+  /** An HTTPS endpoint whose requests need the sandbox's share token (EndpointAuth.SHARE_TOKEN); only with `https`. */
+  shareToken?: true;
 }
 
 export interface SandboxRecord {
@@ -217,6 +221,8 @@ export interface RunnerInfo {
   publicUrl?: PublicUrlBase;
   /** TLS passthrough endpoints: the SNI names the operator's Gateway routes (HANGAR_PUBLIC_TLS_ADDRESS); absent = refused (CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED). */
   publicTls?: PublicTlsBase;
+  /** HTTPS share-token endpoints: the Gateway asks Hangar about each request (HANGAR_PUBLIC_AUTH_FILTER); absent = refused (CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED). */
+  publicShareTokens?: true;
   /** Sandboxes with more than one container (SandboxSpec.sidecars), host aliases, and images run by their own ENTRYPOINT (Compose); absent = refused. */
   multiContainer?: boolean;
   /** Images can be pulled with per-sandbox registry credentials (image_pull_credentials); absent = refused. */

@@ -636,6 +636,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         serviceDomain: `${o.namespace}.svc.${o.clusterDomain ?? "cluster.local"}`,
         ...(o.publicGateway ? { publicUrl: o.publicGateway.url } : {}),
         ...(o.publicTls ? { publicTls: o.publicTls.address } : {}),
+        ...(o.publicGateway?.authFilter ? { publicShareTokens: true as const } : {}),
         ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };

@@ -19,6 +19,8 @@ export interface PublicGateway {
   /** A listener of that Gateway (absent: every listener that admits the route). */
   sectionName?: string;
   url: PublicUrlBase;
+  /** HTTPS share-token ports: the operator's forward-auth filter object in the sandbox namespace (HANGAR_PUBLIC_AUTH_FILTER), named as an ExtensionRef. */
+  authFilter?: { group: string; kind: string; name: string };
 }
 
 /** The Gateway listener (protocol TLS, mode Passthrough) that TLS passthrough ports are routed on. */
@@ -63,16 +65,16 @@ function route(kind: HttpRoute["kind"], id: string, namespace: string, port: Ser
 /** The route of one public port (pure, table-tested). */
 export function buildHttpRoute(id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: PublicGateway): HttpRoute {
   const r = publicRoute(gw.url, id, port.port);
+  if (port.shareToken && !gw.authFilter) throw new Error(`share-token port ${port.port} needs HANGAR_PUBLIC_AUTH_FILTER on this runtime`);
+  const filters = [
+    // A share-token port: the Gateway asks the operator's filter (which asks Hangar) before it forwards a request.
+    ...(port.shareToken && gw.authFilter ? [{ type: "ExtensionRef", extensionRef: gw.authFilter }] : []),
+    // Path routing: the sandbox sees the request as if it were served at "/".
+    ...(r.hostname ? [] : [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: "/" } } }]),
+  ];
   return route("HTTPRoute", id, namespace, port, pod, gw, {
     ...(r.hostname ? { hostnames: [r.hostname] } : {}),
-    rules: [
-      {
-        matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }],
-        // Path routing: the sandbox sees the request as if it were served at "/".
-        ...(r.hostname ? {} : { filters: [{ type: "URLRewrite", urlRewrite: { path: { type: "ReplacePrefixMatch", replacePrefixMatch: "/" } } }] }),
-        backendRefs: [{ name: podName(id), port: port.port }],
-      },
-    ],
+    rules: [{ matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }], ...(filters.length ? { filters } : {}), backendRefs: [{ name: podName(id), port: port.port }] }],
   });
 }
 

@@ -13,7 +13,18 @@
 # - the nested module github.com/traefik/traefik/dynamic/ext (two empty extension structs, upstream
 #   pkg/config/dynamic/ext/ext.go) is not in the module's zip nor served: it is written out as upstream has it.
 source "$(dirname "$0")/lib.sh"
-if [ -x "$TRAEFIK_BIN/traefik" ] && [ -d "$TRAEFIK_BIN/../gateway-api-crds" ]; then echo "==> Traefik $TRAEFIK_VERSION cached in $TRAEFIK_BIN"; exit 0; fi
+# Traefik's own CRDs (its Middleware is the forward-auth filter that HTTPS share-token routes name),
+# as its module ships them: kept beside the binary, added to a cache that predates them.
+TRAEFIK_CRDS="$TRAEFIK_BIN/../traefik-crds.yaml"
+traefik_crds() {
+  local dir
+  dir=$(cd /tmp && GOFLAGS=-mod=mod GOTOOLCHAIN=local go mod download -json "github.com/traefik/traefik/v3@$TRAEFIK_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+  cp "$dir/docs/content/reference/dynamic-configuration/kubernetes-crd-definition-v1.yml" "$TRAEFIK_CRDS.tmp" && mv "$TRAEFIK_CRDS.tmp" "$TRAEFIK_CRDS"
+}
+if [ -x "$TRAEFIK_BIN/traefik" ] && [ -d "$TRAEFIK_BIN/../gateway-api-crds" ]; then
+  [ -f "$TRAEFIK_CRDS" ] || traefik_crds
+  echo "==> Traefik $TRAEFIK_VERSION cached in $TRAEFIK_BIN"; exit 0
+fi
 command -v go >/dev/null || die "Go is needed to build Traefik"
 step "building Traefik $TRAEFIK_VERSION (the test cluster's Gateway) into $TRAEFIK_BIN"
 tmp=$(mktemp -d)
@@ -48,4 +59,5 @@ rm -rf "$TRAEFIK_BIN/../gateway-api-crds.tmp" && mkdir -p "$TRAEFIK_BIN/../gatew
 cp "$crds"/gateway.networking.k8s.io_*.yaml "$TRAEFIK_BIN/../gateway-api-crds.tmp/" && rm -f "$TRAEFIK_BIN/../gateway-api-crds.tmp/"*vap*
 rm -rf "$TRAEFIK_BIN" && mv "$TRAEFIK_BIN.tmp" "$TRAEFIK_BIN"
 rm -rf "$TRAEFIK_BIN/../gateway-api-crds" && mv "$TRAEFIK_BIN/../gateway-api-crds.tmp" "$TRAEFIK_BIN/../gateway-api-crds"
+traefik_crds
 done_step

@@ -20,5 +20,7 @@ sign apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-clien
 sign admin "/O=system:masters/CN=hangar-test-admin" "extendedKeyUsage=clientAuth"
 sign kubelet-client "/O=system:nodes/CN=system:node:$NODE" "extendedKeyUsage=clientAuth"
 sign kubelet-server "/CN=$NODE" "extendedKeyUsage=serverAuth" "subjectAltName=DNS:$NODE,DNS:localhost,IP:127.0.0.1,IP:$NODE_IP"
+# The Gateway's HTTPS listener (HTTPS endpoints, host routing under *.sbx.localhost).
+sign gateway-https "/CN=*.sbx.localhost" "extendedKeyUsage=serverAuth" "subjectAltName=DNS:*.sbx.localhost"
 openssl genrsa -out sa.key 2048 2>/dev/null
 openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null

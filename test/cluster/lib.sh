@@ -24,6 +24,9 @@ GATEWAY_API_VERSION=v1.6.1
 PUBLIC_GATEWAY_PORT=18080
 # TLS passthrough endpoints: the Gateway's TLS listener (SNI names *.localhost, RFC 6761 loopback names).
 PUBLIC_TLS_PORT=18443
+# HTTPS endpoints: the Gateway's HTTPS listener (host names *.$PUBLIC_HTTPS_DOMAIN, TLS terminated there).
+PUBLIC_HTTPS_PORT=18444
+PUBLIC_HTTPS_DOMAIN=sbx.localhost
 IMAGES="$CACHE/images-v1"
 STATE=/var/lib/hangar-test
 RUNDIR=/run/hangar-test

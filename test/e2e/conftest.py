@@ -13,6 +13,7 @@ import re
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -161,6 +162,35 @@ PUBLIC_URL = "http://127.0.0.1:18080"
 # TLS passthrough endpoints: the same Gateway's TLS listener (SNI names <id>-<port>.localhost).
 PUBLIC_TLS_GATEWAY = "hangar-gateway/public/tls"
 PUBLIC_TLS_ADDRESS = ("127.0.0.1", 18443)
+
+
+# HTTPS endpoints: the Gateway's HTTPS listener (TLS terminated there with a certificate of the
+# cluster's CA, .cluster/gateway-ca.crt; host names under *.sbx.localhost, RFC 6761 loopback names).
+PUBLIC_HTTPS_GATEWAY = "hangar-gateway/public/websecure"
+PUBLIC_HTTPS_URL = "https://*.sbx.localhost:18444"
+GATEWAY_CA = REPO / ".cluster/gateway-ca.crt"
+SHARE_TOKEN_MIDDLEWARE = "hangar-share-token"
+
+
+def https_endpoints_env() -> dict[str, str]:
+    """Settings for a Hangar whose PUBLIC ports are published on the Gateway's HTTPS listener, with
+    HTTPS share-token endpoints: a key of its own, its share-token check on a free loopback port, and
+    the sandbox namespace's Traefik Middleware (the operator's forward-auth filter) pointed at that
+    check. The Middleware is the test's stand-in for what an operator sets up once."""
+    tmp = tempfile.mkdtemp(prefix="hangar-share-token-")
+    key = os.path.join(tmp, "key")
+    Path(key).write_bytes(secrets.token_bytes(32))
+    os.chmod(key, 0o600)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    middleware = {"apiVersion": "traefik.io/v1alpha1", "kind": "Middleware", "metadata": {"name": SHARE_TOKEN_MIDDLEWARE, "namespace": NAMESPACE},
+                  "spec": {"forwardAuth": {"address": f"http://127.0.0.1:{port}/share-token", "trustForwardHeader": False}}}
+    _kube("PATCH", f"/apis/traefik.io/v1alpha1/namespaces/{NAMESPACE}/middlewares/{SHARE_TOKEN_MIDDLEWARE}?fieldManager=hangar-e2e&force=true",
+          json.dumps(middleware).encode(), "application/apply-patch+yaml")
+    return dict(HANGAR_PUBLIC_GATEWAY=PUBLIC_HTTPS_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_HTTPS_URL,
+                HANGAR_PUBLIC_AUTH_FILTER=f"traefik.io/Middleware/{SHARE_TOKEN_MIDDLEWARE}",
+                HANGAR_SHARE_TOKEN_KEY_FILE=key, HANGAR_SHARE_TOKEN_CHECK_LISTEN=f"127.0.0.1:{port}")
 
 
 def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, prefix: list[str] | None = None) -> Hangar:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "test/e2e"))
-from conftest import RUNTIME, start_hangar, stop_hangar  # noqa: E402
+from conftest import GATEWAY_CA, RUNTIME, https_endpoints_env, start_hangar, stop_hangar  # noqa: E402
 
 VERSION = (REPO / "test/fixtures/SDK_VERSION").read_text().strip()
 WORK = REPO / ".build/sdk-suite"
@@ -57,9 +57,13 @@ def main() -> int:
     ini = WORK / "pytest.ini"
     ini.write_text("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\ntimeout = 180\n")
     report = WORK / f"{RUNTIME}.xml"
-    h = start_hangar()
+    # On Kubernetes PUBLIC ports are HTTPS endpoints on the test cluster's HTTPS listener, with share
+    # tokens (the SDK's share-token test runs): its clients trust the cluster's CA (SSL_CERT_FILE, which
+    # httpx and Python's ssl read) and resolve *.localhost to loopback (the localhost_names plugin).
+    h = start_hangar(https_endpoints_env() if RUNTIME == "kubernetes" else None)
     # test/sdk-suite on the path for the localhost_names plugin (the TLS passthrough test resolves *.localhost).
-    env = {**os.environ, "CWSANDBOX_BASE_URL": h.url, "CWSANDBOX_API_KEY": h.keys["alpha"], "PYTHONPATH": os.pathsep.join([str(root), str(REPO / "test/sdk-suite")])}
+    env = {**os.environ, "CWSANDBOX_BASE_URL": h.url, "CWSANDBOX_API_KEY": h.keys["alpha"], "PYTHONPATH": os.pathsep.join([str(root), str(REPO / "test/sdk-suite")]),
+           **({"SSL_CERT_FILE": str(GATEWAY_CA)} if RUNTIME == "kubernetes" else {})}
     try:
         subprocess.run([str(PY), "-m", "pytest", "-v", "-rs", "-c", str(ini), "--rootdir", str(root), "-p", "no:cacheprovider", "-p", "localhost_names",
                         f"--junitxml={report}", *deselect, *args, "tests/integration"], cwd=root, env=env, timeout=3000)
