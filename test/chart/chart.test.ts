@@ -46,10 +46,31 @@ describe("helm chart", () => {
     const get = (o: unknown, p: string) => p.split(".").reduce<unknown>((a, k) => (a as Record<string, unknown> | undefined)?.[k], o);
     for (const p of paths(defaults)) {
       expect(get(allValues, p), p).toBeDefined();
-      if (!["auth.existingSecret", "auth.open", "networkPolicy.enabled", "podDisruptionBudget.enabled"].includes(p)) expect(get(allValues, p), p).not.toEqual(get(defaults, p));
+      if (!["auth.existingSecret", "shareTokens.existingSecret", "auth.open", "networkPolicy.enabled", "podDisruptionBudget.enabled"].includes(p)) expect(get(allValues, p), p).not.toEqual(get(defaults, p));
     }
   });
 
+  it("share tokens: the three settings, the key from a Secret made once (or the operator's), the check's port on the Service and in the API policy", () => {
+    const e = env(all);
+    expect(e).toMatchObject({ HANGAR_PUBLIC_AUTH_FILTER: "traefik.io/Middleware/hangar-share-token", HANGAR_SHARE_TOKEN_KEY_FILE: "/etc/hangar/share-token/key", HANGAR_SHARE_TOKEN_CHECK_LISTEN: "0.0.0.0:9466" });
+    const key = one(all, "Secret", "t-hangar-share-token");
+    expect(Buffer.from(key.data?.key ?? "", "base64").length).toBeGreaterThanOrEqual(32);
+    const pod = one(all, "Deployment").spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: "share-token", secret: { secretName: "t-hangar-share-token", defaultMode: 288 } });
+    expect(pod.containers[0].volumeMounts).toContainEqual({ name: "share-token", mountPath: "/etc/hangar/share-token", readOnly: true });
+    expect(pod.containers[0].ports).toContainEqual({ name: "share-token", containerPort: 9466, protocol: "TCP" });
+    const api = all.find((o) => o.kind === "NetworkPolicy" && o.metadata.name === "t-hangar-api") as unknown as { spec: { ingress: { ports: object[] }[] } };
+    expect(api.spec.ingress[0]?.ports).toContainEqual({ protocol: "TCP", port: "share-token" });
+    // The operator's own Secret: the chart makes none and mounts that one.
+    const theirs = render(["-f", `${CHART}/ci/all-values.yaml`, "--set", "shareTokens.existingSecret=my-key"]);
+    expect(theirs.some((o) => o.kind === "Secret" && o.metadata.name === "t-hangar-share-token")).toBe(false);
+    expect(one(theirs, "Deployment").spec.template.spec.volumes).toContainEqual({ name: "share-token", secret: { secretName: "my-key", defaultMode: 288 } });
+    // Off by default: no setting, no Secret, no port.
+    const off = render(["--set", "auth.open=true"]);
+    expect(Object.keys(env(off)).filter((k) => k.includes("SHARE_TOKEN") || k === "HANGAR_PUBLIC_AUTH_FILTER")).toEqual([]);
+    expect(one(off, "Service").spec.ports.map((p: { name: string }) => p.name)).toEqual(["grpc", "metrics"]);
+    expect(refuse(["--set", "auth.open=true", "--set", "shareTokens.authFilter=Middleware"])).toMatch(/authFilter/);
+  });
   it("maps every config key one-to-one to its Hangar setting", () => {
     const e = env(all);
     const want: Record<string, string> = {
@@ -92,8 +113,8 @@ describe("helm chart", () => {
     expect(d.spec.template.metadata.annotations["example.com/note"]).toBe("yes");
     const svc = one(all, "Service");
     expect(svc.spec.type).toBe("NodePort");
-    expect(svc.spec.ports.map((p: { port: number }) => p.port)).toEqual([50052, 9465]);
-    expect(one(all, "Secret").stringData?.keys.trim().split("\n")).toEqual(["alpha:alpha-key-0123456789abcdef", "beta:beta-key-0123456789abcdef"]);
+    expect(svc.spec.ports.map((p: { port: number }) => p.port)).toEqual([50052, 9465, 9466]);
+    expect(one(all, "Secret", "t-hangar-api-keys").stringData?.keys.trim().split("\n")).toEqual(["alpha:alpha-key-0123456789abcdef", "beta:beta-key-0123456789abcdef"]);
     expect(one(all, "PodDisruptionBudget").spec.minAvailable).toBe(2);
     const sm = one(all, "ServiceMonitor");
     expect(sm.metadata.labels?.release).toBe("prom");

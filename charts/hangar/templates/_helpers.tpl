@@ -71,3 +71,5 @@ organizationId: HANGAR_ORGANIZATION_ID
 {{- end }}
 
 {{- define "hangar.keysSecret" -}}{{ .Values.auth.existingSecret | default (printf "%s-api-keys" (include "hangar.fullname" .)) }}{{- end }}
+
+{{- define "hangar.shareTokenSecret" -}}{{ .Values.shareTokens.existingSecret | default (printf "%s-share-token" (include "hangar.fullname" .)) }}{{- end }}
