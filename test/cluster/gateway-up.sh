@@ -36,6 +36,8 @@ rules:
 - { apiGroups: [discovery.k8s.io], resources: [endpointslices], verbs: [get, list, watch] }
 - { apiGroups: [gateway.networking.k8s.io], resources: ["*"], verbs: [get, list, watch, update, patch] }
 - { apiGroups: [traefik.io], resources: ["*"], verbs: [get, list, watch] }
+- { apiGroups: [""], resources: [nodes], verbs: [get, list, watch] }
+- { apiGroups: [""], resources: [pods], verbs: [get] }
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRoleBinding
