@@ -108,15 +108,57 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
       throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
     });
   link.ws = socket as unknown as typeof link.ws;
+  /**
+   * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
+   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over 1 s.
+   */
+  const killOnce = () =>
+    new Promise<boolean>((resolve) => {
+      let said = "";
+      let ok = false;
+      new k8s.Exec(o.kc)
+        // At least one stream must be attached, or the kubelet refuses the exec.
+        .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => (ok = st?.status === "Success"))
+        // Decided once the stream is closed, with all of its output read.
+        .then((w) => {
+          w.on("close", () => resolve(ok && said.includes("hangar-killed")));
+          // Past the second, given up on: its websocket is closed too, never left open.
+          setTimeout(() => w.close(), 1000).unref();
+        }, () => resolve(false));
+      setTimeout(() => resolve(false), 1000).unref();
+    });
+  /**
+   * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file). Not
+   * confirmed (the apiserver or kubelet restarting): asked again in the background about every
+   * second for ~45 s, so the command of a vanished caller, or of a stream a restart cut, does not
+   * outlive it (both found by the chaos suite).
+   */
+  let killing: Promise<void> | undefined;
+  const killTree = () =>
+    (killing ??= (async () => {
+      if (!o.shell || (await killOnce())) return;
+      void (async () => {
+        for (let i = 0; i < 30; i++) {
+          await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** i, 1000)).unref());
+          if (await killOnce()) return;
+        }
+      })();
+    })());
   socket.on("close", () => {
     if (marked) push("stderr")(marked.flush());
     closed = true;
     notify();
-    if (!status) return rejectExit(errors.unavailable("the exec websocket closed without an exit status (the pod may have stopped)"));
+    // A stream lost without the command's end leaves the command running in the pod, its caller
+    // told UNAVAILABLE (it may retry): it is killed rather than left to run unseen.
+    const cut = (why: string) => {
+      void killTree();
+      rejectExit(errors.unavailable(why));
+    };
+    if (!status) return cut("the exec websocket closed without an exit status (the pod may have stopped)");
     try {
       const exitCode = exitCodeOf(status);
       // "Success" without the wrapper's end marker: the stream was cut (a kubelet restart), not an exit 0.
-      if (marked && exitCode === 0 && marked.rc === undefined) throw errors.unavailable("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
+      if (marked && exitCode === 0 && marked.rc === undefined) return cut("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
       resolveExit({ exitCode });
     } catch (e) {
       rejectExit(e);
@@ -160,37 +202,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     },
     exited,
     async kill() {
-      if (!closed && o.shell) {
-        /**
-         * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
-         * kubelet restart also reports success, exit-marker.ts); false when it failed or took over 1 s.
-         */
-        const killOnce = () =>
-          new Promise<boolean>((resolve) => {
-            let said = "";
-            let ok = false;
-            new k8s.Exec(o.kc)
-              // At least one stream must be attached, or the kubelet refuses the exec.
-              .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => (ok = st?.status === "Success"))
-              // Decided once the stream is closed, with all of its output read.
-              .then((w) => {
-                w.on("close", () => resolve(ok && said.includes("hangar-killed")));
-                // Past the second, given up on: its websocket is closed too, never left open.
-                setTimeout(() => w.close(), 1000).unref();
-              }, () => resolve(false));
-            setTimeout(() => resolve(false), 1000).unref();
-          });
-        // Not confirmed (the apiserver or kubelet restarting): asked again in the background for
-        // ~40 s, so the command of a vanished caller does not outlive it (found by the chaos suite).
-        if (!(await killOnce())) {
-          void (async () => {
-            for (let i = 0; i < 12; i++) {
-              await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** i, 4000)).unref());
-              if (await killOnce()) return;
-            }
-          })();
-        }
-      }
+      if (!closed) await killTree();
       link.ws?._socket?.resume();
       link.ws?.close();
     },
