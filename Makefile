@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: bench-share-token bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
 
@@ -206,6 +206,12 @@ bench-snapshots: build images
 	.venv/bin/python bench/sdk_snapshots.py > .build/snap-local.json
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$${HANGAR_E2E_KUBECONFIG:-$(CURDIR)/.cluster/hangar-sa.kubeconfig} HANGAR_E2E_RUNTIME=kubernetes .venv/bin/python bench/sdk_snapshots.py > .build/snap-k8s.json
 	python3 -c 'import json; json.dump({"local": json.load(open(".build/snap-local.json")), "kubernetes": json.load(open(".build/snap-k8s.json"))}, open("bench/snapshot-results.json", "w"), indent=1)'
+
+# GETs through an HTTPS share-token endpoint against an open one, same Gateway listener, same run
+# (cluster up; what the Gateway's check of each request costs): bench/share-token-results.json.
+bench-share-token: build
+	bash test/cluster/netinit-image.sh >/dev/null
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$${HANGAR_E2E_KUBECONFIG:-$(CURDIR)/.cluster/hangar-sa.kubeconfig} HANGAR_E2E_RUNTIME=kubernetes .venv/bin/python bench/sdk_share_token.py > bench/share-token-results.json
 
 # A run from a shared template with a warm pool for it against the same template created cold,
 # through the SDK on the Kubernetes runtime (cluster up): bench/template-pool-results.json.
