@@ -321,6 +321,10 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   if (publicTls && runtime !== "kubernetes") throw new ConfigError("HANGAR_PUBLIC_TLS_GATEWAY / HANGAR_PUBLIC_TLS_ADDRESS: TLS passthrough endpoints need the Kubernetes runtime (a TLSRoute per port); the local runtime takes no inbound connections");
   const shareTokens = parseShareTokens(str("HANGAR_PUBLIC_AUTH_FILTER", ""), str("HANGAR_SHARE_TOKEN_KEY_FILE", ""), str("HANGAR_SHARE_TOKEN_CHECK_LISTEN", ""));
   if (shareTokens && publicGateway?.url.scheme !== "https") throw new ConfigError(`HANGAR_PUBLIC_AUTH_FILTER: share-token endpoints are HTTPS endpoints, and ${publicGateway ? "HANGAR_PUBLIC_URL is not https://" : "HANGAR_PUBLIC_GATEWAY / HANGAR_PUBLIC_URL are not set"} (the Kubernetes runtime, with a Gateway that terminates TLS)`);
+  // Host routing only: there the Host header alone picks the route, and the check judges that same
+  // host. With path routing the check would read the raw path while the Gateway routes a normalized
+  // one (dot segments, percent-encoding), so a token for one sandbox could reach another's port.
+  if (shareTokens && !publicGateway?.url.wildcard) throw new ConfigError("HANGAR_PUBLIC_AUTH_FILTER: share-token endpoints need host routing (HANGAR_PUBLIC_URL=https://*.domain[:port]), not path routing: the check must judge exactly what the Gateway routes on");
   const shareTokenListen = shareTokens ? address("HANGAR_SHARE_TOKEN_CHECK_LISTEN", "") : undefined;
   const imageDirs = str("HANGAR_LOCAL_IMAGE_DIRS", "").split(",").map((s) => s.trim()).filter(Boolean);
   for (const d of imageDirs) if (!path.isAbsolute(d) || !isRealDir(d)) throw new ConfigError(`HANGAR_LOCAL_IMAGE_DIRS: ${d} is not an absolute path to a directory`);

@@ -152,6 +152,7 @@ describe("configuration", () => {
     ["a missing key file", { ...kube, ...all, HANGAR_SHARE_TOKEN_KEY_FILE: "/nonexistent/key" }, /HANGAR_SHARE_TOKEN_KEY_FILE=\/nonexistent\/key: no such file/],
     ["a bad listen address", { ...kube, ...all, HANGAR_SHARE_TOKEN_CHECK_LISTEN: "9465" }, /HANGAR_SHARE_TOKEN_CHECK_LISTEN=9465: expected host:port/],
     ["an http:// public URL", { ...kube, ...all, HANGAR_PUBLIC_URL: "http://127.0.0.1:18080" }, /share-token endpoints are HTTPS endpoints, and HANGAR_PUBLIC_URL is not https/],
+    ["path routing", { ...kube, ...all, HANGAR_PUBLIC_URL: "https://gw.example.com/sandboxes" }, /share-token endpoints need host routing/],
     ["no Gateway", { ...kube, ...all, HANGAR_PUBLIC_GATEWAY: "", HANGAR_PUBLIC_URL: "" }, /HANGAR_PUBLIC_GATEWAY \/ HANGAR_PUBLIC_URL are not set/],
   ];
   for (const [what, env, re] of bad) it(`refuses ${what}, naming the setting`, () => expect(() => loadConfig(env, [], dir)).toThrow(re));
