@@ -447,6 +447,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       imageDirs,
       imageCacheDir: path.resolve(str("HANGAR_LOCAL_IMAGE_CACHE_DIR", path.join(dataDir, "images"))),
       imagePull: bool("HANGAR_LOCAL_IMAGE_PULL", true),
+      snapshotLayers: bool("HANGAR_LOCAL_SNAPSHOT_LAYERS", true),
       imagePullTimeoutSeconds: int("HANGAR_LOCAL_IMAGE_PULL_TIMEOUT_SECONDS", 600, 5, 86400),
       idRangeStart,
       slotUidBase,

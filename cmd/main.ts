@@ -112,6 +112,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       idShift: isRoot && !cfg.local.unsafe ? { start: cfg.local.idRangeStart, size: 65_536 } : undefined,
     }),
     seccompBpf: cfg.local.seccompBpf,
+    snapshotLayers: cfg.local.snapshotLayers,
     egress: isRoot && !cfg.local.unsafe ? { tools: cfg.local.tools, deniedCidrs: [...DEFAULT_DENIED_CIDRS, ...cfg.local.egressDeniedCidrs] } : undefined,
     users: isRoot && !cfg.local.unsafe ? { range: { start: cfg.local.idRangeStart, size: 65_536 }, slots: slotPool(cfg.local.slotUidBase, 65_536) } : undefined,
     maskPaths: [...cfg.local.maskPaths, installDir],

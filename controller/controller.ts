@@ -316,14 +316,16 @@ export function createController(o: ControllerOptions) {
     };
     if (durable) storedWaiters.set(r.id, onStored);
     const startFailed = new Promise<never>((_, rej) => {
-      o.runtime.start(r.id, r.spec, runner.runnerId, r, secretValues || pullConfig ? { env: secretValues, pullConfig } : undefined).then(
+      const secrets = secretValues || pullConfig ? { env: secretValues, pullConfig } : undefined;
+      const starting = r.spec.volumes.some((m) => m.restore) ? snapshots.layered(tenant, r.spec).then((spec) => o.runtime.start(r.id, spec, runner.runnerId, r, secrets)) : o.runtime.start(r.id, r.spec, runner.runnerId, r, secrets);
+      starting.then(
         (started) => {
           onStored();
           r.imageNote = started.imageNote;
           r.startedAtMs = started.startedAtMs;
           if (!r.spec.volumes.some((m) => m.restore)) return void becomeRunning(r, started.imageNote, started.stored);
           // Restored volumes are filled before the sandbox shows RUNNING.
-          snapshots.restore(r).then(
+          snapshots.restore(r, started.restored).then(
             () => becomeRunning(r, `${started.imageNote}; restored from ${r.spec.volumes.flatMap((m) => (m.restore ? [m.restore.snapshotId] : [])).join(", ")}`, false),
             (e: unknown) => {
               o.log.warn({ sandbox_id: r.id, err: e }, "restore failed");
@@ -596,7 +598,7 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
-  const snapshots = createSnapshots(o.runtime, o.snapshots, now);
+  const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg));
   /** A snapshot of one of the tenant's running sandboxes (wait: until READY or FAILED, as a stop's). */
   async function snapshot(tenant: string, id: string, volume: string | undefined, trigger: "MANUAL" | "ON_DELETE", requestId: string, wait: boolean) {
     await ensure(id);

@@ -45,7 +45,10 @@ async function drainStderr(p: ExecProcess, onStdout?: (b: Buffer) => void): Prom
   return err;
 }
 
-export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined, now: () => number = Date.now) {
+/** The key of a snapshot's layer in the runtime (Runtime.layers): a snapshot deleted and made again under the same id is another layer. */
+export const layerKey = (r: SnapshotRecord) => `${r.tenant}/${r.id}@${r.completedAtMs ?? r.createdAtMs}`;
+
+export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined, now: () => number = Date.now, warn: (obj: object, msg: string) => void = () => undefined) {
   const need = (): SnapshotOptions => {
     if (!o) throw errors.snapshotsNotSupported();
     return o;
@@ -134,6 +137,7 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
         throw notFound(id);
       }
       await store.remove(tenant, id);
+      await runtime.layers?.drop(layerKey(r)).catch((e: unknown) => warn({ err: e, snapshot_id: id }, "could not drop the snapshot's layer"));
       return r;
     },
     /** Checks every restore a create names, for its tenant: the snapshot exists and is READY. */
@@ -145,11 +149,34 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
         if (r.state !== "READY") throw notReady(r.id, r.state, m.restore.at);
       }
     },
-    /** Fills each restored volume of a started sandbox from its snapshot (tar -x inside the sandbox). */
-    async restore(rec: SandboxRecord): Promise<void> {
+    /**
+     * The spec to start with: each restored volume names its snapshot's layer where the runtime
+     * keeps layers (unpacked here, once per snapshot; a layer that cannot be made leaves the volume
+     * to the tar restore, which reports what is wrong with the archive).
+     */
+    async layered(tenant: string, spec: SandboxSpec): Promise<SandboxSpec> {
+      const layers = runtime.layers;
+      if (!layers || !o || !spec.volumes.some((m) => m.restore)) return spec;
+      const volumes = await Promise.all(spec.volumes.map(async (m) => {
+        if (!m.restore) return m;
+        const snap = await o.store.get(tenant, m.restore.snapshotId);
+        if (!snap || snap.tenant !== tenant || snap.state !== "READY") return m;
+        const key = layerKey(snap);
+        try {
+          await layers.ensure(key, () => o.store.readArchive(tenant, snap.id));
+          return { ...m, restore: { ...m.restore, layer: key } };
+        } catch (e) {
+          warn({ err: e, snapshot_id: snap.id }, "no copy-on-write layer for the snapshot: restoring with tar");
+          return m;
+        }
+      }));
+      return { ...spec, volumes };
+    },
+    /** Fills each restored volume of a started sandbox from its snapshot (tar -x inside the sandbox), but those the runtime `restored` from a layer. */
+    async restore(rec: SandboxRecord, restored: string[] = []): Promise<void> {
       const { store } = need();
       for (const m of rec.spec.volumes) {
-        if (!m.restore) continue;
+        if (!m.restore || restored.includes(m.name)) continue;
         const p = await runtime.exec(rec.id, { argv: ["tar", "-C", m.mountPath, "-xf", "-"], bulk: true });
         const err = drainStderr(p);
         try {

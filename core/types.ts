@@ -61,8 +61,12 @@ export interface ScratchVolume {
   subPath?: string;
   /** A registered volume (core/volumes.ts) by id, instead of a scratch one; `source` is filled in for the caller's tenant at create. */
   registered?: { id: string; at: string; source?: { claimName: string; namespace: string } | { hostPath: string } };
-  /** Filled from this snapshot (core/snapshots.ts) before the sandbox is RUNNING; set on one writable mount of the volume's root. */
-  restore?: { snapshotId: string; at: string };
+  /**
+   * Filled from this snapshot (core/snapshots.ts) before the sandbox is RUNNING; set on one writable
+   * mount of the volume's root. `layer`: the runtime's unpacked copy of it (Runtime.layers), mounted
+   * copy-on-write instead.
+   */
+  restore?: { snapshotId: string; at: string; layer?: string };
 }
 
 export interface SandboxSpec {

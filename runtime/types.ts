@@ -14,6 +14,8 @@ export interface StartedSandbox {
   startedAtMs: number;
   /** The runtime already stored the record as RUNNING with this start (a warm claim): no second write. */
   stored?: true;
+  /** Volumes the runtime filled from their snapshot's layer (spec restore.layer): no tar restore follows. */
+  restored?: string[];
 }
 
 export interface ExitInfo {
@@ -141,6 +143,11 @@ export interface Runtime {
   readonly templates?: TemplateStore;
   /** The volumes the operator registered per tenant (core/volumes.ts); absent = registered volumes refused. */
   readonly volumes?: VolumeRegistry;
+  /**
+   * Copy-on-write restores (runtime/local/snapshot-layers.ts): a snapshot unpacked once, mounted
+   * under each sandbox restored from it. Absent: a restore is tar -x inside the sandbox.
+   */
+  readonly layers?: { ensure(key: string, archive: () => AsyncIterable<Uint8Array>): Promise<void>; drop(key: string): Promise<void> };
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
   /**

@@ -105,14 +105,23 @@ export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid
 /** argv that runs `argv` as `slotUid` (the owner of the sandbox's user namespace), with no supplementary groups. */
 export const asSlot = (setpriv: string, slotUid: number, argv: string[]): string[] => [setpriv, "--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--", ...argv];
 
+export interface OverlayLayers {
+  lower: string;
+  upper: string;
+  work: string;
+  target: string;
+}
+
 /**
- * Runs argv in a mount namespace of its own after mounting the sandbox's overlay root there: the
- * mount lives exactly as long as the sandbox (no umount, none left behind by a crash), and Hangar
- * starts one process per sandbox instead of two.
+ * Runs argv in a mount namespace of its own after mounting the sandbox's overlays there (its root,
+ * then each volume restored copy-on-write from a snapshot layer): the mounts live exactly as long
+ * as the sandbox (no umount, none left behind by a crash), and Hangar starts one process per
+ * sandbox instead of two.
  */
-export function withOverlay(unshare: string, layers: { lower: string; upper: string; work: string; target: string }, argv: string[]): string[] {
-  const opts = `lowerdir=${layers.lower},upperdir=${layers.upper},workdir=${layers.work}`;
-  return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", 'mount -t overlay overlay -o "$1" "$2" || exit 125; shift 2; exec "$@"', "hangar-overlay", opts, layers.target, ...argv];
+export function withOverlay(unshare: string, overlays: OverlayLayers[], argv: string[]): string[] {
+  const pairs = overlays.flatMap((l) => [`lowerdir=${l.lower},upperdir=${l.upper},workdir=${l.work}`, l.target]);
+  const script = `n=$1; shift; while [ "$n" -gt 0 ]; do mount -t overlay overlay -o "$1" "$2" || exit 125; shift 2; n=$((n-1)); done; exec "$@"`;
+  return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "hangar-overlay", String(overlays.length), ...pairs, ...argv];
 }
 
 /** Runs argv after moving itself into the given cgroup.procs files (so children start capped). */

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, openSync, realpathSync } from "node:fs";
-import { chmod, chown, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Writable } from "node:stream";
@@ -19,7 +19,8 @@ import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
-import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type SandboxPaths } from "./bwrap-args.js";
+import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
+import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
 import { createDirVolumeRegistry, type LocalVolume } from "./volume-dirs.js";
@@ -39,7 +40,9 @@ export interface LocalRuntimeOptions {
   dataDir: string;
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
-  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string };
+  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string; tar?: string };
+  /** Restores mount a snapshot unpacked once, copy-on-write (Hangar is root; default true): HANGAR_LOCAL_SNAPSHOT_LAYERS. */
+  snapshotLayers?: boolean;
   /** image name -> rootfs directory used as it is (no id shift); "*" is the fallback for images the store cannot provide. */
   images: Record<string, string>;
   /** Provides every other image: archives in the configured directories, or pulled. */
@@ -132,6 +135,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   };
 
   const gpuPool = o.gpus?.devices.length ? createGpuPool(o.gpus) : undefined;
+  const layers = o.isolation === "bubblewrap" && isRoot && o.users && o.snapshotLayers !== false
+    ? createSnapshotLayers({ dir: path.join(o.dataDir, "layers"), tools: { ...o.tools, tar: o.tools.tar ?? "/usr/bin/tar" }, range: o.users.range, slots: o.users.slots })
+    : undefined;
+  layers?.catch(() => undefined);
   const procDriver = existsSync("/proc/driver/nvidia") ? "/proc/driver/nvidia" : undefined;
 
   /** A GPU sandbox holds its devices from here until its teardown (or a start that fails before it runs). */
@@ -146,7 +153,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     try {
       return await startSandbox(id, spec, runnerId, record, startSecrets);
     } catch (e) {
-      if (!sandboxes.has(id)) gpuPool?.release(id);
+      if (!sandboxes.has(id)) {
+        gpuPool?.release(id);
+        await (await layers?.catch(() => undefined))?.release(id);
+      }
       throw e;
     }
   }
@@ -165,7 +175,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       paths.devices = [...gpuDevices, ...(o.gpus?.shared ?? [])];
       if (procDriver) paths.procDriver = procDriver;
     }
-    let overlay: { lower: string; upper: string; work: string; target: string } | undefined;
+    let overlay: OverlayLayers | undefined;
     const notes = [rootfs.note, ...(gpuDevices.length ? [`GPUs: ${gpuDevices.join(", ")}`] : [])];
     if (o.isolation === "bubblewrap") {
       if (isRoot) {
@@ -183,6 +193,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       paths.files.push({ host, path: f.path });
     }
     const scratch: string[] = [];
+    const restored = overlay ? await layeredVolumes(id, spec) : new Map<string, string>();
+    const volumeOverlays: (OverlayLayers & { name: string })[] = [];
     for (const v of spec.volumes) {
       const src = v.registered?.source;
       if (v.registered) {
@@ -196,6 +208,21 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // sub_path was checked relative and without ".." (api/spec.ts); the volume is new, so it holds no links yet.
       const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"), v.subPath ?? "");
       await mkdir(host, { recursive: true });
+      const tree = restored.get(v.name);
+      if (tree && v.restore) {
+        // The snapshot's layer below, this sandbox's own upper dir above (the upper's root as the tree's).
+        const safe = v.name.replace(/[^A-Za-z0-9_.-]/g, "_");
+        const upper = path.join(dir, "volume-upper", safe);
+        const work = path.join(dir, "volume-work", safe);
+        await mkdir(upper, { recursive: true });
+        await mkdir(work, { recursive: true });
+        const st = await stat(tree);
+        await chown(upper, st.uid, st.gid);
+        await chmod(upper, st.mode & 0o7777);
+        volumeOverlays.push({ name: v.name, lower: tree, upper, work, target: host });
+        paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
+        continue;
+      }
       paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
       scratch.push(host);
     }
@@ -251,7 +278,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // Secret values go to bubblewrap through a pipe (--args), never on a command line (ps shows those to every host user).
       const plainEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !secrets || !(k in secrets)));
       argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env: plainEnv, argsFd: secrets ? LAUNCH_FDS.args : undefined, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
-      if (overlay) argv = withOverlay(o.tools.unshare, overlay, argv);
+      if (overlay) argv = withOverlay(o.tools.unshare, [overlay, ...volumeOverlays], argv);
+      if (volumeOverlays.length) notes.push(`copy-on-write restore of ${volumeOverlays.map((v) => v.name).join(", ")}`);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {
       argv = spec.argv;
@@ -325,7 +353,24 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       }
       notes.push(`startup probe passed (try ${outcome.attempts})`);
     }
-    return { imageNote: notes.join("; "), startedAtMs: Date.now() };
+    return { imageNote: notes.join("; "), startedAtMs: Date.now(), ...(volumeOverlays.length ? { restored: volumeOverlays.map((v) => v.name) } : {}) };
+  }
+
+  /**
+   * The volumes of `spec` restored from a snapshot layer this runtime holds: volume name -> the
+   * layer's tree. A volume also mounted by a sub path is restored by tar (its sub path lives in
+   * the restored tree, which exists only once the overlay is mounted).
+   */
+  async function layeredVolumes(id: string, spec: SandboxSpec): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const l = await layers?.catch(() => undefined);
+    if (!l) return out;
+    for (const v of spec.volumes) {
+      if (!v.restore?.layer || v.registered || spec.volumes.some((m) => m.name === v.name && m.subPath)) continue;
+      const tree = l.use(v.restore.layer, id);
+      if (tree) out.set(v.name, tree);
+    }
+    return out;
   }
 
   /** One try of a startup probe: its exit code, 124 when it outlived its timeout (then killed). */
@@ -370,6 +415,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (sb.pasta?.pid) await killTree(sb.pasta.pid).catch(() => undefined);
     await sb.cgroups.remove();
     gpuPool?.release(sb.id);
+    await (await layers?.catch(() => undefined))?.release(sb.id);
     if (sb.slot !== undefined) o.users?.slots.release(sb.slot);
     sb.slot = undefined;
     // Nothing can run in the sandbox any more: free its disk now; the logs stay until remove().
@@ -472,7 +518,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  return { name: "local", templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
+  const layersApi = layers && { ensure: async (key: string, archive: () => AsyncIterable<Uint8Array>) => (await layers).ensure(key, archive), drop: async (key: string) => (await layers).drop(key) };
+  return { name: "local", templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), ...(layersApi ? { layers: layersApi } : {}), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
 }
 
 /** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */

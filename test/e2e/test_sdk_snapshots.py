@@ -2,6 +2,10 @@
 several sandboxes at once, each with the whole tree (modes, links, empty dirs) and each its own;
 snapshots are their tenant's alone; an archive over the operator's cap is FAILED, never stored.
 Both runtimes (Hangar keeps snapshots in HANGAR_SNAPSHOT_DIR; the deployed chart names none)."""
+import os
+import stat
+import time
+
 import pytest
 from cwsandbox import FileSystemSnapshotOptions, FileSystemSnapshotStatus, Sandbox
 from cwsandbox.exceptions import CWSandboxError, SnapshotNotFoundError
@@ -128,5 +132,113 @@ def test_the_agent_episode_example(monkeypatch, tmp_path):
             assert again.read_file("/workspace/result").result() == b"attempt 1 42 1"
         finally:
             again.stop().result()
+    finally:
+        stop_hangar(h)
+
+
+LOCAL_ROOT = RUNTIME == "local" and os.geteuid() == 0
+
+
+def _layers(h) -> list[str]:
+    d = os.path.join(h.data_dir, "layers")
+    return sorted(n for n in os.listdir(d)) if os.path.isdir(d) else []
+
+
+@pytest.mark.skipif(not LOCAL_ROOT, reason="copy-on-write restores are the local runtime's when Hangar is root (ADR 0026)")
+def test_a_local_fork_mounts_one_layer_copy_on_write(monkeypatch):
+    h = start_hangar()
+    point_sdk_at(monkeypatch, h)
+    forks: list[Sandbox] = []
+    try:
+        with Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss()) as source:
+            assert source.exec(["sh", "-c", SEED]).result().returncode == 0
+            snap_id = source.snapshot().result()
+        forks = [Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id)) for _ in range(3)]
+        for i, f in enumerate(forks):
+            f.wait()
+            # An overlay over the one unpacked layer, not a copy: the whole tree, and writes of its own.
+            assert f.exec(["stat", "-f", "-c", "%T", WS]).result().stdout.strip() == "overlayfs"
+            r = f.exec(["sh", "-c", CHECK]).result()
+            assert r.returncode == 0, (i, r.stderr)
+            assert f.exec(["sh", "-c", f"echo fork{i} > {WS}/mine && echo changed > {WS}/repo/src/main.py && rm {WS}/blob"]).result().returncode == 0
+        assert len(_layers(h)) == 1, _layers(h)
+        # What a fork changed or removed is its own: the others still read the snapshot's tree.
+        for i, f in enumerate(forks):
+            assert f.exec(["cat", f"{WS}/mine", f"{WS}/repo/src/main.py"]).result().stdout == f"fork{i}\nchanged\n"
+        late = Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
+        forks.append(late)
+        r = late.exec(["sh", "-c", CHECK + f"test ! -e {WS}/mine"]).result()
+        assert r.returncode == 0 and r.stdout == 'print("episode")\n', r.stderr
+        # Deleting the snapshot leaves running forks whole; the layer goes with the last of them.
+        Sandbox.delete_snapshot(snap_id).result()
+        assert late.exec(["sh", "-c", CHECK]).result().returncode == 0
+        assert _layers(h), "the layer went while forks still mount it"
+        for f in forks:
+            f.stop().result()
+        deadline = time.time() + 10
+        while _layers(h) and time.time() < deadline:
+            time.sleep(0.1)
+        assert _layers(h) == []
+    finally:
+        for f in forks:
+            f.stop(missing_ok=True).result()
+        stop_hangar(h)
+
+
+# A sandbox controls what its snapshot's archive holds: here `tar` on its PATH prints a crafted one
+# (a device node of the host's memory, writable by all; a link out of the volume and a file through it).
+CRAFT = r"""import io, sys, tarfile
+t = tarfile.open(fileobj=sys.stdout.buffer, mode="w|")
+def add(name, data=b"", **kw):
+    ti = tarfile.TarInfo(name)
+    for k, v in kw.items():
+        setattr(ti, k, v)
+    ti.size = len(data) if ti.type == tarfile.REGTYPE else 0
+    t.addfile(ti, io.BytesIO(data) if ti.type == tarfile.REGTYPE else None)
+add("./", type=tarfile.DIRTYPE, mode=0o755)
+add("./ok", b"fine", mode=0o644)
+if sys.argv[1] == "device":
+    add("./mem", type=tarfile.CHRTYPE, devmajor=1, devminor=1, mode=0o666)
+else:
+    add("./esc", type=tarfile.SYMTYPE, linkname=sys.argv[2])
+    add("./esc/pwned", b"owned", mode=0o644)
+t.close()
+"""
+
+
+@pytest.mark.skipif(not LOCAL_ROOT, reason="the local runtime's unpack of a layer runs on the host (Hangar is root)")
+def test_a_crafted_archive_makes_no_device_and_writes_nothing_outside(monkeypatch, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.chmod(tmp_path, 0o777)
+    os.chmod(outside, 0o777)
+    h = start_hangar()
+    point_sdk_at(monkeypatch, h)
+    try:
+        snaps = []
+        with Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss()) as source:
+            source.write_file("/craft.py", CRAFT.encode()).result()
+            for kind in ["device", "link"]:
+                fake = f"#!/bin/sh\nexec python3 /craft.py {kind} {outside}\n"
+                r = source.exec(["sh", "-c", f"printf '%s' '{fake}' > /usr/local/bin/tar && chmod 755 /usr/local/bin/tar && command -v tar"]).result()
+                assert r.stdout.strip() == "/usr/local/bin/tar", r
+                snaps.append(source.snapshot().result())
+        for snap_id in snaps:
+            try:
+                fork = Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
+                fork.wait()
+                # Restored at all, then never with a device node (the host's memory, writable by all).
+                r = fork.exec(["sh", "-c", f"test -c {WS}/mem && echo device; cat {WS}/ok"]).result()
+                assert r.stdout == "fine", r.stdout
+                fork.stop().result()
+            except CWSandboxError as e:
+                assert "Cannot mknod" in str(e) or "Not a directory" in str(e), e
+        assert list(outside.iterdir()) == [], list(outside.iterdir())
+        # No layer was kept from it, and nothing under the layers or the sandboxes is a device node.
+        assert _layers(h) == []
+        for root, dirs, files in [*os.walk(os.path.join(h.data_dir, "layers")), *os.walk(os.path.join(h.data_dir, "sandboxes"))]:
+            for n in files:
+                st = os.lstat(os.path.join(root, n))
+                assert not (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)), os.path.join(root, n)
     finally:
         stop_hangar(h)

@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { toProtoSnapshot } from "../../api/snapshot-view.js";
 import { createDirSnapshotStore } from "../../controller/snapshot-store.js";
-import { snapshotSource } from "../../controller/snapshots.js";
+import { createSnapshots, layerKey, snapshotSource } from "../../controller/snapshots.js";
+import { unpackArgv } from "../../runtime/local/snapshot-layers.js";
+import { withOverlay } from "../../runtime/local/bwrap-args.js";
+import type { Runtime } from "../../runtime/types.js";
+import type { SandboxRecord } from "../../core/types.js";
 import type { SnapshotRecord } from "../../core/snapshots.js";
 
 async function* chunks(...parts: string[]) {
@@ -49,5 +53,81 @@ describe("snapshot store (a directory per tenant)", () => {
 
   it("shows a snapshot as the SDK reads it", () => {
     expect(toProtoSnapshot(rec({ completedAtMs: 2000 }))).toMatchObject({ file_system_snapshot_id: "s1", state: "SNAPSHOT_STATE_READY", size_bytes: "3", source_sandbox_id: "sb", trigger: "SNAPSHOT_TRIGGER_MANUAL", source_volume_name: "workspace", complete_time: { seconds: "2" } });
+  });
+});
+
+describe("copy-on-write restores (layers, ADR 0026)", () => {
+  /** A runtime below the controller: layers kept in memory, execs recorded (each restore by tar would be one). */
+  function fakeRuntime(fail = false) {
+    const ensured: string[] = [];
+    const dropped: string[] = [];
+    const execs: string[][] = [];
+    const runtime = {
+      layers: {
+        async ensure(key: string, archive: () => AsyncIterable<Uint8Array>) {
+          if (fail) throw new Error("no overlay here");
+          for await (const _ of archive()) void _;
+          ensured.push(key);
+        },
+        async drop(key: string) {
+          dropped.push(key);
+        },
+      },
+      async exec(_id: string, o: { argv: string[] }) {
+        execs.push(o.argv);
+        return { write: async () => undefined, closeStdin: () => undefined, exited: Promise.resolve({ exitCode: 0 }), output: async function* () {} };
+      },
+    } as unknown as Runtime;
+    return { runtime, ensured, dropped, execs };
+  }
+  const restoring = () => spec([{ name: "w", scratch: { restore_from_snapshot_id: "s1" } }, { name: "x", scratch: {} }], [{ volume: "w", mount_path: "/w" }, { volume: "x", mount_path: "/x" }]);
+
+  it("names the snapshot's layer on each restored volume (a snapshot made again under its id is another layer); a restore the runtime did skips tar", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-snap-"));
+    const store = await createDirSnapshotStore(dir);
+    await store.put(rec({ completedAtMs: 7 }));
+    await store.writeArchive("alpha", "s1", chunks("tar"), 10);
+    const f = fakeRuntime();
+    const snaps = createSnapshots(f.runtime, { store, maxBytes: 100, maxPerTenant: 5 });
+    const s = await snaps.layered("alpha", restoring());
+    expect(s.volumes.map((v) => v.restore?.layer)).toEqual(["alpha/s1@7", undefined]);
+    expect(f.ensured).toEqual(["alpha/s1@7"]);
+    expect(layerKey(rec({ completedAtMs: 8 }))).toBe("alpha/s1@8");
+    // Another tenant's snapshot of that id is nothing to layer.
+    expect((await snaps.layered("beta", restoring())).volumes[0]?.restore?.layer).toBeUndefined();
+    const sandbox = { id: "sb2", tenant: "alpha", spec: restoring() } as SandboxRecord;
+    await snaps.restore(sandbox, ["w"]);
+    expect(f.execs).toEqual([]);
+    await snaps.restore(sandbox, []);
+    expect(f.execs).toEqual([["tar", "-C", "/w", "-xf", "-"]]);
+    await snaps.remove("alpha", "s1", false);
+    expect(f.dropped).toEqual(["alpha/s1@7"]);
+  });
+
+  it("leaves a volume to the tar restore when its layer cannot be made", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-snap-"));
+    const store = await createDirSnapshotStore(dir);
+    await store.put(rec({ completedAtMs: 7 }));
+    const warned: string[] = [];
+    const snaps = createSnapshots(fakeRuntime(true).runtime, { store, maxBytes: 100, maxPerTenant: 5 }, Date.now, (_o, m) => warned.push(m));
+    expect((await snaps.layered("alpha", restoring())).volumes[0]?.restore).toEqual({ snapshotId: "s1", at: "sandbox.spec.volumes[0].scratch.restore_from_snapshot_id" });
+    expect(warned).toEqual(["no copy-on-write layer for the snapshot: restoring with tar"]);
+  });
+
+  it("unpacks as root of the sandbox id range's namespace, with /usr and the layer only, no network", () => {
+    const argv = unpackArgv({ bwrap: "/b", setpriv: "/sp", unshare: "/u", sleep: "/s", tar: "/usr/bin/tar" }, 1900001, "/d/layers/x.part/tree");
+    expect(argv.slice(0, 8)).toEqual(["/sp", "--reuid", "1900001", "--regid", "1900001", "--clear-groups", "--", "/b"]);
+    const joined = argv.join(" ");
+    expect(joined).toContain("--userns 3 --uid 0 --gid 0 --ro-bind /usr /usr");
+    expect(joined).toContain("--bind /d/layers/x.part/tree /layer");
+    expect(joined).toContain("--unshare-net");
+    expect(joined).not.toMatch(/--(ro-)?bind \/ \//);
+    expect(joined).not.toContain("CAP_MKNOD");
+    expect(argv.slice(-5)).toEqual(["/usr/bin/tar", "-C", "/layer", "-xpf", "-"]);
+  });
+
+  it("mounts every overlay (the root, then each restored volume) before the sandbox starts", () => {
+    const argv = withOverlay("/u", [{ lower: "/img", upper: "/s/upper", work: "/s/work", target: "/s/root" }, { lower: "/l/tree", upper: "/s/vu", work: "/s/vw", target: "/s/volumes/w" }], ["bwrap", "x"]);
+    expect(argv.slice(9)).toEqual(["2", "lowerdir=/img,upperdir=/s/upper,workdir=/s/work", "/s/root", "lowerdir=/l/tree,upperdir=/s/vu,workdir=/s/vw", "/s/volumes/w", "bwrap", "x"]);
   });
 });
