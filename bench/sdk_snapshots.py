@@ -3,7 +3,10 @@ path an SDK user has without snapshots (tar over exec: the archive comes to the 
 output and goes back into each new sandbox through exec stdin), same run, same Hangar.
 Prints JSON (docs/benchmarks.md). Runtime: HANGAR_E2E_RUNTIME (local by default). On Kubernetes
 BENCH_EXEC_AGENT=1 runs Hangar with the exec agent (from the netinit image, its direct link: ADR
-0022, 0023); BENCH_NAIVE=0 leaves the naive path out.
+0022, 0023); BENCH_NAIVE=0 leaves the naive path out. Locally BENCH_LAYERS=0 turns copy-on-write
+restores off (HANGAR_LOCAL_SNAPSHOT_LAYERS=false: every restore is tar -x in the sandbox, ADR 0018);
+with them (ADR 0026) the first restore of a snapshot unpacks its layer and later ones mount it, so
+fork is measured both ways: of a snapshot already restored once, and of a fresh one (cold).
   .venv/bin/python bench/sdk_snapshots.py"""
 import json
 import os
@@ -16,7 +19,8 @@ from conftest import RUNTIME, start_hangar, stop_hangar  # noqa: E402
 
 AGENT = RUNTIME == "kubernetes" and os.environ.get("BENCH_EXEC_AGENT") == "1"
 NAIVE = os.environ.get("BENCH_NAIVE", "1") != "0"
-h = start_hangar({"HANGAR_KUBE_EXEC_AGENT": "true"} if AGENT else None)
+LAYERS = RUNTIME == "local" and os.environ.get("BENCH_LAYERS", "1") != "0"
+h = start_hangar({**({"HANGAR_KUBE_EXEC_AGENT": "true"} if AGENT else {}), **({} if LAYERS or RUNTIME != "local" else {"HANGAR_LOCAL_SNAPSHOT_LAYERS": "false"})})
 os.environ["CWSANDBOX_BASE_URL"] = h.url
 os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
 from cwsandbox import FileSystemSnapshotOptions, Sandbox  # noqa: E402
@@ -52,7 +56,7 @@ def naive_restore(data: bytes) -> Sandbox:
     return sb
 
 
-out = {"runtime": RUNTIME, "exec_agent": AGENT, "fork": FORK, "sizes": []}
+out = {"runtime": RUNTIME, "exec_agent": AGENT, "layers": LAYERS, "fork": FORK, "sizes": []}
 try:
     for mib in SIZES:
         src = run()
@@ -68,7 +72,16 @@ try:
         for f in forks:
             f.stop().result()
         Sandbox.delete_snapshot(snap).result()
-        row = {"mib": mib, "cold_create_s": cold, "hangar": {"snapshot_s": t_snap, "restore_s": t_restore, f"fork{FORK}_s": t_fork}}
+        # A fresh snapshot forked at once (nothing restored from it before).
+        snap2 = src.snapshot().result()
+        with ThreadPoolExecutor(FORK) as ex:
+            forks, t_fork_cold = timed(lambda: list(ex.map(lambda _: run(file_system_snapshot_id=snap2), range(FORK))))
+        r = forks[-1].exec(["sh", "-c", f"ls {WS}/t | wc -l"]).result()
+        assert r.stdout.strip() == str(mib), r.stdout
+        for f in forks:
+            f.stop().result()
+        Sandbox.delete_snapshot(snap2).result()
+        row = {"mib": mib, "cold_create_s": cold, "hangar": {"snapshot_s": t_snap, "restore_s": t_restore, f"fork{FORK}_s": t_fork, f"fork{FORK}_fresh_snapshot_s": t_fork_cold}}
         out["sizes"].append(row)
         if not NAIVE:
             src.stop().result()

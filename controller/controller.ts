@@ -598,7 +598,7 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
-  const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg));
+  const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg), (obj, msg) => o.log.info(obj, msg));
   /** A snapshot of one of the tenant's running sandboxes (wait: until READY or FAILED, as a stop's). */
   async function snapshot(tenant: string, id: string, volume: string | undefined, trigger: "MANUAL" | "ON_DELETE", requestId: string, wait: boolean) {
     await ensure(id);

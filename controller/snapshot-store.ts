@@ -87,6 +87,7 @@ export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): P
       if (!f) throw new Error(`snapshot id ${id} cannot name a file`);
       return createReadStream(f, { highWaterMark: 1024 * 1024 });
     },
+    archivePath: (tenant, id) => file(tenant, id, "tar"),
     async remove(tenant, id) {
       for (const ext of ["tar", "json"]) {
         const f = file(tenant, id, ext);

@@ -48,7 +48,9 @@ async function drainStderr(p: ExecProcess, onStdout?: (b: Buffer) => void): Prom
 /** The key of a snapshot's layer in the runtime (Runtime.layers): a snapshot deleted and made again under the same id is another layer. */
 export const layerKey = (r: SnapshotRecord) => `${r.tenant}/${r.id}@${r.completedAtMs ?? r.createdAtMs}`;
 
-export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined, now: () => number = Date.now, warn: (obj: object, msg: string) => void = () => undefined) {
+type LogFn = (obj: object, msg: string) => void;
+
+export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined, now: () => number = Date.now, warn: LogFn = () => undefined, info: LogFn = () => undefined) {
   const need = (): SnapshotOptions => {
     if (!o) throw errors.snapshotsNotSupported();
     return o;
@@ -163,7 +165,9 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
         if (!snap || snap.tenant !== tenant || snap.state !== "READY") return m;
         const key = layerKey(snap);
         try {
-          await layers.ensure(key, () => o.store.readArchive(tenant, snap.id));
+          const t0 = now();
+          await layers.ensure(key, { path: o.store.archivePath?.(tenant, snap.id), open: () => o.store.readArchive(tenant, snap.id) });
+          info({ snapshot_id: snap.id, ms: now() - t0 }, "snapshot layer ready");
           return { ...m, restore: { ...m.restore, layer: key } };
         } catch (e) {
           warn({ err: e, snapshot_id: snap.id }, "no copy-on-write layer for the snapshot: restoring with tar");

@@ -27,6 +27,8 @@ export interface SnapshotStore {
   /** Stores the archive from `chunks`, at most `maxBytes`; resolves to its size, or rejects (and keeps nothing) past the cap. */
   writeArchive(tenant: string, id: string, chunks: AsyncIterable<Buffer>, maxBytes: number): Promise<number>;
   readArchive(tenant: string, id: string): AsyncIterable<Buffer>;
+  /** The archive as a file of this host, where the store keeps one (a child process reads it directly). */
+  archivePath?(tenant: string, id: string): string | undefined;
   remove(tenant: string, id: string): Promise<void>;
 }
 

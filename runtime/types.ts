@@ -8,6 +8,12 @@ import type { TemplateStore } from "../core/templates.js";
 import type { VolumeRegistry } from "../core/volumes.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
 
+/** A snapshot's archive: a file of this host (read by the unpack directly) or, where the store has none, its bytes. */
+export interface ArchiveSource {
+  path?: string;
+  open(): AsyncIterable<Uint8Array>;
+}
+
 export interface StartedSandbox {
   /** Human-readable note on how the image was realised, shown in the sandbox status. */
   imageNote: string;
@@ -147,7 +153,7 @@ export interface Runtime {
    * Copy-on-write restores (runtime/local/snapshot-layers.ts): a snapshot unpacked once, mounted
    * under each sandbox restored from it. Absent: a restore is tar -x inside the sandbox.
    */
-  readonly layers?: { ensure(key: string, archive: () => AsyncIterable<Uint8Array>): Promise<void>; drop(key: string): Promise<void> };
+  readonly layers?: { ensure(key: string, archive: ArchiveSource): Promise<void>; drop(key: string): Promise<void> };
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
   /**

@@ -18,7 +18,7 @@ import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
-import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
+import type { ArchiveSource, ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
 import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
@@ -518,7 +518,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
   }
 
-  const layersApi = layers && { ensure: async (key: string, archive: () => AsyncIterable<Uint8Array>) => (await layers).ensure(key, archive), drop: async (key: string) => (await layers).drop(key) };
+  const layersApi = layers && { ensure: async (key: string, archive: ArchiveSource) => (await layers).ensure(key, archive), drop: async (key: string) => (await layers).drop(key) };
   return { name: "local", templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), ...(layersApi ? { layers: layersApi } : {}), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
 }
 

@@ -11,9 +11,11 @@
  * unpacked again at the next restore.
  */
 import { spawn } from "node:child_process";
+import { openSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { chmod, chown, mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import type { ArchiveSource } from "../types.js";
 import { asSlot } from "./bwrap-args.js";
 import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
@@ -27,7 +29,7 @@ export interface LayerTools {
 
 export interface SnapshotLayers {
   /** Unpacks the archive into the layer `key` unless it is there; calls for one key share one unpack. */
-  ensure(key: string, archive: () => AsyncIterable<Uint8Array>): Promise<void>;
+  ensure(key: string, archive: ArchiveSource): Promise<void>;
   /** The layer's tree for a sandbox that mounts it (kept until `release(sandboxId)`); undefined: not unpacked. */
   use(key: string, sandboxId: string): string | undefined;
   release(sandboxId: string): Promise<void>;
@@ -61,7 +63,7 @@ export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; 
   const doomed = new Set<string>();
   const treeOf = (name: string) => path.join(o.dir, name, "tree");
 
-  async function unpack(name: string, archive: () => AsyncIterable<Uint8Array>): Promise<void> {
+  async function unpack(name: string, archive: ArchiveSource): Promise<void> {
     const part = path.join(o.dir, `${name}.part`);
     await rm(part, { recursive: true, force: true });
     await mkdir(path.join(part, "tree"), { recursive: true });
@@ -70,20 +72,26 @@ export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; 
     await chmod(path.join(part, "tree"), 0o700);
     const slot = o.slots.acquire();
     let fd: number | undefined;
+    // tar reads a file of the store directly: piping it through this process costs 3-4x (1 GiB: 5.8 s against 1.4 s).
+    let input: number | undefined;
     try {
+      if (archive.path) input = openSync(archive.path, "r");
       fd = await createUserNs(o.tools, slot, o.range);
       const argv = unpackArgv(o.tools, slot, path.join(part, "tree"));
-      const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["pipe", "ignore", "pipe", fd], env: { PATH: "/usr/bin:/bin" } });
+      const child = spawn(argv[0] as string, argv.slice(1), { stdio: [input ?? "pipe", "ignore", "pipe", fd], env: { PATH: "/usr/bin:/bin" } });
       closeFd(fd);
-      fd = undefined;
+      closeFd(input);
+      fd = input = undefined;
       let err = "";
       child.stderr?.on("data", (b: Buffer) => (err = (err + b.toString("utf8")).slice(-2000)));
       const exited = new Promise<number>((res) => child.once("close", (code) => res(code ?? 1)));
-      child.stdin?.on("error", () => undefined);
-      try {
-        for await (const c of archive()) if (!child.stdin?.write(c)) await new Promise((r) => child.stdin?.once("drain", r));
-      } finally {
-        child.stdin?.end();
+      if (child.stdin) {
+        child.stdin.on("error", () => undefined);
+        try {
+          for await (const c of archive.open()) if (!child.stdin.write(c)) await new Promise((r) => child.stdin?.once("drain", r));
+        } finally {
+          child.stdin.end();
+        }
       }
       const code = await exited;
       if (code !== 0) throw new Error(`unpacking the snapshot exited ${code}: ${err.trim().slice(-300)}`);
@@ -95,6 +103,7 @@ export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; 
       throw e;
     } finally {
       closeFd(fd);
+      closeFd(input);
       o.slots.release(slot);
     }
   }

@@ -64,9 +64,10 @@ describe("copy-on-write restores (layers, ADR 0026)", () => {
     const execs: string[][] = [];
     const runtime = {
       layers: {
-        async ensure(key: string, archive: () => AsyncIterable<Uint8Array>) {
+        async ensure(key: string, archive: { path?: string; open(): AsyncIterable<Uint8Array> }) {
           if (fail) throw new Error("no overlay here");
-          for await (const _ of archive()) void _;
+          expect(archive.path).toMatch(/alpha\/s1\.tar$/);
+          for await (const _ of archive.open()) void _;
           ensured.push(key);
         },
         async drop(key: string) {
