@@ -26,8 +26,9 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 # Debian packages the local runtime uses: bubblewrap (isolation), util-linux (nsenter), gcc (pty helper),
 # libseccomp-dev (the seccomp filter, at build time), skopeo and umoci (images), passt and iptables
 # (egress: pasta relays, a host chain confines it), debootstrap (the offline
-# images), tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does).
-APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci passt iptables debootstrap tini
+# images), tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does),
+# e2fsprogs (mkfs.ext4: the file system of each sized scratch volume).
+APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci passt iptables debootstrap tini e2fsprogs
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \

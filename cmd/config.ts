@@ -466,7 +466,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),
       volumes: localVolumes,
       gpus: gpuDevices.length ? { devices: gpuDevices, shared: gpuShared, ...(gpuType ? { type: gpuType } : {}), ...(gpuMemoryGb ? { memoryGb: gpuMemoryGb } : {}) } : undefined,
-      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
+      tools: { bwrap, nsenter: tool("HANGAR_LOCAL_NSENTER", "/usr/bin/nsenter"), setpriv: tool("HANGAR_LOCAL_SETPRIV", "/usr/bin/setpriv"), unshare: tool("HANGAR_LOCAL_UNSHARE", "/usr/bin/unshare"), sleep: tool("HANGAR_LOCAL_SLEEP", "/usr/bin/sleep"), ptyHelper, guard, skopeo: tool("HANGAR_LOCAL_SKOPEO", "/usr/bin/skopeo"), umoci: tool("HANGAR_LOCAL_UMOCI", "/usr/bin/umoci"), tar: tool("HANGAR_LOCAL_TAR", "/usr/bin/tar"), mkfsExt4: tool("HANGAR_LOCAL_MKFS_EXT4", "/usr/sbin/mkfs.ext4"), pasta: tool("HANGAR_LOCAL_PASTA", "/usr/bin/pasta"), iptables: tool("HANGAR_LOCAL_IPTABLES", "/usr/sbin/iptables"), iptablesRestore: tool("HANGAR_LOCAL_IPTABLES_RESTORE", "/usr/sbin/iptables-restore") },
     },
   };
   for (const k of Object.keys(src)) {

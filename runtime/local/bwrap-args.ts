@@ -112,16 +112,35 @@ export interface OverlayLayers {
   target: string;
 }
 
+/** One step of what is mounted for a sandbox before bubblewrap starts (in order). */
+export type MountStep =
+  | ({ t: "overlay" } & OverlayLayers)
+  /** A file system image of the volume's size, mounted (nosuid, nodev) on target; its lost+found removed. */
+  | { t: "ext4"; image: string; target: string }
+  /** A directory made on a mounted file system, with its owner and mode. */
+  | { t: "dir"; path: string; uid: number; gid: number; mode: number };
+
+const MOUNT_SCRIPT = `while [ $# -gt 0 ]; do case $1 in
+overlay) mount -t overlay overlay -o "$2" "$3" || exit 125; shift 3;;
+ext4) mount -t ext4 -o loop,nosuid,nodev "$2" "$3" && rmdir "$3/lost+found" || exit 125; shift 3;;
+dir) mkdir -p "$2" && chown "$3" "$2" && chmod "$4" "$2" || exit 125; shift 4;;
+--) shift; exec "$@";;
+*) exit 125;;
+esac; done; exit 125`;
+
 /**
- * Runs argv in a mount namespace of its own after mounting the sandbox's overlays there (its root,
- * then each volume restored copy-on-write from a snapshot layer): the mounts live exactly as long
- * as the sandbox (no umount, none left behind by a crash), and Hangar starts one process per
- * sandbox instead of two.
+ * Runs argv in a mount namespace of its own after mounting what the sandbox needs there (its root
+ * overlay; each sized scratch volume's file system; each volume restored copy-on-write from a
+ * snapshot layer): the mounts live exactly as long as the sandbox (no umount, none left behind by a
+ * crash; a loop device goes with its mount), and Hangar starts one process per sandbox instead of two.
  */
-export function withOverlay(unshare: string, overlays: OverlayLayers[], argv: string[]): string[] {
-  const pairs = overlays.flatMap((l) => [`lowerdir=${l.lower},upperdir=${l.upper},workdir=${l.work}`, l.target]);
-  const script = `n=$1; shift; while [ "$n" -gt 0 ]; do mount -t overlay overlay -o "$1" "$2" || exit 125; shift 2; n=$((n-1)); done; exec "$@"`;
-  return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "hangar-overlay", String(overlays.length), ...pairs, ...argv];
+export function withMounts(unshare: string, steps: MountStep[], argv: string[]): string[] {
+  const args = steps.flatMap((m) => {
+    if (m.t === "overlay") return ["overlay", `lowerdir=${m.lower},upperdir=${m.upper},workdir=${m.work}`, m.target];
+    if (m.t === "ext4") return ["ext4", m.image, m.target];
+    return ["dir", m.path, `${m.uid}:${m.gid}`, (m.mode & 0o7777).toString(8)];
+  });
+  return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "hangar-mounts", ...args, "--", ...argv];
 }
 
 /** Runs argv after moving itself into the given cgroup.procs files (so children start capped). */

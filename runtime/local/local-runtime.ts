@@ -19,7 +19,8 @@ import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { ArchiveSource, ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
-import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withOverlay, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
+import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withMounts, type MountStep, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
+import { makeVolumeImage } from "./volume-fs.js";
 import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
@@ -40,7 +41,7 @@ export interface LocalRuntimeOptions {
   dataDir: string;
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
-  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string; tar?: string };
+  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string; tar?: string; mkfsExt4?: string };
   /** Restores mount a snapshot unpacked once, copy-on-write (Hangar is root; default true): HANGAR_LOCAL_SNAPSHOT_LAYERS. */
   snapshotLayers?: boolean;
   /** image name -> rootfs directory used as it is (no id shift); "*" is the fallback for images the store cannot provide. */
@@ -194,7 +195,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     }
     const scratch: string[] = [];
     const restored = overlay ? await layeredVolumes(id, spec) : new Map<string, string>();
-    const volumeOverlays: (OverlayLayers & { name: string })[] = [];
+    // Mounted after the root overlay, in the sandbox's mount namespace: sized volumes' file systems, then restored volumes' overlays.
+    const volumeSteps: MountStep[] = [];
+    const copyOnWrite: string[] = [];
+    /** Volume name -> where its own file system is mounted (a sized volume, Hangar root). */
+    const sizedFs = new Map<string, string>();
+    const sandboxUser = o.users ? o.users.range.start + o.sandboxUid : 0;
     for (const v of spec.volumes) {
       const src = v.registered?.source;
       if (v.registered) {
@@ -205,27 +211,48 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         paths.volumes.push({ host: src.hostPath, path: v.mountPath, readOnly: v.readOnly });
         continue;
       }
+      const safe = v.name.replace(/[^A-Za-z0-9_.-]/g, "_");
+      const root = path.join(dir, "volumes", safe);
       // sub_path was checked relative and without ".." (api/spec.ts); the volume is new, so it holds no links yet.
-      const host = path.join(dir, "volumes", v.name.replace(/[^A-Za-z0-9_.-]/g, "_"), v.subPath ?? "");
-      await mkdir(host, { recursive: true });
+      const host = path.join(root, v.subPath ?? "");
+      await mkdir(root, { recursive: true });
       const tree = restored.get(v.name);
+      // A sized volume (Hangar root) is a file system of its own, of that size: writes past it fail (ENOSPC).
+      if (overlay && o.users && v.size && !sizedFs.has(v.name)) {
+        const fsDir = tree ? path.join(dir, "volume-fs", safe) : root;
+        const image = await makeVolumeImage({ mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", image: path.join(dir, "volume-fs", `${safe}.img`), size: v.size, name: v.name, uid: sandboxUser, gid: sandboxUser });
+        await mkdir(fsDir, { recursive: true });
+        volumeSteps.push({ t: "ext4", image, target: fsDir });
+        sizedFs.set(v.name, fsDir);
+      }
+      const fs = sizedFs.get(v.name);
       if (tree && v.restore) {
         // The snapshot's layer below, this sandbox's own upper dir above (the upper's root as the tree's).
-        const safe = v.name.replace(/[^A-Za-z0-9_.-]/g, "_");
-        const upper = path.join(dir, "volume-upper", safe);
-        const work = path.join(dir, "volume-work", safe);
-        await mkdir(upper, { recursive: true });
-        await mkdir(work, { recursive: true });
+        const upper = fs ? path.join(fs, "upper") : path.join(dir, "volume-upper", safe);
+        const work = fs ? path.join(fs, "work") : path.join(dir, "volume-work", safe);
         const st = await stat(tree);
-        await chown(upper, st.uid, st.gid);
-        await chmod(upper, st.mode & 0o7777);
-        volumeOverlays.push({ name: v.name, lower: tree, upper, work, target: host });
+        if (fs) volumeSteps.push({ t: "dir", path: upper, uid: st.uid, gid: st.gid, mode: st.mode }, { t: "dir", path: work, uid: 0, gid: 0, mode: 0o700 });
+        else {
+          await mkdir(upper, { recursive: true });
+          await mkdir(work, { recursive: true });
+          await chown(upper, st.uid, st.gid);
+          await chmod(upper, st.mode & 0o7777);
+        }
+        volumeSteps.push({ t: "overlay", lower: tree, upper, work, target: host });
+        copyOnWrite.push(v.name);
         paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
         continue;
       }
+      if (fs) {
+        // Made on the volume's file system once it is mounted; its root belongs to the sandbox user already.
+        if (v.subPath) volumeSteps.push({ t: "dir", path: host, uid: sandboxUser, gid: sandboxUser, mode: 0o755 });
+      } else {
+        await mkdir(host, { recursive: true });
+        scratch.push(host);
+      }
       paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
-      scratch.push(host);
     }
+    if (sizedFs.size) notes.push(`volumes of their own size: ${[...sizedFs.keys()].join(", ")}`);
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
     const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || o.defaultCpuMillicores, pidsMax: o.pidsMax });
@@ -278,8 +305,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // Secret values go to bubblewrap through a pipe (--args), never on a command line (ps shows those to every host user).
       const plainEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !secrets || !(k in secrets)));
       argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env: plainEnv, argsFd: secrets ? LAUNCH_FDS.args : undefined, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
-      if (overlay) argv = withOverlay(o.tools.unshare, [overlay, ...volumeOverlays], argv);
-      if (volumeOverlays.length) notes.push(`copy-on-write restore of ${volumeOverlays.map((v) => v.name).join(", ")}`);
+      if (overlay) argv = withMounts(o.tools.unshare, [{ t: "overlay", ...overlay }, ...volumeSteps], argv);
+      if (copyOnWrite.length) notes.push(`copy-on-write restore of ${copyOnWrite.join(", ")}`);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {
       argv = spec.argv;
@@ -353,7 +380,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       }
       notes.push(`startup probe passed (try ${outcome.attempts})`);
     }
-    return { imageNote: notes.join("; "), startedAtMs: Date.now(), ...(volumeOverlays.length ? { restored: volumeOverlays.map((v) => v.name) } : {}) };
+    return { imageNote: notes.join("; "), startedAtMs: Date.now(), ...(copyOnWrite.length ? { restored: copyOnWrite } : {}) };
   }
 
   /**

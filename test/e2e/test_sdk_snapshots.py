@@ -242,3 +242,28 @@ def test_a_crafted_archive_makes_no_device_and_writes_nothing_outside(monkeypatc
                 assert not (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)), os.path.join(root, n)
     finally:
         stop_hangar(h)
+
+
+@pytest.mark.skipif(not LOCAL_ROOT, reason="the local runtime gives a sized volume a file system of its own when Hangar is root")
+def test_a_local_volume_holds_its_size_and_no_more(hangar):
+    small = FileSystemSnapshotOptions(mount_path=WS, size="8Mi")
+    with Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=small) as sb:
+        total_kib = int(sb.exec(["df", "-k", "--output=size", WS]).result().stdout.split()[-1])
+        assert 7 * 1024 <= total_kib <= 8 * 1024, total_kib
+        assert sb.exec(["sh", "-c", f"head -c 4194304 /dev/urandom > {WS}/fits && ls -A {WS}"]).result().stdout == "fits\n"
+        r = sb.exec(["sh", "-c", f"head -c 20971520 /dev/zero > {WS}/too-big"]).result()
+        assert r.returncode != 0 and "No space left on device" in r.stderr, (r.returncode, r.stderr)
+        # The rest of the sandbox is not the volume's: its own disk still takes a write.
+        assert sb.exec(["sh", "-c", "head -c 1048576 /dev/zero > /tmp/elsewhere"]).result().returncode == 0
+        snap_id = sb.snapshot().result()
+    try:
+        # A fork of it: the snapshot's tree below (copy-on-write), its own writes within the size.
+        with Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=FileSystemSnapshotOptions(mount_path=WS, size="8Mi", file_system_snapshot_id=snap_id)) as fork:
+            assert fork.exec(["sh", "-c", f"rm {WS}/too-big; ls -A {WS}"]).result().stdout == "fits\n"
+            r = fork.exec(["sh", "-c", f"head -c 20971520 /dev/zero > {WS}/too-big"]).result()
+            assert r.returncode != 0 and "No space left on device" in r.stderr, (r.returncode, r.stderr)
+    finally:
+        Sandbox.delete_snapshot(snap_id).result()
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run("sleep", "60", tags=["e2e-snapshots"], file_system_snapshot=FileSystemSnapshotOptions(mount_path=WS, size="100Ki")).wait()
+    assert "below the local runtime's smallest volume, 1Mi" in str(e.value), e.value

@@ -7,7 +7,7 @@ import { toProtoSnapshot } from "../../api/snapshot-view.js";
 import { createDirSnapshotStore } from "../../controller/snapshot-store.js";
 import { createSnapshots, layerKey, snapshotSource } from "../../controller/snapshots.js";
 import { unpackArgv } from "../../runtime/local/snapshot-layers.js";
-import { withOverlay } from "../../runtime/local/bwrap-args.js";
+import { withMounts } from "../../runtime/local/bwrap-args.js";
 import type { Runtime } from "../../runtime/types.js";
 import type { SandboxRecord } from "../../core/types.js";
 import type { SnapshotRecord } from "../../core/snapshots.js";
@@ -127,8 +127,15 @@ describe("copy-on-write restores (layers, ADR 0026)", () => {
     expect(argv.slice(-5)).toEqual(["/usr/bin/tar", "-C", "/layer", "-xpf", "-"]);
   });
 
-  it("mounts every overlay (the root, then each restored volume) before the sandbox starts", () => {
-    const argv = withOverlay("/u", [{ lower: "/img", upper: "/s/upper", work: "/s/work", target: "/s/root" }, { lower: "/l/tree", upper: "/s/vu", work: "/s/vw", target: "/s/volumes/w" }], ["bwrap", "x"]);
-    expect(argv.slice(9)).toEqual(["2", "lowerdir=/img,upperdir=/s/upper,workdir=/s/work", "/s/root", "lowerdir=/l/tree,upperdir=/s/vu,workdir=/s/vw", "/s/volumes/w", "bwrap", "x"]);
+  it("mounts the root, then each volume's file system and overlay, before the sandbox starts", () => {
+    const argv = withMounts("/u", [
+      { t: "overlay", lower: "/img", upper: "/s/upper", work: "/s/work", target: "/s/root" },
+      { t: "ext4", image: "/s/volume-fs/w.img", target: "/s/volume-fs/w" },
+      { t: "dir", path: "/s/volume-fs/w/upper", uid: 200000, gid: 200000, mode: 0o40755 },
+      { t: "overlay", lower: "/l/tree", upper: "/s/volume-fs/w/upper", work: "/s/volume-fs/w/work", target: "/s/volumes/w" },
+    ], ["bwrap", "x"]);
+    expect(argv.slice(0, 5)).toEqual(["/u", "--mount", "--propagation", "private", "--"]);
+    expect(argv.slice(8)).toEqual(["hangar-mounts", "overlay", "lowerdir=/img,upperdir=/s/upper,workdir=/s/work", "/s/root", "ext4", "/s/volume-fs/w.img", "/s/volume-fs/w",
+      "dir", "/s/volume-fs/w/upper", "200000:200000", "755", "overlay", "lowerdir=/l/tree,upperdir=/s/volume-fs/w/upper,workdir=/s/volume-fs/w/work", "/s/volumes/w", "--", "bwrap", "x"]);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtemp, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { toProtoVolume } from "../../api/volume-service.js";
@@ -75,5 +78,18 @@ describe("registered volumes", () => {
     expect(volumeOfClaim(pvc as never, "beta")).toBeUndefined();
     expect(volumeOfClaim({ ...pvc, status: { phase: "Pending" } } as never, "alpha")).toMatchObject({ ready: false, reason: "claim pvc-data is Pending" });
     expect(toProtoVolume(volumeOfClaim(pvc as never, "alpha") as RegisteredVolume, 2, "r1", 0)).toMatchObject({ volume_id: "datasets", spec: { pvc: { runner_id: "r1", namespace: "sandboxes", claim_name: "pvc-data" }, read_only: true }, status: { state: "VOLUME_STATE_READY", access_modes: ["ReadWriteMany"], capacity: "10Gi", attached_sandbox_count: 2 } });
+  });
+});
+
+describe("sized scratch volumes on the local runtime", () => {
+  it("makes an ext4 file system of the size, its root the sandbox user's; refuses sizes below 1Mi naming the volume", async () => {
+    const { makeVolumeImage, mkfsArgv } = await import("../../runtime/local/volume-fs.js");
+    expect(mkfsArgv("/sbin/mkfs.ext4", "/d/w.img", 200000, 200000)).toEqual(["/sbin/mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-m", "0", "-E", "root_owner=200000:200000,lazy_itable_init=1", "/d/w.img"]);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-vol-"));
+    await expect(makeVolumeImage({ mkfs: "/bin/true", image: path.join(dir, "a.img"), size: "512Ki", name: "work", uid: 1, gid: 1 })).rejects.toThrow(/scratch.size.*volume work: 512Ki is below the local runtime's smallest volume, 1Mi/);
+    // The sparse file has the volume's size (mkfs is a stand-in here; the e2e suite runs the real one).
+    const img = await makeVolumeImage({ mkfs: "/bin/true", image: path.join(dir, "b.img"), size: "64Mi", name: "work", uid: 1, gid: 1 });
+    expect((await stat(img)).size).toBe(64 * 1024 * 1024);
+    await expect(makeVolumeImage({ mkfs: "/bin/false", image: path.join(dir, "c.img"), size: "2Mi", name: "work", uid: 1, gid: 1 })).rejects.toThrow(/could not make the file system of volume work \(\/bin\/false exited 1/);
   });
 });
