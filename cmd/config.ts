@@ -7,6 +7,7 @@ import { accessSync, constants, existsSync, lstatSync, statSync } from "node:fs"
 import os from "node:os";
 import path from "node:path";
 import { parseCidr } from "../core/cidr.js";
+import { parseQuantity } from "../core/quantity.js";
 import { parsePublicTlsAddress, parsePublicUrl, type PublicTlsBase, type PublicUrlBase } from "../core/public-url.js";
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseSecretStores } from "../core/secrets.js";
@@ -404,6 +405,13 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
+      ephemeralStorageBytes: (() => {
+        const q = str("HANGAR_KUBE_EPHEMERAL_STORAGE", "10Gi");
+        const n = parseQuantity(q);
+        if (n === undefined || n < 0) throw new ConfigError(`HANGAR_KUBE_EPHEMERAL_STORAGE=${q}: expected a Kubernetes quantity (10Gi), or 0 for no cap`);
+        if (n > 0 && n < 64 * 1024 ** 2) throw new ConfigError(`HANGAR_KUBE_EPHEMERAL_STORAGE=${q}: below 64Mi a sandbox's own logs and writes would get it evicted; 0 turns the cap off`);
+        return n === 0 ? undefined : Math.ceil(n);
+      })(),
       capacityCpuMillicores: int("HANGAR_RUNNER_CPU_MILLICORES", 8000, 0, 100_000_000),
       capacityMemoryBytes: int("HANGAR_RUNNER_MEMORY_BYTES", 32 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
       runners: parseKubeRunners(str("HANGAR_KUBE_RUNNERS", ""), runnerId, runnerGroupId),
@@ -448,6 +456,11 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       imageCacheDir: path.resolve(str("HANGAR_LOCAL_IMAGE_CACHE_DIR", path.join(dataDir, "images"))),
       imagePull: bool("HANGAR_LOCAL_IMAGE_PULL", true),
       snapshotLayers: bool("HANGAR_LOCAL_SNAPSHOT_LAYERS", true),
+      diskBytes: (() => {
+        const n = int("HANGAR_LOCAL_DISK_BYTES", 10 * 1024 ** 3, 0, Number.MAX_SAFE_INTEGER);
+        if (n > 0 && n < 64 * 1024 ** 2) throw new ConfigError(`HANGAR_LOCAL_DISK_BYTES=${n}: below 64 MiB (67108864) a sandbox could not install a package; 0 turns the cap off`);
+        return n;
+      })(),
       imagePullTimeoutSeconds: int("HANGAR_LOCAL_IMAGE_PULL_TIMEOUT_SECONDS", 600, 5, 86400),
       idRangeStart,
       slotUidBase,

@@ -54,6 +54,8 @@ export interface KubeRuntimeOptions {
   /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
   egress?: EgressConfig;
   runtimeClassName?: string;
+  /** A sandbox pod's own disk past which the kubelet evicts it (pod-spec.ts ephemeralStorageLimit, ADR 0028); undefined: no cap. */
+  ephemeralStorageBytes?: number;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
   /** The cluster's DNS domain (HANGAR_KUBE_CLUSTER_DOMAIN): service addresses end in <namespace>.svc.<domain>. */
@@ -406,7 +408,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         idlePod: (pool, labels) => {
           const shape = pool.shape ?? { requests: {}, limits: {} };
           const pod = buildPod(randomUUID(), { image: pool.image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: shape.requests, limits: shape.limits, workingDir: shape.workingDir, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
-            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, nodeSelector: pool.nodeSelector, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on,
+            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, nodeSelector: pool.nodeSelector, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on, ephemeralStorageBytes: o.ephemeralStorageBytes,
           });
           return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
         },
@@ -462,6 +464,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       activeDeadlineSeconds: lifetime + Math.ceil(o.startupTimeoutMs / 1000) + o.deadlineMarginSeconds,
       runtimeClassName: spec.runtimeClass ?? o.runtimeClassName,
       tolerations: o.tolerations,
+      ephemeralStorageBytes: o.ephemeralStorageBytes,
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
       netinit: netinitFor(spec),

@@ -1,6 +1,7 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
 import type { V1Container, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { StartupProbe } from "../../core/probe.js";
+import { parseQuantity } from "../../core/quantity.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
 import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
 import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
@@ -38,6 +39,11 @@ export interface PodOptions {
   secretEnv?: string[];
   /** The image is pulled with the sandbox's own pull Secret (secret-store.ts pullSecret), every time. */
   pullSecret?: boolean;
+  /**
+   * The pod's own disk past which the kubelet evicts it (ADR 0028): its containers' writable layers
+   * and logs and its unsized scratch volumes; each sized scratch volume adds its size. Undefined: no cap.
+   */
+  ephemeralStorageBytes?: number;
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -115,11 +121,27 @@ function sidecarContainer(s: SidecarSpec): V1Container {
   };
 }
 
+/**
+ * The main container's ephemeral-storage limit: the base allowance plus every sized scratch volume
+ * (so a volume gets its whole size); the request stays 0, so scheduling is as without the cap.
+ */
+export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | undefined): string | undefined {
+  if (baseBytes === undefined) return undefined;
+  const scratch = new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].filter((v) => !v.registered).map((v) => [v.name, v]));
+  const volumes = [...scratch.values()].reduce((n, v) => n + (v.size ? Math.ceil(parseQuantity(v.size) ?? 0) : 0), 0);
+  return String(Math.ceil(baseBytes) + volumes);
+}
+
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
   const egress = allowsEgress(spec, o.defaultDenyEgress);
   const [command, ...args] = spec.argv;
   const requests = resources(spec.requests, o.gpu);
   const limits = resources(spec.limits, o.gpu);
+  const disk = ephemeralStorageLimit(spec, o.ephemeralStorageBytes);
+  if (disk) {
+    limits["ephemeral-storage"] = disk;
+    requests["ephemeral-storage"] = "0";
+  }
   return {
     apiVersion: "v1",
     kind: "Pod",

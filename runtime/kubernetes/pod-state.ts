@@ -10,6 +10,9 @@ export type PodView =
 /** Waiting reasons that will not fix themselves. */
 const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError", "CrashLoopBackOff"]);
 
+/** The kubelet's eviction (its disk cap, ADR 0028, or node pressure), in its own words. */
+const evicted = (pod: V1Pod): string | undefined => (pod.status?.reason === "Evicted" ? `evicted by the kubelet: ${(pod.status.message ?? "").trim().slice(0, 300)}`.trim() : undefined);
+
 export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number): PodView {
   const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
   const probed = !!pod.spec?.containers?.find((c) => c.name === "main")?.startupProbe;
@@ -19,9 +22,10 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   if (term) {
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
     if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
-    const why = term.reason ?? `exit code ${term.exitCode}`;
+    const ev = evicted(pod);
+    const why = ev ?? term.reason ?? `exit code ${term.exitCode}`;
     const ran = term.startedAt ? new Date(term.startedAt).getTime() : NaN;
-    return { t: "exited", exitCode: term.exitCode, reason: why, ...(pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}), ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}) };
+    return { t: "exited", exitCode: term.exitCode, reason: why, ...(ev ? { endedBy: ev } : pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}), ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}) };
   }
   // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran. A
   // sidecar (an init container that keeps running) counts only until the primary has started:
@@ -37,8 +41,9 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
     if (iw?.reason && FATAL_WAITING.has(iw.reason)) return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
   }
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
-    const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (pod.status.reason ?? pod.status.phase);
-    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why, ...(pod.status.reason === "DeadlineExceeded" ? { endedBy: why } : {}) };
+    const ev = evicted(pod);
+    const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (ev ?? pod.status.reason ?? pod.status.phase);
+    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why, ...(pod.status.reason === "DeadlineExceeded" || ev ? { endedBy: why } : {}) };
   }
   // Deleted before a node ran it: no kubelet will ever report on it.
   if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };

@@ -42,6 +42,8 @@ export interface LocalRuntimeOptions {
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
   tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string; tar?: string; mkfsExt4?: string };
+  /** Hangar is root: each sandbox's own writes (root, /tmp, home, unsized volumes) go to a file system of this size (HANGAR_LOCAL_DISK_BYTES, ADR 0027); 0/undefined: the data dir's disk. */
+  diskBytes?: number;
   /** Restores mount a snapshot unpacked once, copy-on-write (Hangar is root; default true): HANGAR_LOCAL_SNAPSHOT_LAYERS. */
   snapshotLayers?: boolean;
   /** image name -> rootfs directory used as it is (no id shift); "*" is the fallback for images the store cannot provide. */
@@ -169,7 +171,22 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
     await mkdir(dir, { recursive: true });
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
-    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(dir, "tmp"), home: path.join(dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
+    // The sandbox's own disk (Hangar is root, ADR 0027): its root's upper dir, /tmp, home and unsized
+    // scratch volumes live on a file system of HANGAR_LOCAL_DISK_BYTES, mounted first in its mount namespace.
+    const disk = o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0 ? path.join(dir, "disk") : undefined;
+    const rangeRoot = o.users?.range.start ?? 0;
+    const sandboxUser = rangeRoot + o.sandboxUid;
+    const diskSteps: MountStep[] = [];
+    if (disk) {
+      const image = await makeVolumeImage({ mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", image: path.join(dir, "disk.img"), size: String(o.diskBytes), name: "(the sandbox's own disk)", uid: 0, gid: 0 });
+      await mkdir(disk);
+      diskSteps.push({ t: "ext4", image, target: disk },
+        { t: "dir", path: path.join(disk, "upper"), uid: rangeRoot, gid: rangeRoot, mode: 0o755 },
+        { t: "dir", path: path.join(disk, "work"), uid: 0, gid: 0, mode: 0o700 },
+        { t: "dir", path: path.join(disk, "tmp"), uid: rangeRoot, gid: rangeRoot, mode: 0o1777 },
+        { t: "dir", path: path.join(disk, "home"), uid: sandboxUser, gid: sandboxUser, mode: 0o755 });
+    }
+    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(disk ?? dir, "tmp"), home: path.join(disk ?? dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
     await writeFile(paths.empty, "", { mode: 0o444 });
     const gpuDevices = gpuPool?.held(id) ?? [];
     if (gpuDevices.length) {
@@ -180,7 +197,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const notes = [rootfs.note, ...(gpuDevices.length ? [`GPUs: ${gpuDevices.join(", ")}`] : [])];
     if (o.isolation === "bubblewrap") {
       if (isRoot) {
-        overlay = { lower: rootfs.dir, upper: path.join(dir, "upper"), work: path.join(dir, "work"), target: path.join(dir, "root") };
+        overlay = { lower: rootfs.dir, upper: path.join(disk ?? dir, "upper"), work: path.join(disk ?? dir, "work"), target: path.join(dir, "root") };
         paths.root = overlay.target;
         paths.rootWritable = true;
         notes.push("private writable overlay");
@@ -200,7 +217,6 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const copyOnWrite: string[] = [];
     /** Volume name -> where its own file system is mounted (a sized volume, Hangar root). */
     const sizedFs = new Map<string, string>();
-    const sandboxUser = o.users ? o.users.range.start + o.sandboxUid : 0;
     for (const v of spec.volumes) {
       const src = v.registered?.source;
       if (v.registered) {
@@ -212,11 +228,18 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         continue;
       }
       const safe = v.name.replace(/[^A-Za-z0-9_.-]/g, "_");
-      const root = path.join(dir, "volumes", safe);
+      const tree = restored.get(v.name);
+      // On the sandbox's own disk: an unsized volume that is not an overlay's mount point.
+      const onDisk = disk && !v.size && !tree;
+      const root = path.join(onDisk ? disk : dir, "volumes", safe);
       // sub_path was checked relative and without ".." (api/spec.ts); the volume is new, so it holds no links yet.
       const host = path.join(root, v.subPath ?? "");
+      if (onDisk) {
+        volumeSteps.push({ t: "dir", path: host, uid: sandboxUser, gid: sandboxUser, mode: 0o755 });
+        paths.volumes.push({ host, path: v.mountPath, readOnly: v.readOnly });
+        continue;
+      }
       await mkdir(root, { recursive: true });
-      const tree = restored.get(v.name);
       // A sized volume (Hangar root) is a file system of its own, of that size: writes past it fail (ENOSPC).
       if (overlay && o.users && v.size && !sizedFs.has(v.name)) {
         const fsDir = tree ? path.join(dir, "volume-fs", safe) : root;
@@ -228,10 +251,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       const fs = sizedFs.get(v.name);
       if (tree && v.restore) {
         // The snapshot's layer below, this sandbox's own upper dir above (the upper's root as the tree's).
-        const upper = fs ? path.join(fs, "upper") : path.join(dir, "volume-upper", safe);
-        const work = fs ? path.join(fs, "work") : path.join(dir, "volume-work", safe);
+        const upper = fs ? path.join(fs, "upper") : path.join(disk ?? dir, "volume-upper", safe);
+        const work = fs ? path.join(fs, "work") : path.join(disk ?? dir, "volume-work", safe);
         const st = await stat(tree);
-        if (fs) volumeSteps.push({ t: "dir", path: upper, uid: st.uid, gid: st.gid, mode: st.mode }, { t: "dir", path: work, uid: 0, gid: 0, mode: 0o700 });
+        if (fs || disk) volumeSteps.push({ t: "dir", path: upper, uid: st.uid, gid: st.gid, mode: st.mode }, { t: "dir", path: work, uid: 0, gid: 0, mode: 0o700 });
         else {
           await mkdir(upper, { recursive: true });
           await mkdir(work, { recursive: true });
@@ -285,10 +308,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
           usernsFd = await createUserNs(o.tools, slot, o.users.range);
           const root = o.users.range.start;
           const user = o.users.range.start + o.sandboxUid;
-          if (overlay) await chown(overlay.upper, root, root);
-          await chown(paths.tmp, root, root);
-          await chmod(paths.tmp, 0o1777);
-          await chown(paths.home, user, user);
+          if (!disk) {
+            if (overlay) await chown(overlay.upper, root, root);
+            await chown(paths.tmp, root, root);
+            await chmod(paths.tmp, 0o1777);
+            await chown(paths.home, user, user);
+          }
           for (const h of scratch) await chown(h, user, user);
           notes.push(`unprivileged: sandbox ids 0-${o.users.range.size - 1} are host ids ${root}-${root + o.users.range.size - 1}, namespace owner uid ${slot}`);
         }
@@ -305,7 +330,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // Secret values go to bubblewrap through a pipe (--args), never on a command line (ps shows those to every host user).
       const plainEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !secrets || !(k in secrets)));
       argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env: plainEnv, argsFd: secrets ? LAUNCH_FDS.args : undefined, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
-      if (overlay) argv = withMounts(o.tools.unshare, [{ t: "overlay", ...overlay }, ...volumeSteps], argv);
+      if (overlay) argv = withMounts(o.tools.unshare, [...diskSteps, { t: "overlay", ...overlay }, ...volumeSteps], argv);
+      if (disk) notes.push(`own disk of ${o.diskBytes} bytes (root's writes, /tmp, home, unsized volumes)`);
       if (copyOnWrite.length) notes.push(`copy-on-write restore of ${copyOnWrite.join(", ")}`);
       notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
     } else {

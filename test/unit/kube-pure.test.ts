@@ -4,7 +4,7 @@ import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
 import { isForbidden, isTransient, podCreateError, retryStartWrite, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
 import { NO_PROGRAM } from "../../runtime/kubernetes/exec-path.js";
 import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
-import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
+import { buildPod, ephemeralStorageLimit, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
 import { spec } from "./fixtures.js";
 
@@ -84,6 +84,8 @@ describe("observePod", () => {
     ["deadline exceeded", at({ phase: "Failed", reason: "DeadlineExceeded" }), 1000, { t: "exited", exitCode: 137, reason: "max lifetime (activeDeadlineSeconds) reached", endedBy: "max lifetime (activeDeadlineSeconds) reached" }],
     ["deleted behind Hangar's back, then exited", { ...at({ phase: "Failed", ...main({ terminated: { exitCode: 143, reason: "Error" } }) }), metadata: { deletionTimestamp: new Date(5) } }, 1000, { t: "exited", exitCode: 143, reason: "Error", endedBy: "the pod was deleted" }],
     ["deleted before any node took it", { metadata: { creationTimestamp: new Date(0), deletionTimestamp: new Date(5) }, spec: { containers: [] }, status: { phase: "Pending" } }, 1000, { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" }],
+    ["evicted over its disk, the container killed", at({ phase: "Failed", reason: "Evicted", message: "Pod ephemeral local storage usage exceeds the total limit of containers 67108864. ", ...main({ terminated: { exitCode: 137, reason: "Error" } }) }), 1000, { t: "exited", exitCode: 137, reason: "evicted by the kubelet: Pod ephemeral local storage usage exceeds the total limit of containers 67108864.", endedBy: "evicted by the kubelet: Pod ephemeral local storage usage exceeds the total limit of containers 67108864." }],
+    ["evicted before any container status", at({ phase: "Failed", reason: "Evicted", message: "The node was low on resource: ephemeral-storage." }), 1000, { t: "exited", exitCode: 137, reason: "evicted by the kubelet: The node was low on resource: ephemeral-storage.", endedBy: "evicted by the kubelet: The node was low on resource: ephemeral-storage." }],
     ["unschedulable past the timeout", at({ phase: "Pending", conditions: [{ type: "PodScheduled", status: "False", message: "0/1 nodes available" }] }), 200_000, { t: "start-failed", reason: "not running after 120s (unschedulable: 0/1 nodes available)" }],
   ];
   for (const [name, pod, now, want] of cases) it(name, () => expect(observePod(pod, now, 120_000)).toEqual(want));
@@ -189,4 +191,22 @@ describe("NO_PROGRAM: only a missing program means 'no shell'; an unreachable po
     ["the exec websocket closed without an exit status (the pod may have stopped)", false],
   ];
   for (const [message, none] of table) it(message, () => expect(NO_PROGRAM.test(message)).toBe(none));
+});
+
+describe("a sandbox pod's own disk (ADR 0028)", () => {
+  const GI = 1024 ** 3;
+  it("caps the main container at the base plus each sized scratch volume once; requests none, so scheduling is unchanged", () => {
+    const s = { ...spec(), volumes: [
+      { name: "ws", mountPath: "/ws", size: "1Gi" },
+      { name: "ws", mountPath: "/again", subPath: "x", size: "1Gi" },
+      { name: "cache", mountPath: "/cache" },
+    ] };
+    expect(ephemeralStorageLimit(s, 10 * GI)).toBe(String(11 * GI));
+    expect(ephemeralStorageLimit(s, undefined)).toBeUndefined();
+    const pod = buildPod(ID, s, { namespace: "ns", defaultDenyEgress: true, ephemeralStorageBytes: 10 * GI });
+    const main = pod.spec?.containers[0];
+    expect(main?.resources?.limits?.["ephemeral-storage"]).toBe(String(11 * GI));
+    expect(main?.resources?.requests?.["ephemeral-storage"]).toBe("0");
+    expect(buildPod(ID, s, { namespace: "ns", defaultDenyEgress: true }).spec?.containers[0]?.resources?.limits?.["ephemeral-storage"]).toBeUndefined();
+  });
 });
