@@ -122,7 +122,7 @@ export type MountStep =
 
 const MOUNT_SCRIPT = `while [ $# -gt 0 ]; do case $1 in
 overlay) mount -t overlay overlay -o "$2" "$3" || exit 125; shift 3;;
-ext4) mount -t ext4 -o loop,nosuid,nodev "$2" "$3" && rmdir "$3/lost+found" || exit 125; shift 3;;
+ext4) mount -t ext4 -o loop,nosuid,nodev,noinit_itable "$2" "$3" && rmdir "$3/lost+found" || exit 125; shift 3;;
 dir) mkdir -p "$2" && chown "$3" "$2" && chmod "$4" "$2" || exit 125; shift 4;;
 --) shift; exec "$@";;
 *) exit 125;;

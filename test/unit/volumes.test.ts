@@ -84,7 +84,7 @@ describe("registered volumes", () => {
 describe("sized scratch volumes on the local runtime", () => {
   it("makes an ext4 file system of the size, its root the sandbox user's; refuses sizes below 1Mi naming the volume", async () => {
     const { makeVolumeImage, mkfsArgv } = await import("../../runtime/local/volume-fs.js");
-    expect(mkfsArgv("/sbin/mkfs.ext4", "/d/w.img", 200000, 200000)).toEqual(["/sbin/mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-m", "0", "-E", "root_owner=200000:200000,lazy_itable_init=1", "/d/w.img"]);
+    expect(mkfsArgv("/sbin/mkfs.ext4", "/d/w.img", 200000, 200000)).toEqual(["/sbin/mkfs.ext4", "-q", "-F", "-O", "^has_journal,^resize_inode", "-m", "0", "-E", "root_owner=200000:200000,lazy_itable_init=1", "/d/w.img"]);
     const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-vol-"));
     await expect(makeVolumeImage({ mkfs: "/bin/true", image: path.join(dir, "a.img"), size: "512Ki", name: "work", uid: 1, gid: 1 })).rejects.toThrow(/scratch.size.*volume work: 512Ki is below the local runtime's smallest volume, 1Mi/);
     // The sparse file has the volume's size (mkfs is a stand-in here; the e2e suite runs the real one).
