@@ -116,13 +116,14 @@ export interface OverlayLayers {
 export type MountStep =
   | ({ t: "overlay" } & OverlayLayers)
   /** A file system image of the volume's size, mounted (nosuid, nodev) on target; its lost+found removed. */
-  | { t: "ext4"; image: string; target: string }
+  | { t: "ext4"; image: string; target: string; keepLostFound?: boolean }
   /** A directory made on a mounted file system, with its owner and mode. */
   | { t: "dir"; path: string; uid: number; gid: number; mode: number };
 
 const MOUNT_SCRIPT = `while [ $# -gt 0 ]; do case $1 in
 overlay) mount -t overlay overlay -o "$2" "$3" || exit 125; shift 3;;
-ext4) mount -t ext4 -o loop,nosuid,nodev,noinit_itable "$2" "$3" && rmdir "$3/lost+found" || exit 125; shift 3;;
+ext4) mount -t ext4 -o loop,nosuid,nodev,noinit_itable "$2" "$3" || exit 125; shift 3;;
+ext4-volume) mount -t ext4 -o loop,nosuid,nodev,noinit_itable "$2" "$3" && rmdir "$3/lost+found" || exit 125; shift 3;;
 dir) mkdir -p "$2" && chown "$3" "$2" && chmod "$4" "$2" || exit 125; shift 4;;
 --) shift; exec "$@";;
 *) exit 125;;
@@ -137,7 +138,8 @@ esac; done; exit 125`;
 export function withMounts(unshare: string, steps: MountStep[], argv: string[]): string[] {
   const args = steps.flatMap((m) => {
     if (m.t === "overlay") return ["overlay", `lowerdir=${m.lower},upperdir=${m.upper},workdir=${m.work}`, m.target];
-    if (m.t === "ext4") return ["ext4", m.image, m.target];
+    // A volume's root is the sandbox's to see: its lost+found goes; a disk's root is not mounted into the sandbox.
+    if (m.t === "ext4") return [m.keepLostFound ? "ext4" : "ext4-volume", m.image, m.target];
     return ["dir", m.path, `${m.uid}:${m.gid}`, (m.mode & 0o7777).toString(8)];
   });
   return [unshare, "--mount", "--propagation", "private", "--", "/bin/sh", "-c", MOUNT_SCRIPT, "hangar-mounts", ...args, "--", ...argv];

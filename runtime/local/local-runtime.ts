@@ -20,7 +20,7 @@ import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { ArchiveSource, ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
 import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withMounts, type MountStep, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
-import { makeVolumeImage } from "./volume-fs.js";
+import { diskSpares, makeVolumeImage } from "./volume-fs.js";
 import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
@@ -95,6 +95,14 @@ interface LocalSandbox {
   pasta?: ChildProcess;
 }
 
+/** What a sandbox's own disk holds from the start: its root's overlay upper and work dirs, /tmp, home. */
+const diskLayout = (rangeRoot: number, sandboxUser: number) => [
+  { name: "upper", uid: rangeRoot, gid: rangeRoot, mode: 0o755 },
+  { name: "work", uid: 0, gid: 0, mode: 0o700 },
+  { name: "tmp", uid: rangeRoot, gid: rangeRoot, mode: 0o1777 },
+  { name: "home", uid: sandboxUser, gid: sandboxUser, mode: 0o755 },
+];
+
 export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const sandboxes = new Map<string, LocalSandbox>();
   /** Names this Hangar's cgroups (hangar/<instance>/<id>): several Hangars may share a machine. */
@@ -138,6 +146,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   };
 
   const gpuPool = o.gpus?.devices.length ? createGpuPool(o.gpus) : undefined;
+  const disks = o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0
+    ? diskSpares({ dir: path.join(o.dataDir, "disk-spares"), mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", bytes: o.diskBytes ?? 0, count: 8, layout: diskLayout(o.users.range.start, o.users.range.start + o.sandboxUid), onError: (e) => o.log.warn({ err: e }, "could not make a spare sandbox disk") })
+    : undefined;
   const layers = o.isolation === "bubblewrap" && isRoot && o.users && o.snapshotLayers !== false
     ? createSnapshotLayers({ dir: path.join(o.dataDir, "layers"), tools: { ...o.tools, tar: o.tools.tar ?? "/usr/bin/tar" }, range: o.users.range, slots: o.users.slots })
     : undefined;
@@ -173,18 +184,15 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     // The sandbox's own disk (Hangar is root, ADR 0027): its root's upper dir, /tmp, home and unsized
     // scratch volumes live on a file system of HANGAR_LOCAL_DISK_BYTES, mounted first in its mount namespace.
-    const disk = o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0 ? path.join(dir, "disk") : undefined;
+    const disk = disks ? path.join(dir, "disk") : undefined;
     const rangeRoot = o.users?.range.start ?? 0;
     const sandboxUser = rangeRoot + o.sandboxUid;
     const diskSteps: MountStep[] = [];
     if (disk) {
-      const image = await makeVolumeImage({ mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", image: path.join(dir, "disk.img"), size: String(o.diskBytes), name: "(the sandbox's own disk)", uid: 0, gid: 0 });
+      const image = await (disks as NonNullable<typeof disks>).take(path.join(dir, "disk.img"));
       await mkdir(disk);
-      diskSteps.push({ t: "ext4", image, target: disk },
-        { t: "dir", path: path.join(disk, "upper"), uid: rangeRoot, gid: rangeRoot, mode: 0o755 },
-        { t: "dir", path: path.join(disk, "work"), uid: 0, gid: 0, mode: 0o700 },
-        { t: "dir", path: path.join(disk, "tmp"), uid: rangeRoot, gid: rangeRoot, mode: 0o1777 },
-        { t: "dir", path: path.join(disk, "home"), uid: sandboxUser, gid: sandboxUser, mode: 0o755 });
+      // Made with its layout (diskLayout): upper, work, tmp and home with their owners.
+      diskSteps.push({ t: "ext4", image, target: disk, keepLostFound: true });
     }
     const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(disk ?? dir, "tmp"), home: path.join(disk ?? dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
     await writeFile(paths.empty, "", { mode: 0o444 });

@@ -135,7 +135,7 @@ describe("copy-on-write restores (layers, ADR 0026)", () => {
       { t: "overlay", lower: "/l/tree", upper: "/s/volume-fs/w/upper", work: "/s/volume-fs/w/work", target: "/s/volumes/w" },
     ], ["bwrap", "x"]);
     expect(argv.slice(0, 5)).toEqual(["/u", "--mount", "--propagation", "private", "--"]);
-    expect(argv.slice(8)).toEqual(["hangar-mounts", "overlay", "lowerdir=/img,upperdir=/s/upper,workdir=/s/work", "/s/root", "ext4", "/s/volume-fs/w.img", "/s/volume-fs/w",
+    expect(argv.slice(8)).toEqual(["hangar-mounts", "overlay", "lowerdir=/img,upperdir=/s/upper,workdir=/s/work", "/s/root", "ext4-volume", "/s/volume-fs/w.img", "/s/volume-fs/w",
       "dir", "/s/volume-fs/w/upper", "200000:200000", "755", "overlay", "lowerdir=/l/tree,upperdir=/s/volume-fs/w/upper,workdir=/s/volume-fs/w/work", "/s/volumes/w", "--", "bwrap", "x"]);
   });
 });

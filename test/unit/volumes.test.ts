@@ -93,3 +93,23 @@ describe("sized scratch volumes on the local runtime", () => {
     await expect(makeVolumeImage({ mkfs: "/bin/false", image: path.join(dir, "c.img"), size: "2Mi", name: "work", uid: 1, gid: 1 })).rejects.toThrow(/could not make the file system of volume work \(\/bin\/false exited 1/);
   });
 });
+
+describe("sandbox disks made ahead", () => {
+  it("a start takes a formatted spare (renamed into place) and one is made to replace it; with none ready it formats its own", async () => {
+    const { diskSpares } = await import("../../runtime/local/volume-fs.js");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-disks-"));
+    const spares = diskSpares({ dir: path.join(dir, "spares"), mkfs: "/bin/true", bytes: 64 * 1024 * 1024, count: 2, layout: [{ name: "tmp", uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, mode: 0o1777 }] });
+    const until = async (f: () => boolean) => {
+      for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => spares.ready() === 2);
+    expect(spares.ready()).toBe(2);
+    const a = await spares.take(path.join(dir, "a.img"));
+    expect((await stat(a)).size).toBe(64 * 1024 * 1024);
+    await until(() => spares.ready() === 2);
+    expect(spares.ready()).toBe(2);
+    const [b, c, d] = await Promise.all(["b", "c", "d"].map((n) => spares.take(path.join(dir, `${n}.img`))));
+    for (const f of [b, c, d]) expect((await stat(f as string)).size).toBe(64 * 1024 * 1024);
+  });
+});
+
