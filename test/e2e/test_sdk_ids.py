@@ -1,5 +1,6 @@
 """The id and error contract as SDK programs meet it (docs/errors.md): cleanup code that deletes by id
 with missing_ok, handles that outlive their sandbox, and the exception class behind each gRPC code."""
+import time
 import uuid
 
 import pytest
@@ -57,8 +58,14 @@ def test_a_deleted_sandbox_refuses_exec_and_files_but_keeps_its_terminal_record(
     with pytest.raises(SandboxNotFoundError):
         sb.write_file("/tmp/x", b"x").result()
     sb.stop(missing_ok=True).result()
-    # Get keeps the terminal record until retention ends: the SDK's own stop() polls it.
+    # Get keeps the terminal record until retention ends: the SDK's own stop() polls it. (The delete
+    # came first, so this stop() found nothing to stop and did not wait: on Kubernetes the pod takes
+    # about as long to end as Get holds an answer, 2 s, so the record may still say terminating.)
+    deadline = time.time() + 30
     again = Sandbox.from_id(sb.sandbox_id).result()
+    while again.status == "terminating" and time.time() < deadline:
+        time.sleep(0.5)
+        again = Sandbox.from_id(sb.sandbox_id).result()
     assert again.status == "completed"
 
 
