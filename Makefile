@@ -8,7 +8,7 @@ STAMP := .build/stamps
 
 .PHONY: bench-share-token bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
-setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit .build/hangar-forkcsi
 
 $(STAMP)/npm: package.json package-lock.json
 	@mkdir -p $(STAMP)
@@ -28,7 +28,7 @@ $(STAMP)/venv-$(SDK_VERSION): test/e2e/requirements.txt
 # (egress: pasta relays, a host chain confines it), debootstrap (the offline
 # images), tini (pid 1 of Hangar's image; the e2e suite runs Hangar under it as the image does),
 # e2fsprogs (mkfs.ext4: the file system of each sized scratch volume).
-APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci passt iptables debootstrap tini e2fsprogs
+APT_PACKAGES := bubblewrap util-linux gcc libc6-dev libseccomp-dev skopeo umoci passt iptables debootstrap tini e2fsprogs xfsprogs
 $(STAMP)/apt:
 	@mkdir -p $(STAMP)
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1; then \
@@ -68,12 +68,19 @@ images: $(STAMP)/apt
 	@mkdir -p .build
 	cd netinit && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-netinit .
 
+# The node plugin that makes restored snapshot volumes copy-on-write clones on Kubernetes (ADR 0029):
+# a CSI driver for inline ephemeral volumes, run on each node (test/cluster/cluster-up.sh, the chart's DaemonSet).
+.build/hangar-forkcsi: forkcsi/*.go forkcsi/go.mod forkcsi/go.sum
+	@mkdir -p .build
+	cd forkcsi && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-forkcsi .
+
 # The Go tests: the exec agent (frames split anywhere, exit codes, stdin EOF, kill, output credit) and
 # netinit (the rule plan, and the rules loaded by the kernel in a fresh network namespace deciding
 # real connections; that part needs root).
 test-agent:
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 	cd netinit && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
+	cd forkcsi && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 
 build: setup
 	tsc -p tsconfig.build.json
