@@ -405,6 +405,11 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       startupTimeoutSeconds: int("HANGAR_STARTUP_TIMEOUT_SECONDS", 120, 5, 3600),
       deadlineMarginSeconds: int("HANGAR_KUBE_DEADLINE_MARGIN_SECONDS", 2, 0, 86400),
       runtimeClassName: str("HANGAR_KUBE_RUNTIME_CLASS", "") || undefined,
+      forkDriver: (() => {
+        const d = str("HANGAR_KUBE_FORK_DRIVER", "");
+        if (d && !/^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$/.test(d)) throw new ConfigError(`HANGAR_KUBE_FORK_DRIVER=${d}: a CSI driver name (fork.csi.hangar.dev), or empty`);
+        return d || undefined;
+      })(),
       ephemeralStorageBytes: (() => {
         const q = str("HANGAR_KUBE_EPHEMERAL_STORAGE", "10Gi");
         const n = parseQuantity(q);

@@ -70,6 +70,7 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       userNamespaces: cfg.kube.userNamespaces,
       runtimeClassName: cfg.kube.runtimeClassName,
       ephemeralStorageBytes: cfg.kube.ephemeralStorageBytes,
+      ...(cfg.kube.forkDriver ? { forkDriver: cfg.kube.forkDriver } : {}),
       tolerations: cfg.kube.tolerations,
       gpu: cfg.kube.gpu,
       nodeRefreshMs: cfg.kube.nodeRefreshMs,

@@ -24,6 +24,7 @@ import { createServices } from "./services.js";
 import type { PublicGateway, PublicTlsGateway } from "./public-routes.js";
 import { createConfigMapTemplateStore } from "./template-configmaps.js";
 import { createClaimVolumeRegistry } from "./volume-claims.js";
+import { createForkVolumes } from "./fork-volumes.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
@@ -54,6 +55,8 @@ export interface KubeRuntimeOptions {
   /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
   egress?: EgressConfig;
   runtimeClassName?: string;
+  /** The CSI driver of hangar-forkcsi (fork-volumes.ts, ADR 0029): restored volumes are copy-on-write clones; unset = tar -x in the sandbox. */
+  forkDriver?: string;
   /** A sandbox pod's own disk past which the kubelet evicts it (pod-spec.ts ephemeralStorageLimit, ADR 0028); undefined: no cap. */
   ephemeralStorageBytes?: number;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
@@ -420,7 +423,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
 
 
-  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
+  const fork = o.forkDriver ? createForkVolumes(o.forkDriver) : undefined;
+  /** A start whose restored volumes the node plugin cloned says so: no tar restore follows. */
+  async function startRestoring(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
+    const csi = fork?.csiVolumes(spec) ?? {};
+    const started = await start(id, spec, runnerId, record, secrets, csi);
+    return Object.keys(csi).length ? { ...started, restored: Object.keys(csi) } : started;
+  }
+
+  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets, csiVolumes: PodOptions["csiVolumes"] = {}): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
     const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, own: true, shell: false, exited: false, started: false, recordText: text };
@@ -465,6 +476,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       runtimeClassName: spec.runtimeClass ?? o.runtimeClassName,
       tolerations: o.tolerations,
       ephemeralStorageBytes: o.ephemeralStorageBytes,
+      ...(Object.keys(csiVolumes).length ? { csiVolumes } : {}),
       nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
       defaultDenyEgress: o.defaultDenyEgress,
       netinit: netinitFor(spec),
@@ -661,5 +673,5 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start, subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats, ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}) };
+  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start: startRestoring, ...(fork ? { layers: fork.layers } : {}), subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats, ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}) };
 }

@@ -1,5 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1Container, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
+import type { V1Container, V1CSIVolumeSource, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
 import type { StartupProbe } from "../../core/probe.js";
 import { parseQuantity } from "../../core/quantity.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
@@ -44,6 +44,8 @@ export interface PodOptions {
    * and logs and its unsized scratch volumes; each sized scratch volume adds its size. Undefined: no cap.
    */
   ephemeralStorageBytes?: number;
+  /** Scratch volumes restored copy-on-write (fork-volumes.ts, ADR 0029): by volume name, the node plugin's inline CSI volume instead of an emptyDir. */
+  csiVolumes?: Record<string, V1CSIVolumeSource>;
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -206,6 +208,8 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
         ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
         ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
           const src = v.registered?.source;
+          const csi = o.csiVolumes?.[v.name];
+          if (!v.registered && csi) return { name: `vol-${v.name}`, csi };
           if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
           if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
           // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).

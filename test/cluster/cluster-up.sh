@@ -18,7 +18,7 @@ fi
 
 step "installing Debian packages (CNI plugins, etcd, debootstrap, iptables, libseccomp-dev for runc, a registry for the pull-credential tests)"
 need=()
-for p in containernetworking-plugins etcd-server libseccomp-dev debootstrap iptables iproute2 openssl curl gcc libc6-dev docker-registry apache2-utils skopeo; do
+for p in containernetworking-plugins etcd-server libseccomp-dev debootstrap iptables iproute2 openssl curl gcc libc6-dev docker-registry apache2-utils skopeo xfsprogs e2fsprogs; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -304,6 +304,26 @@ done_step
 
 step "importing the sandbox pods' init container image (hangar-netinit)"
 "$REPO/test/cluster/netinit-image.sh" >/dev/null
+done_step
+
+step "starting hangar-forkcsi, the node plugin for copy-on-write restores (ADR 0029), on an XFS pool with reflinks"
+make -s -C "$REPO" .build/hangar-forkcsi >/dev/null
+mkdir -p "$STATE/fork-pool" "$STATE/snapshots"
+if ! findmnt -rn "$STATE/fork-pool" >/dev/null; then
+  # A sparse file: it holds the layers (one ext4 image per snapshot and size) and each volume's
+  # clone of one; only what is written takes room.
+  [ -f "$STATE/fork-pool.img" ] || { truncate -s 40G "$STATE/fork-pool.img" && mkfs.xfs -q -m reflink=1 "$STATE/fork-pool.img"; }
+  mount -o loop "$STATE/fork-pool.img" "$STATE/fork-pool"
+fi
+running hangar-forkcsi || start hangar-forkcsi "$REPO/.build/hangar-forkcsi" --driver-name fork.csi.hangar.dev --kubelet-dir "$STATE/kubelet" \
+  --pool "$STATE/fork-pool" --snapshots "$STATE/snapshots" --namespace "$TEST_NS" --node-id "$NODE"
+kapi -X POST -H 'Content-Type: application/yaml' "$API/apis/storage.k8s.io/v1/csidrivers" --data-binary @- >/dev/null <<YAML || true
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: { name: fork.csi.hangar.dev }
+spec: { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: [Ephemeral], fsGroupPolicy: None }
+YAML
+wait_for 60 "the kubelet to register hangar-forkcsi" sh -c "curl -sf --cacert $PKI/ca.crt --cert $PKI/admin.crt --key $PKI/admin.key $API/apis/storage.k8s.io/v1/csinodes/$NODE | grep -q fork.csi.hangar.dev"
 done_step
 
 awk -v a="$(date +%s.%N)" -v b="$T_START" 'BEGIN { printf "==> cluster up in %.1fs; KUBECONFIG=%s\n", a - b, "'"$OUT/kubeconfig"'" }'

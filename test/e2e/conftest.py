@@ -32,6 +32,10 @@ LOCAL_IMAGES = os.path.join(os.environ.get("HANGAR_TEST_CACHE", "/var/cache/hang
 NAMESPACE = os.environ.get("HANGAR_TEST_NAMESPACE", "hangar-test")
 DEPLOYED = os.environ.get("HANGAR_E2E_TARGET", "")
 DEPLOY_NAMESPACE = os.environ.get("HANGAR_E2E_DEPLOY_NAMESPACE", "hangar-system")
+# The test cluster's hangar-forkcsi (test/cluster/cluster-up.sh, ADR 0029): it reads snapshot
+# archives under FORK_SNAPSHOTS, so a Hangar that restores copy-on-write keeps its snapshots there.
+FORK_DRIVER = "fork.csi.hangar.dev"
+FORK_SNAPSHOTS = "/var/lib/hangar-test/snapshots"
 TEST_GATEWAY = "10.88.7.1"  # the test cluster's pod bridge on this host (test/cluster/lib.sh GATEWAY)
 
 
@@ -218,8 +222,10 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
                    HANGAR_KUBE_NETINIT_IMAGE=netinit_image(),
                    # The test cluster's RuntimeClass gvisor runs runsc with --network=none.
                    HANGAR_KUBE_GVISOR_RUNTIME_CLASSES="gvisor",
-                   # Hangar runs on the node here: a directory of its own holds the snapshots (the chart names a shared volume).
-                   HANGAR_SNAPSHOT_DIR=os.path.join(tmp, "snapshots"),
+                   # Hangar runs on the node here: a directory of its own holds the snapshots (the chart names a shared volume),
+                   # where the cluster's node plugin reads them to serve restores copy-on-write.
+                   HANGAR_SNAPSHOT_DIR=tempfile.mkdtemp(prefix="e2e-", dir=FORK_SNAPSHOTS) if os.path.isdir(FORK_SNAPSHOTS) else os.path.join(tmp, "snapshots"),
+                   HANGAR_KUBE_FORK_DRIVER=FORK_DRIVER if os.path.isdir(FORK_SNAPSHOTS) else "",
                    # PUBLIC services: the test cluster's Gateway (test/cluster/gateway-up.sh), path routing on loopback.
                    HANGAR_PUBLIC_GATEWAY=PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_URL,
                    HANGAR_PUBLIC_TLS_GATEWAY=PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS=f"*.localhost:{PUBLIC_TLS_ADDRESS[1]}")
