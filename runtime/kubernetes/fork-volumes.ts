@@ -11,6 +11,7 @@ import type { V1CSIVolumeSource } from "@kubernetes/client-node";
 import { parseQuantity } from "../../core/quantity.js";
 import type { SandboxSpec } from "../../core/types.js";
 import type { ArchiveSource } from "../types.js";
+import { checkArchive } from "./archive-check.js";
 
 /** The volume attributes hangar-forkcsi reads (forkcsi/node.go). */
 export const ATTR_ARCHIVE = "hangar.dev/archive";
@@ -41,6 +42,8 @@ export function createForkVolumes(driver: string, max = 10_000) {
     layers: {
       async ensure(key: string, archive: ArchiveSource): Promise<void> {
         if (!archive.path) throw new Error("the snapshot store keeps no archive file that the node plugin could read");
+        // Checked once per snapshot: one the plugin would refuse is restored with tar in the sandbox.
+        if (!archives.has(key)) await checkArchive(archive.path);
         archives.delete(key);
         archives.set(key, archive.path);
         if (archives.size > max) archives.delete(archives.keys().next().value as string);
