@@ -6,7 +6,8 @@ BENCH_EXEC_AGENT=1 runs Hangar with the exec agent (from the netinit image, its 
 0022, 0023); BENCH_NAIVE=0 leaves the naive path out. Locally BENCH_LAYERS=0 turns copy-on-write
 restores off (HANGAR_LOCAL_SNAPSHOT_LAYERS=false: every restore is tar -x in the sandbox, ADR 0018);
 with them (ADR 0026) the first restore of a snapshot unpacks its layer and later ones mount it, so
-fork is measured both ways: of a snapshot already restored once, and of a fresh one (cold).
+fork is measured both ways: of a snapshot already restored once, and of a fresh one (cold). On
+Kubernetes BENCH_LAYERS=0 turns off the node plugin's clones (HANGAR_KUBE_FORK_DRIVER empty, ADR 0029).
   .venv/bin/python bench/sdk_snapshots.py"""
 import json
 import os
@@ -19,8 +20,9 @@ from conftest import RUNTIME, start_hangar, stop_hangar  # noqa: E402
 
 AGENT = RUNTIME == "kubernetes" and os.environ.get("BENCH_EXEC_AGENT") == "1"
 NAIVE = os.environ.get("BENCH_NAIVE", "1") != "0"
-LAYERS = RUNTIME == "local" and os.environ.get("BENCH_LAYERS", "1") != "0"
-h = start_hangar({**({"HANGAR_KUBE_EXEC_AGENT": "true"} if AGENT else {}), **({} if LAYERS or RUNTIME != "local" else {"HANGAR_LOCAL_SNAPSHOT_LAYERS": "false"})})
+LAYERS = os.environ.get("BENCH_LAYERS", "1") != "0"
+OFF = {"local": {"HANGAR_LOCAL_SNAPSHOT_LAYERS": "false"}, "kubernetes": {"HANGAR_KUBE_FORK_DRIVER": ""}}[RUNTIME]
+h = start_hangar({**({"HANGAR_KUBE_EXEC_AGENT": "true"} if AGENT else {}), **({} if LAYERS else OFF)})
 os.environ["CWSANDBOX_BASE_URL"] = h.url
 os.environ["CWSANDBOX_API_KEY"] = h.keys["alpha"]
 from cwsandbox import FileSystemSnapshotOptions, Sandbox  # noqa: E402

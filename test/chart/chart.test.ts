@@ -152,6 +152,27 @@ describe("helm chart", () => {
     expect(JSON.stringify(plain)).not.toContain("HANGAR_SNAPSHOT_DIR");
   });
 
+  it("runs the fork plugin on the sandbox nodes when asked, reading the snapshot claim read-only, serving the sandbox namespace only", () => {
+    const ds = one(all, "DaemonSet").spec.template.spec;
+    const c = ds.containers[0];
+    expect(c.command).toEqual(["/app/.build/hangar-forkcsi"]);
+    expect(c.args).toEqual(["--driver-name=fork.csi.example.com", "--namespace=sandboxes", "--kubelet-dir=/var/lib/k0s/kubelet", "--pool=/var/lib/hangar-fork", "--snapshots=/var/lib/hangar-snapshots", "--default-size=4294967296", "--node-id=$(NODE_NAME)"]);
+    expect(ds.automountServiceAccountToken).toBe(false);
+    expect(ds.nodeSelector).toEqual({ pool: "sandboxes" });
+    expect(c.volumeMounts).toContainEqual({ name: "kubelet", mountPath: "/var/lib/k0s/kubelet", mountPropagation: "Bidirectional" });
+    expect(c.volumeMounts).toContainEqual({ name: "snapshots", mountPath: "/var/lib/hangar-snapshots", readOnly: true });
+    expect(ds.volumes).toContainEqual({ name: "pool", hostPath: { path: "/mnt/xfs/hangar-fork", type: "DirectoryOrCreate" } });
+    expect(ds.volumes).toContainEqual({ name: "snapshots", persistentVolumeClaim: { claimName: "hangar-snapshots", readOnly: true } });
+    const driver = one(all, "CSIDriver");
+    expect(driver.metadata.name).toBe("fork.csi.example.com");
+    expect(driver.spec).toEqual({ attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ["Ephemeral"], fsGroupPolicy: "None" });
+    expect(one(all, "Deployment").spec.template.spec.containers[0].env).toContainEqual({ name: "HANGAR_KUBE_FORK_DRIVER", value: "fork.csi.example.com" });
+    const plain = render(["--set", "auth.open=true"]);
+    expect(plain.some((d) => d.kind === "DaemonSet" || d.kind === "CSIDriver")).toBe(false);
+    expect(JSON.stringify(plain)).not.toContain("HANGAR_KUBE_FORK_DRIVER");
+    expect(refuse(["--set", "auth.open=true", "--set", "snapshots.forkPlugin.enabled=true"])).toContain("needs snapshots.claimName");
+  });
+
   it("grants only what Hangar uses, in the sandbox namespace", () => {
     const role = one(all, "Role", "t-hangar");
     expect(role.metadata.namespace).toBe("sandboxes");
