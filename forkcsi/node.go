@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
+	"golang.org/x/sys/unix"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -35,6 +36,7 @@ type node struct {
 type volMeta struct {
 	Layer  string `json:"layer"`
 	Target string `json:"target"`
+	Size   uint64 `json:"size"`
 }
 
 var (
@@ -183,14 +185,13 @@ func (n *node) publish(vol, target, layer, rel string, size uint64, readonly boo
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	m := volMeta{Layer: layer, Target: target}
+	m := volMeta{Layer: layer, Target: target, Size: size}
+	if err := n.reserve(vol, m); err != nil {
+		return err
+	}
 	ll := n.lockFor(n.locks, layer)
 	ll.Lock()
-	b, _ := json.Marshal(m)
-	err := os.WriteFile(filepath.Join(dir, "meta.json"), b, 0o600)
-	if err == nil {
-		err = n.ensureLayer(layer, rel, size)
-	}
+	err := n.ensureLayer(layer, rel, size)
 	ll.Unlock()
 	if err != nil {
 		return err
@@ -203,6 +204,38 @@ func (n *node) publish(vol, target, layer, rel string, size uint64, readonly boo
 		return err
 	}
 	return mountImage(image, target, readonly)
+}
+
+// reserve writes the volume's meta (its size counts from here) if the pool can hold it: the live
+// volumes' sizes and the layers' blocks never exceed the pool, so no sandbox can fill the pool under
+// another's volume (a clone shares its layer's blocks and can add at most its own size).
+func (n *node) reserve(vol string, m volMeta) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var fs unix.Statfs_t
+	if err := unix.Statfs(n.cfg.pool, &fs); err != nil {
+		return err
+	}
+	total := fs.Blocks * uint64(fs.Bsize)
+	var used uint64
+	vols, _ := os.ReadDir(n.volumesDir())
+	for _, e := range vols {
+		if o, err := n.readMeta(e.Name()); err == nil && e.Name() != vol {
+			used += o.Size
+		}
+	}
+	layers, _ := os.ReadDir(n.layersDir())
+	for _, e := range layers {
+		var st unix.Stat_t
+		if unix.Stat(filepath.Join(n.layersDir(), e.Name(), "image.ext4"), &st) == nil {
+			used += uint64(st.Blocks) * 512
+		}
+	}
+	if used+m.Size > total {
+		return status.Errorf(codes.ResourceExhausted, "this node's fork pool (%d bytes) cannot hold another %d-byte volume: %d bytes are held by volumes and layers", total, m.Size, used)
+	}
+	b, _ := json.Marshal(m)
+	return os.WriteFile(filepath.Join(n.volumesDir(), vol, "meta.json"), b, 0o600)
 }
 
 // ensureLayer unpacks the archive into layers/<layer>/tree once (the caller holds the layer's lock).

@@ -312,7 +312,7 @@ mkdir -p "$STATE/fork-pool" "$STATE/snapshots"
 if ! findmnt -rn "$STATE/fork-pool" >/dev/null; then
   # A sparse file: it holds the layers (one ext4 image per snapshot and size) and each volume's
   # clone of one; only what is written takes room.
-  [ -f "$STATE/fork-pool.img" ] || { truncate -s 40G "$STATE/fork-pool.img" && mkfs.xfs -q -m reflink=1 "$STATE/fork-pool.img"; }
+  [ -f "$STATE/fork-pool.img" ] || { truncate -s 200G "$STATE/fork-pool.img" && mkfs.xfs -q -m reflink=1 "$STATE/fork-pool.img"; }
   mount -o loop "$STATE/fork-pool.img" "$STATE/fork-pool"
 fi
 running hangar-forkcsi || start hangar-forkcsi "$REPO/.build/hangar-forkcsi" --driver-name fork.csi.hangar.dev --kubelet-dir "$STATE/kubelet" \
