@@ -7,7 +7,7 @@
  * store there too) and serves only pods of the sandbox namespace.
  */
 import { createHash } from "node:crypto";
-import type { V1CSIVolumeSource } from "@kubernetes/client-node";
+import type { CoreV1Api, V1CSIVolumeSource } from "@kubernetes/client-node";
 import { parseQuantity } from "../../core/quantity.js";
 import type { SandboxSpec } from "../../core/types.js";
 import type { ArchiveSource } from "../types.js";
@@ -62,4 +62,15 @@ export function createForkVolumes(driver: string, max = 10_000) {
       return out;
     },
   };
+}
+
+/** The kubelet's last FailedMount message for a pod (the plugin's refusal), if events are readable. */
+export async function mountFailure(core: CoreV1Api, namespace: string, pod: string): Promise<string | undefined> {
+  try {
+    const list = await core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${pod},reason=FailedMount` });
+    const last = list.items.sort((a, b) => String(a.lastTimestamp ?? "").localeCompare(String(b.lastTimestamp ?? ""))).pop();
+    return last?.message?.slice(0, 600);
+  } catch {
+    return undefined;
+  }
 }

@@ -24,7 +24,7 @@ import { createServices } from "./services.js";
 import type { PublicGateway, PublicTlsGateway } from "./public-routes.js";
 import { createConfigMapTemplateStore } from "./template-configmaps.js";
 import { createClaimVolumeRegistry } from "./volume-claims.js";
-import { createForkVolumes } from "./fork-volumes.js";
+import { createForkVolumes, mountFailure } from "./fork-volumes.js";
 import { buildPod, EGRESS_LABEL, podName, type PodOptions } from "./pod-spec.js";
 import { podLogs } from "./pod-logs.js";
 import { tightenedDeadline } from "./deadline.js";
@@ -521,8 +521,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     const view = await settled;
     if (view.t === "start-failed") {
+      // A volume the node plugin would not publish: say why (the kubelet's FailedMount event).
+      const mount = Object.keys(csiVolumes).length ? await mountFailure(core, o.namespace, t.pod) : undefined;
       await deletePod(t.pod, "its sandbox failed to start");
-      throw new Error(view.reason);
+      throw new Error(mount ? `${view.reason}: ${mount}` : view.reason);
     }
     const exitedAtOnce = (v: Extract<PodView, { t: "exited" }>) => {
       t.started = true;
