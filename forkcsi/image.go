@@ -15,7 +15,7 @@ import (
 // it gets ENOSPC there and nowhere else. ext4 takes the runtime's idmapped mount, which overlayfs
 // does not on the kernels we run (ADR 0029).
 
-// makeImage builds an ext4 file system of size bytes in file, holding tree.
+// makeImage builds an ext4 file system of size bytes in file, holding tree (empty: none).
 func makeImage(file, tree string, size uint64) error {
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
@@ -29,7 +29,11 @@ func makeImage(file, tree string, size uint64) error {
 		return err
 	}
 	// No journal (a scratch volume ends with its sandbox), no reserved blocks, no room to grow.
-	cmd := exec.Command("mkfs.ext4", "-q", "-F", "-O", "^has_journal,^resize_inode", "-m", "0", "-E", "lazy_itable_init=1,root_owner=0:0", "-d", tree, file)
+	args := []string{"-q", "-F", "-O", "^has_journal,^resize_inode", "-m", "0", "-E", "lazy_itable_init=1,root_owner=0:0"}
+	if tree != "" {
+		args = append(args, "-d", tree)
+	}
+	cmd := exec.Command("mkfs.ext4", append(args, file)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("mkfs.ext4: %v: %s", err, strings.TrimSpace(string(out)))
 	}

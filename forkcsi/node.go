@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
@@ -63,6 +65,9 @@ func newNode(cfg config) (*node, error) {
 	entries, _ := os.ReadDir(n.layersDir())
 	for _, e := range entries {
 		if _, err := os.Stat(filepath.Join(n.layersDir(), e.Name(), "ready")); err != nil {
+			if mnt := filepath.Join(n.layersDir(), e.Name(), "mnt"); mounted(mnt) {
+				_ = unmount(mnt)
+			}
 			_ = os.RemoveAll(filepath.Join(n.layersDir(), e.Name()))
 		}
 	}
@@ -245,7 +250,7 @@ func (n *node) ensureLayer(layer, rel string, size uint64) error {
 		return nil
 	}
 	_ = os.RemoveAll(dir)
-	if err := os.MkdirAll(filepath.Join(dir, "tree"), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "mnt"), 0o700); err != nil {
 		return err
 	}
 	snaps, err := os.OpenRoot(n.cfg.snapshots)
@@ -263,22 +268,36 @@ func (n *node) ensureLayer(layer, rel string, size uint64) error {
 		return status.Errorf(codes.InvalidArgument, "the snapshot's archive is not a file")
 	}
 	t0 := time.Now()
-	if err := unpack(f, filepath.Join(dir, "tree"), st.Size()); err != nil {
-		_ = os.RemoveAll(dir)
-		return status.Errorf(codes.InvalidArgument, "the snapshot's archive cannot be a volume: %v", err)
-	}
-	if err := makeImage(filepath.Join(dir, "image.ext4"), filepath.Join(dir, "tree"), size); err != nil {
-		_ = os.RemoveAll(dir)
-		if strings.Contains(err.Error(), "Could not allocate") || strings.Contains(err.Error(), "No space") {
-			return status.Errorf(codes.ResourceExhausted, "the snapshot does not fit the volume's %d bytes: %v", size, err)
+	// The archive is unpacked straight into the layer's file system, mounted here a moment.
+	image, mnt := filepath.Join(dir, "image.ext4"), filepath.Join(dir, "mnt")
+	fail := func(err error) error {
+		if mounted(mnt) {
+			_ = unmount(mnt)
 		}
+		_ = os.RemoveAll(dir)
 		return err
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "tree")); err != nil {
-		return err
+	if err := makeImage(image, "", size); err != nil {
+		return fail(err)
+	}
+	if err := mountImage(image, mnt, false); err != nil {
+		return fail(err)
+	}
+	_ = os.Remove(filepath.Join(mnt, "lost+found"))
+	if err := unpack(f, mnt, st.Size()); err != nil {
+		if errors.Is(err, syscall.ENOSPC) {
+			return fail(status.Errorf(codes.ResourceExhausted, "the snapshot does not fit the volume's %d bytes: %v", size, err))
+		}
+		return fail(status.Errorf(codes.InvalidArgument, "the snapshot's archive cannot be a volume: %v", err))
+	}
+	if err := unix.Unmount(mnt, 0); err != nil {
+		return fail(fmt.Errorf("unmount the layer: %w", err))
+	}
+	if err := os.Remove(mnt); err != nil {
+		return fail(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o600); err != nil {
-		return err
+		return fail(err)
 	}
 	log.Printf("layer %s: unpacked %d bytes in %s", layer[:12], st.Size(), time.Since(t0).Round(time.Millisecond))
 	return nil
