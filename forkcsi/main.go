@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/container-storage-interface/spec/lib/go/csi"
 	"google.golang.org/grpc"
@@ -136,6 +137,11 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+	go func() {
+		for range time.Tick(30 * time.Second) {
+			n.sweep()
+		}
+	}()
 	go serve(csiS, csiL)
 	go serve(regS, regL)
 	fmt.Fprintf(os.Stderr, "hangar-forkcsi %s: pool %s, snapshots %s, namespace %s, node %s\n", c.driver, c.pool, c.snapshots, c.namespace, c.nodeID)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -237,10 +238,51 @@ func (n *node) reserve(vol string, m volMeta) error {
 		}
 	}
 	if used+m.Size > total {
+		used -= n.evictUnused(used + m.Size - total)
+	}
+	if used+m.Size > total {
 		return status.Errorf(codes.ResourceExhausted, "this node's fork pool (%d bytes) cannot hold another %d-byte volume: %d bytes are held by volumes and layers", total, m.Size, used)
 	}
 	b, _ := json.Marshal(m)
 	return os.WriteFile(filepath.Join(n.volumesDir(), vol, "meta.json"), b, 0o600)
+}
+
+// evictUnused drops layers no volume uses, oldest first, until want bytes are freed (n.mu held);
+// it returns what it freed. A layer being unpacked or cloned (its lock held) is skipped.
+func (n *node) evictUnused(want uint64) uint64 {
+	users := n.layerUsers()
+	type cand struct {
+		name  string
+		at    time.Time
+		bytes uint64
+	}
+	var cs []cand
+	layers, _ := os.ReadDir(n.layersDir())
+	for _, e := range layers {
+		var st unix.Stat_t
+		info, err := os.Stat(filepath.Join(n.layersDir(), e.Name(), "ready"))
+		if users[e.Name()] > 0 || err != nil || unix.Stat(filepath.Join(n.layersDir(), e.Name(), "image.ext4"), &st) != nil {
+			continue
+		}
+		cs = append(cs, cand{e.Name(), info.ModTime(), uint64(st.Blocks) * 512})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].at.Before(cs[j].at) })
+	var freed uint64
+	for _, c := range cs {
+		if freed >= want {
+			break
+		}
+		ll, ok := n.locks[c.name]
+		if ok && !ll.TryLock() {
+			continue
+		}
+		n.dropLayer(c.name, "the pool needs its room and no volume uses it")
+		freed += c.bytes
+		if ok {
+			ll.Unlock()
+		}
+	}
+	return freed
 }
 
 // ensureLayer unpacks the archive into layers/<layer>/tree once (the caller holds the layer's lock).
@@ -296,6 +338,9 @@ func (n *node) ensureLayer(layer, rel string, size uint64) error {
 	if err := os.Remove(mnt); err != nil {
 		return fail(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "archive"), []byte(rel), 0o600); err != nil {
+		return fail(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o600); err != nil {
 		return fail(err)
 	}
@@ -315,17 +360,69 @@ func (n *node) removeVolume(vol string, m volMeta) {
 	ll := n.lockFor(n.locks, m.Layer)
 	ll.Lock()
 	defer ll.Unlock()
+	if n.layerUsers()[m.Layer] == 0 && n.archiveGone(m.Layer) {
+		n.dropLayer(m.Layer, "its snapshot is deleted and no volume uses it")
+	}
+}
+
+// layerUsers counts the volumes whose meta names each layer.
+func (n *node) layerUsers() map[string]int {
+	users := map[string]int{}
 	vols, _ := os.ReadDir(n.volumesDir())
 	for _, e := range vols {
-		if o, err := n.readMeta(e.Name()); err == nil && o.Layer == m.Layer {
-			return
+		if o, err := n.readMeta(e.Name()); err == nil {
+			users[o.Layer]++
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(n.layersDir(), m.Layer)); err != nil {
-		log.Printf("drop layer %s: %v", m.Layer[:12], err)
+	return users
+}
+
+// archiveGone: the layer's archive is no longer in the store (its snapshot was deleted), so no
+// volume will ask for the layer again. A layer is kept while its snapshot lives: the next restore
+// of it on this node is a clone, not an unpack.
+func (n *node) archiveGone(layer string) bool {
+	rel, err := os.ReadFile(filepath.Join(n.layersDir(), layer, "archive"))
+	if err != nil {
+		return true
+	}
+	snaps, err := os.OpenRoot(n.cfg.snapshots)
+	if err != nil {
+		return false
+	}
+	defer snaps.Close()
+	_, err = snaps.Stat(string(rel))
+	return errors.Is(err, os.ErrNotExist)
+}
+
+func (n *node) dropLayer(layer, why string) {
+	if err := os.RemoveAll(filepath.Join(n.layersDir(), layer)); err != nil {
+		log.Printf("drop layer %s: %v", layer[:12], err)
 		return
 	}
-	log.Printf("layer %s dropped: no volume uses it", m.Layer[:12])
+	log.Printf("layer %s dropped: %s", layer[:12], why)
+}
+
+// sweep drops the unused layers of deleted snapshots (a snapshot deleted while none of its
+// volumes ran leaves no unpublish to notice it).
+func (n *node) sweep() {
+	users := n.layerUsers()
+	layers, _ := os.ReadDir(n.layersDir())
+	for _, e := range layers {
+		l := e.Name()
+		if users[l] > 0 || !layerName.MatchString(l) {
+			continue
+		}
+		ll := n.lockFor(n.locks, l)
+		if !ll.TryLock() {
+			continue
+		}
+		if n.layerUsers()[l] == 0 && n.archiveGone(l) {
+			if _, err := os.Stat(filepath.Join(n.layersDir(), l, "ready")); err == nil {
+				n.dropLayer(l, "its snapshot is deleted")
+			}
+		}
+		ll.Unlock()
+	}
 }
 
 func (n *node) NodeUnpublishVolume(ctx context.Context, req *csi.NodeUnpublishVolumeRequest) (*csi.NodeUnpublishVolumeResponse, error) {

@@ -134,3 +134,21 @@ def test_a_crafted_archive_never_reaches_the_node_plugin(monkeypatch, tmp_path):
         assert h.log().count("no copy-on-write layer for the snapshot") >= len(snaps), h.log()[-2000:]
     finally:
         stop_hangar(h)
+
+
+def test_a_fork_the_node_pool_cannot_hold_fails_saying_so(monkeypatch):
+    # The plugin never lets its volumes reserve more than the pool holds (the test cluster's is 200G).
+    h = start_hangar({"HANGAR_STARTUP_TIMEOUT_SECONDS": "15"})
+    point_sdk_at(monkeypatch, h)
+    try:
+        with Sandbox.run("sleep", "300", tags=["e2e-fork"], file_system_snapshot=_fss()) as source:
+            assert source.exec(["sh", "-c", f"echo seed > {WS}/seed"]).result().returncode == 0
+            snap_id = source.snapshot().result()
+        with pytest.raises(CWSandboxError) as e:
+            Sandbox.run("sleep", "60", tags=["e2e-fork"], file_system_snapshot=_fss(size="300Gi", file_system_snapshot_id=snap_id)).wait()
+        assert "cannot hold another" in str(e.value), e.value
+        # The pool is untouched by the refusal: a fork that fits starts.
+        with Sandbox.run("sleep", "60", tags=["e2e-fork"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id)) as ok:
+            assert ok.exec(["cat", f"{WS}/seed"]).result().stdout == "seed\n"
+    finally:
+        stop_hangar(h)
