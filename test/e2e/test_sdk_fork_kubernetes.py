@@ -11,7 +11,7 @@ from cwsandbox import FileSystemSnapshotOptions, Sandbox
 from cwsandbox.exceptions import CWSandboxError
 
 from conftest import DEPLOYED, FORK_DRIVER, FORK_SNAPSHOTS, NAMESPACE, RUNTIME, _kube, point_sdk_at, start_hangar, stop_hangar
-from test_sdk_snapshots import CHECK, CRAFT, SEED, WS
+from test_sdk_snapshots import CHECK, SEED, WS, crafted_snapshots, fork_crafted
 
 pytestmark = [
     pytest.mark.kubernetes_only,
@@ -33,6 +33,10 @@ def _layers() -> list[str]:
 def _volume(sb: Sandbox) -> dict:
     pod = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods/sbx-{sb.sandbox_id}")
     return next(v for v in pod["spec"]["volumes"] if v["name"] == "vol-workspace")
+
+
+def _assert_empty_dir(sb: Sandbox) -> None:
+    assert "emptyDir" in _volume(sb), _volume(sb)
 
 
 def _wait_no_layers(before: list[str], seconds: float = 60) -> list[str]:
@@ -109,25 +113,9 @@ def test_a_crafted_archive_never_reaches_the_node_plugin(monkeypatch, tmp_path):
     point_sdk_at(monkeypatch, h)
     before = _layers()
     try:
-        snaps = []
-        with Sandbox.run("sleep", "300", tags=["e2e-fork"], file_system_snapshot=_fss()) as source:
-            source.write_file("/craft.py", CRAFT.encode()).result()
-            for kind in ["device", "link"]:
-                fake = f"#!/bin/sh\nexec python3 /craft.py {kind} {outside}\n"
-                r = source.exec(["sh", "-c", f"printf '%s' '{fake}' > /usr/local/bin/tar && chmod 755 /usr/local/bin/tar && command -v tar"]).result()
-                assert r.stdout.strip() == "/usr/local/bin/tar", r
-                snaps.append(source.snapshot().result())
-        for snap_id in snaps:
-            try:
-                fork = Sandbox.run("sleep", "300", tags=["e2e-fork"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
-                fork.wait()
-                # Restored with tar inside the sandbox (an emptyDir), never as the plugin's clone.
-                assert "emptyDir" in _volume(fork), _volume(fork)
-                r = fork.exec(["sh", "-c", f"test -c {WS}/mem && echo device; cat {WS}/ok"]).result()
-                assert r.stdout == "fine", r.stdout
-                fork.stop().result()
-            except CWSandboxError as e:
-                assert "Cannot mknod" in str(e) or "Not a directory" in str(e) or "Cannot open" in str(e), e
+        snaps = crafted_snapshots(outside)
+        # Restored with tar inside the sandbox (an emptyDir), never as the plugin's clone.
+        fork_crafted(snaps, check=lambda fork: _assert_empty_dir(fork))
         assert list(outside.iterdir()) == [], list(outside.iterdir())
         assert [x for x in _layers() if x not in before] == []
         # Hangar said why: the archive's check refused it, so tar in the sandbox restored it.
