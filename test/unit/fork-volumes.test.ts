@@ -77,5 +77,8 @@ describe("createForkVolumes", () => {
     await expect(fork.layers.ensure("t/s3@5", { open: none })).rejects.toThrow(/no archive file/);
     const spec = { ...baseSpec(), volumes: [{ name: "ws", mountPath: "/ws", restore: { snapshotId: "s2", at: "x", layer: "t/s2@5" } }] };
     expect(fork.csiVolumes(spec)).toEqual({});
+    // Under 1 MiB the plugin makes no file system: tar fills an emptyDir instead.
+    await fork.layers.ensure("t/s4@5", { path: await fileOf(tarOf(entry("./", "5"))), open: none });
+    expect(fork.csiVolumes({ ...baseSpec(), volumes: [{ name: "ws", mountPath: "/ws", size: "512Ki", restore: { snapshotId: "s4", at: "x", layer: "t/s4@5" } }] })).toEqual({});
   });
 });
