@@ -72,6 +72,13 @@ func newNode(cfg config) (*node, error) {
 			_ = os.RemoveAll(filepath.Join(n.layersDir(), e.Name()))
 		}
 	}
+	// A volume directory without a meta is a publish refused or cut short before it reserved.
+	vols, _ := os.ReadDir(n.volumesDir())
+	for _, e := range vols {
+		if _, err := n.readMeta(e.Name()); err != nil {
+			_ = os.RemoveAll(filepath.Join(n.volumesDir(), e.Name()))
+		}
+	}
 	return n, nil
 }
 
@@ -175,6 +182,8 @@ func (n *node) NodePublishVolume(ctx context.Context, req *csi.NodePublishVolume
 		log.Printf("publish %s (layer %s): %v", vol, layer[:12], err)
 		if m, merr := n.readMeta(vol); merr == nil {
 			n.removeVolume(vol, m)
+		} else {
+			_ = os.RemoveAll(filepath.Join(n.volumesDir(), vol)) // refused before its meta was written
 		}
 		var st interface{ GRPCStatus() *status.Status }
 		if errors.As(err, &st) {
