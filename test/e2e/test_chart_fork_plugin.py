@@ -87,7 +87,7 @@ def chart_plugin():
          lambda: DRIVER in json.dumps(_kube("GET", f"/apis/storage.k8s.io/v1/csinodes/{os.uname().nodename}")))
     yield
     kubectl("delete", "namespace", SBX, NS, "--wait=true", "--timeout=90s", check=False)
-    kubectl("delete", "pv", "hangar-fork-check", f"csidriver/{DRIVER}", "--wait=false", check=False)
+    kubectl("delete", "pv/hangar-fork-check", f"csidriver/{DRIVER}", "--wait=false", check=False)
     shutil.rmtree(ARCHIVES, ignore_errors=True)
 
 
