@@ -11,7 +11,7 @@ from cwsandbox import FileSystemSnapshotOptions, Sandbox
 from cwsandbox.exceptions import CWSandboxError
 
 from conftest import DEPLOYED, FORK_DRIVER, FORK_SNAPSHOTS, NAMESPACE, RUNTIME, _kube, point_sdk_at, start_hangar, stop_hangar
-from test_sdk_snapshots import CHECK, SEED, WS, crafted_snapshots, fork_crafted
+from test_sdk_snapshots import CHECK, SEED, WS, crafted_snapshots, fork_crafted, forks_are_their_own, outside_dir
 
 pytestmark = [
     pytest.mark.kubernetes_only,
@@ -63,18 +63,9 @@ def test_a_kubernetes_fork_clones_one_layer_copy_on_write(monkeypatch):
             assert f.exec(["stat", "-f", "-c", "%T", WS]).result().stdout.strip() == "ext2/ext3"
             r = f.exec(["sh", "-c", CHECK + "stat -c %u:%g repo/src/main.py"]).result()
             assert r.returncode == 0 and r.stdout == 'print("episode")\n1000:1000\n', (i, r.stdout, r.stderr)
-            assert f.exec(["sh", "-c", f"echo fork{i} > {WS}/mine && echo changed > {WS}/repo/src/main.py && rm {WS}/blob"]).result().returncode == 0
+        forks.append(forks_are_their_own(forks, snap_id))
         new = [x for x in _layers() if x not in before]
         assert len(new) == 1, new
-        for i, f in enumerate(forks):
-            assert f.exec(["cat", f"{WS}/mine", f"{WS}/repo/src/main.py"]).result().stdout == f"fork{i}\nchanged\n"
-        # A later fork still reads the snapshot's tree; deleting the snapshot leaves running forks whole.
-        late = Sandbox.run("sleep", "300", tags=["e2e-fork"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
-        forks.append(late)
-        r = late.exec(["sh", "-c", CHECK + f"test ! -e {WS}/mine"]).result()
-        assert r.returncode == 0 and r.stdout == 'print("episode")\n', r.stderr
-        Sandbox.delete_snapshot(snap_id).result()
-        assert late.exec(["sh", "-c", CHECK]).result().returncode == 0
         for f in forks:
             f.stop().result()
         # The layer goes with the last volume made from it.
@@ -105,10 +96,7 @@ def test_a_kubernetes_fork_holds_its_size_and_no_more(monkeypatch):
 
 
 def test_a_crafted_archive_never_reaches_the_node_plugin(monkeypatch, tmp_path):
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    os.chmod(tmp_path, 0o777)
-    os.chmod(outside, 0o777)
+    outside = outside_dir(tmp_path)
     h = start_hangar()
     point_sdk_at(monkeypatch, h)
     before = _layers()

@@ -139,6 +139,22 @@ def test_the_agent_episode_example(monkeypatch, tmp_path):
 LOCAL_ROOT = RUNTIME == "local" and os.geteuid() == 0
 
 
+def forks_are_their_own(forks: list[Sandbox], snap_id: str) -> Sandbox:
+    """What each fork changes or removes is its own (the others still read theirs), a later fork
+    reads the snapshot's tree, and deleting the snapshot leaves running forks whole. Returns the
+    later fork, for the caller to stop."""
+    for i, f in enumerate(forks):
+        assert f.exec(["sh", "-c", f"echo fork{i} > {WS}/mine && echo changed > {WS}/repo/src/main.py && rm {WS}/blob"]).result().returncode == 0
+    for i, f in enumerate(forks):
+        assert f.exec(["cat", f"{WS}/mine", f"{WS}/repo/src/main.py"]).result().stdout == f"fork{i}\nchanged\n"
+    late = Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
+    r = late.exec(["sh", "-c", CHECK + f"test ! -e {WS}/mine"]).result()
+    assert r.returncode == 0 and r.stdout == 'print("episode")\n', r.stderr
+    Sandbox.delete_snapshot(snap_id).result()
+    assert late.exec(["sh", "-c", CHECK]).result().returncode == 0
+    return late
+
+
 def _layers(h) -> list[str]:
     d = os.path.join(h.data_dir, "layers")
     return sorted(n for n in os.listdir(d)) if os.path.isdir(d) else []
@@ -160,19 +176,9 @@ def test_a_local_fork_mounts_one_layer_copy_on_write(monkeypatch):
             assert f.exec(["stat", "-f", "-c", "%T", WS]).result().stdout.strip() == "overlayfs"
             r = f.exec(["sh", "-c", CHECK]).result()
             assert r.returncode == 0, (i, r.stderr)
-            assert f.exec(["sh", "-c", f"echo fork{i} > {WS}/mine && echo changed > {WS}/repo/src/main.py && rm {WS}/blob"]).result().returncode == 0
+        forks.append(forks_are_their_own(forks, snap_id))
+        # One layer under all of them; it stays while they mount it and goes with the last of them.
         assert len(_layers(h)) == 1, _layers(h)
-        # What a fork changed or removed is its own: the others still read the snapshot's tree.
-        for i, f in enumerate(forks):
-            assert f.exec(["cat", f"{WS}/mine", f"{WS}/repo/src/main.py"]).result().stdout == f"fork{i}\nchanged\n"
-        late = Sandbox.run("sleep", "300", tags=["e2e-snapshots"], file_system_snapshot=_fss(file_system_snapshot_id=snap_id))
-        forks.append(late)
-        r = late.exec(["sh", "-c", CHECK + f"test ! -e {WS}/mine"]).result()
-        assert r.returncode == 0 and r.stdout == 'print("episode")\n', r.stderr
-        # Deleting the snapshot leaves running forks whole; the layer goes with the last of them.
-        Sandbox.delete_snapshot(snap_id).result()
-        assert late.exec(["sh", "-c", CHECK]).result().returncode == 0
-        assert _layers(h), "the layer went while forks still mount it"
         for f in forks:
             f.stop().result()
         deadline = time.time() + 10
@@ -206,6 +212,15 @@ t.close()
 """
 
 
+def outside_dir(tmp_path):
+    """A host directory anyone may write: a crafted archive's link points there; it must stay empty."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.chmod(tmp_path, 0o777)
+    os.chmod(outside, 0o777)
+    return outside
+
+
 def crafted_snapshots(outside) -> list[str]:
     """Snapshots whose archives a sandbox crafted (CRAFT): a device node, and a link to `outside` with a file through it."""
     snaps = []
@@ -235,10 +250,7 @@ def fork_crafted(snaps: list[str], check=lambda fork: None) -> None:
 
 @pytest.mark.skipif(not LOCAL_ROOT, reason="the local runtime's unpack of a layer runs on the host (Hangar is root)")
 def test_a_crafted_archive_makes_no_device_and_writes_nothing_outside(monkeypatch, tmp_path):
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    os.chmod(tmp_path, 0o777)
-    os.chmod(outside, 0o777)
+    outside = outside_dir(tmp_path)
     h = start_hangar()
     point_sdk_at(monkeypatch, h)
     try:
