@@ -125,11 +125,13 @@ function sidecarContainer(s: SidecarSpec): V1Container {
 
 /**
  * The main container's ephemeral-storage limit: the base allowance plus every sized scratch volume
- * (so a volume gets its whole size); the request stays 0, so scheduling is as without the cap.
+ * on the node's ephemeral storage (so a volume gets its whole size); a volume of the fork plugin
+ * (`onOwnDisk`) has its own file system of its size and adds nothing. The request stays 0, so
+ * scheduling is as without the cap.
  */
-export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | undefined): string | undefined {
+export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | undefined, onOwnDisk: string[] = []): string | undefined {
   if (baseBytes === undefined) return undefined;
-  const scratch = new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].filter((v) => !v.registered).map((v) => [v.name, v]));
+  const scratch = new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].filter((v) => !v.registered && !onOwnDisk.includes(v.name)).map((v) => [v.name, v]));
   const volumes = [...scratch.values()].reduce((n, v) => n + (v.size ? Math.ceil(parseQuantity(v.size) ?? 0) : 0), 0);
   return String(Math.ceil(baseBytes) + volumes);
 }
@@ -139,7 +141,7 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
   const [command, ...args] = spec.argv;
   const requests = resources(spec.requests, o.gpu);
   const limits = resources(spec.limits, o.gpu);
-  const disk = ephemeralStorageLimit(spec, o.ephemeralStorageBytes);
+  const disk = ephemeralStorageLimit(spec, o.ephemeralStorageBytes, Object.keys(o.csiVolumes ?? {}));
   if (disk) {
     limits["ephemeral-storage"] = disk;
     requests["ephemeral-storage"] = "0";
