@@ -54,3 +54,35 @@ export function formatCidr(c: Cidr): string {
   const groups = Array.from({ length: 8 }, (_, i) => ((c.net >> BigInt(112 - 16 * i)) & 0xffffn).toString(16));
   return `${groups.join(":").replace(/(^|:)0(:0)+(:|$)/, "::")}/${c.bits}`;
 }
+
+const V4_IN_V6: { prefix: string; at: (a: bigint) => bigint[] }[] = [
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d, SIIT): the last 32 bits.
+  { prefix: "::ffff:0:0/96", at: (a) => [a & 0xffffffffn] },
+  { prefix: "::ffff:0:0:0/96", at: (a) => [a & 0xffffffffn] },
+  // IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks); :: and ::1 are not IPv4.
+  { prefix: "::/96", at: (a) => (a > 1n ? [a & 0xffffffffn] : []) },
+  // NAT64: the well-known prefix and the local-use range (RFC 6052, RFC 8215), the last 32 bits.
+  { prefix: "64:ff9b::/96", at: (a) => [a & 0xffffffffn] },
+  { prefix: "64:ff9b:1::/48", at: (a) => [a & 0xffffffffn] },
+  // 6to4 (2002:V4::/48): bits 16..48.
+  { prefix: "2002::/16", at: (a) => [(a >> 80n) & 0xffffffffn] },
+  // Teredo (2001:0::/32): the server in bits 32..64, the client in the last 32 bits inverted.
+  { prefix: "2001::/32", at: (a) => [(a >> 64n) & 0xffffffffn, ~a & 0xffffffffn] },
+];
+
+/**
+ * Every address a range check must judge for `address`: the address itself and, for an IPv6 form
+ * that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo), that IPv4
+ * address too. A check allows the address only when it allows every one of them. Empty when the
+ * text is not an address.
+ */
+export function judgedAddresses(address: string): Cidr[] {
+  const a = parseCidr(address.replace(/^\[|\]$/g, ""));
+  if (!a || a.bits !== (a.family === 4 ? 32 : 128)) return [];
+  if (a.family === 4) return [a];
+  const inner = V4_IN_V6.flatMap((f) => {
+    const p = parseCidr(f.prefix);
+    return p && contains(p, a) ? f.at(a.net) : [];
+  });
+  return [a, ...inner.map((net): Cidr => ({ family: 4, net, bits: 32 }))];
+}

@@ -28,8 +28,15 @@ export interface EgressConfig {
 
 /** Cluster-internal space by default: RFC 1918, CGNAT, "this network", multicast, reserved, IPv6 ULA and multicast. */
 export const DEFAULT_PRIVATE_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "fc00::/7", "ff00::/8"];
-/** Never reachable, not even by a grant the operator allowed: loopback, link-local (cloud metadata), IPv4-mapped IPv6. */
-export const ALWAYS_NEVER = ["127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10", "::ffff:0:0/96"];
+/**
+ * Never reachable, not even by a grant the operator allowed: loopback, link-local (cloud metadata), and
+ * every IPv6 form that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo): a
+ * rule on the IPv6 side cannot judge the IPv4 address inside, so none of them is reached at all.
+ */
+export const ALWAYS_NEVER = [
+  "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10",
+  "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32",
+];
 /** Above this many node addresses Hangar stops listing them one by one (each is a rule every new connection passes): name the node ranges in denyCidrs instead. */
 export const MAX_NODE_ADDRESSES = 64;
 
@@ -60,6 +67,17 @@ export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] => (spe
 
 const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
 
+/**
+ * What no sandbox reaches, whatever it is granted: one list for netinit (which adds what it finds in the
+ * pod: its gateway, the kubernetes Service, its node) and Hangar's egress proxy (which adds what Hangar
+ * knows of the same: every node's addresses and pod gateways, the apiserver it talks to). Node addresses
+ * past MAX_NODE_ADDRESSES are left to the operator's denyCidrs (each is a rule in every pod).
+ */
+export function neverRanges(cfg: Pick<EgressConfig, "denyCidrs">, nodeAddresses: string[], discovered: string[] = []): string[] {
+  const nodes = nodeAddresses.length <= MAX_NODE_ADDRESSES ? nodeAddresses.map(hostCidr) : [];
+  return [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes, ...discovered.map(hostCidr)])];
+}
+
 export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string, agentPorts?: { first: number; count: number }): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
@@ -71,9 +89,8 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | 
   const inbound: NonNullable<NetinitPolicy["inbound"]> = (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
   // The agent's direct link: TLS, and only a connection that presents its token runs anything (agent/direct.go).
   if (agentPorts) inbound.push({ protocol: "tcp", port: agentPorts.first, ...(agentPorts.count > 1 ? { endPort: agentPorts.first + agentPorts.count - 1 } : {}) });
-  const nodes = nodeAddresses.length <= MAX_NODE_ADDRESSES ? nodeAddresses.map(hostCidr) : [];
   return {
-    never: [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes])],
+    never: neverRanges(cfg, nodeAddresses),
     private: cfg.privateCidrs,
     grantable: cfg.grantableCidrs,
     grants,

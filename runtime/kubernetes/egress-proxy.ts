@@ -8,7 +8,7 @@
  */
 import { lookup } from "node:dns/promises";
 import net from "node:net";
-import { contains, parseCidr } from "../../core/cidr.js";
+import { contains, judgedAddresses, parseCidr } from "../../core/cidr.js";
 import { hostGranted } from "../../core/hostname.js";
 
 /** The pod annotation carrying a sandbox's hostname grants (JSON list). */
@@ -20,13 +20,22 @@ export interface ProxyPolicy {
   grantable: string[];
 }
 
-/** Whether the proxy may connect to a resolved address: never the never ranges, private ones only where grantable. */
+/**
+ * Whether the proxy may connect to a resolved address: never the never ranges, private ones only where
+ * grantable. An IPv6 form carrying an IPv4 address (mapped, NAT64, 6to4, Teredo, ...) is judged as
+ * itself and as the IPv4 address inside, and allowed only when both are (core/cidr.ts judgedAddresses).
+ */
 export function addressAllowed(address: string, p: ProxyPolicy): boolean {
-  const a = parseCidr(address);
-  if (!a) return false;
-  const inAny = (list: string[]) => list.some((c) => { const x = parseCidr(c); return x !== undefined && contains(x, a); });
-  if (inAny(p.never)) return false;
-  return !inAny(p.private) || inAny(p.grantable);
+  const judged = judgedAddresses(address);
+  if (!judged.length) return false;
+  const ranges = (list: string[]) => list.map((c) => parseCidr(c)).filter((x) => x !== undefined);
+  const never = ranges(p.never);
+  const priv = ranges(p.private);
+  const grantable = ranges(p.grantable);
+  return judged.every((a) => {
+    const inAny = (list: typeof never) => list.some((x) => contains(x, a));
+    return !inAny(never) && (!inAny(priv) || inAny(grantable));
+  });
 }
 
 /** The CONNECT request line: `CONNECT host:port HTTP/1.x`; undefined when it is anything else. */
@@ -50,7 +59,8 @@ export function decide(target: { host: string; port: number } | undefined, grant
 
 export interface EgressProxyOptions {
   listen: { host: string; port: number };
-  policy: ProxyPolicy;
+  /** Read at each connection: the never list follows the nodes as they come and go. */
+  policy: () => ProxyPolicy;
   /** The hostname grants of the sandbox whose pod has this IP, or undefined. */
   grantsOf: (podIp: string) => string[] | undefined;
   /** Names resolved without DNS (operator pins, offline tests); the rest through the system resolver. */
@@ -61,6 +71,21 @@ export interface EgressProxyOptions {
 }
 
 const MAX_HEAD = 8192;
+
+/**
+ * The addresses of the apiserver Hangar talks to (the kubeconfig's server: in a pod, the kubernetes
+ * Service), for the proxy's never list; a name is resolved once. Empty when it cannot be told.
+ */
+export async function apiserverAddresses(kc: { getCurrentCluster(): { server: string } | null }): Promise<string[]> {
+  let host: string;
+  try {
+    host = new URL(kc.getCurrentCluster()?.server ?? "").hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return [];
+  }
+  if (net.isIP(host)) return [host];
+  return lookup(host, { all: true }).then((as) => as.map((a) => a.address), () => []);
+}
 
 export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: number; close(): Promise<void> }> {
   const resolve = async (host: string): Promise<string[]> => {
@@ -100,8 +125,9 @@ export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: n
         refuse(`HTTP/1.1 ${v.status} Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.why}\n`);
         return;
       }
+      const policy = o.policy();
       void resolve(v.host).then((addrs) => {
-        const address = addrs.find((a) => addressAllowed(a, o.policy));
+        const address = addrs.find((a) => addressAllowed(a, policy));
         if (!address) {
           o.log.info({ source, host: v.host, addrs }, "egress proxy refused a name resolving into a denied range");
           refuse(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} resolves only to addresses sandboxes never reach\n`);

@@ -16,8 +16,8 @@ import { detailOf, isConflict, isForbidden, isNotFound, isTransient, podCreateEr
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
 import { createNodeView } from "./node-view.js";
-import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy } from "./egress-policy.js";
-import { HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
+import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy, neverRanges } from "./egress-policy.js";
+import { apiserverAddresses, HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
 import { createServices } from "./services.js";
@@ -379,7 +379,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     if (netinitImage && egressConfig.proxy && !proxy) {
       const pc = egressConfig.proxy;
-      proxy = await startEgressProxy({ listen: pc.listen, policy: { never: [...egressConfig.denyCidrs, "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10"], private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs }, grantsOf, pinned: pc.pinned, log: o.log })
+      const control = await apiserverAddresses(o.kubeConfig);
+      const policy = () => ({ never: neverRanges(egressConfig, [...nodes.addresses(), ...nodes.gateways()], control), private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs });
+      proxy = await startEgressProxy({ listen: pc.listen, policy, grantsOf, pinned: pc.pinned, log: o.log })
         .catch((e: Error) => { throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`); });
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
       o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");

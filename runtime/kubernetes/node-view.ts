@@ -6,6 +6,7 @@
  */
 import { nodeHasImage } from "./image-ref.js";
 import * as k8s from "@kubernetes/client-node";
+import { formatCidr, parseCidr } from "../../core/cidr.js";
 import { cpuMillicores } from "../../core/quantity.js";
 import { type GpuConfig, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
 
@@ -19,6 +20,13 @@ export interface NodeViewOptions {
   refreshMs: number;
 }
 
+/** The first host address of a range ("10.244.1.0/24" -> "10.244.1.1/32"), or undefined. */
+export function firstHost(cidr: string): string | undefined {
+  const c = parseCidr(cidr);
+  if (!c || c.bits >= (c.family === 4 ? 31 : 127)) return undefined;
+  return formatCidr({ family: c.family, net: c.net + 1n, bits: c.family === 4 ? 32 : 128 });
+}
+
 export function createNodeView(o: NodeViewOptions) {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
   const nodeApi = o.kubeConfig.makeApiClient(k8s.NodeV1Api);
@@ -26,6 +34,7 @@ export function createNodeView(o: NodeViewOptions) {
   const runnerNodes = new Map<string, k8s.V1Node[]>();
   const runtimeClasses = new Map<string, string[]>();
   let addresses: string[] = [];
+  let gateways: string[] = [];
   let byName = new Map<string, k8s.V1Node>();
 
   async function refresh() {
@@ -45,6 +54,7 @@ export function createNodeView(o: NodeViewOptions) {
       byName = new Map(nodes.map((n) => [n.metadata?.name ?? "", n]));
       const addrs = nodes.flatMap((n) => (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address));
       addresses = [...new Set(addrs)].sort();
+      gateways = [...new Set(nodes.flatMap((n) => n.spec?.podCIDRs ?? (n.spec?.podCIDR ? [n.spec.podCIDR] : [])).flatMap((c) => firstHost(c) ?? []))].sort();
     }
     for (const r of o.runners) {
       const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));
@@ -60,6 +70,8 @@ export function createNodeView(o: NodeViewOptions) {
     refresh,
     /** Every node's InternalIP and ExternalIP (empty when nodes cannot be listed). */
     addresses: () => addresses,
+    /** The first address of every node's pod range: the pods' gateway (the node itself) on bridge CNIs. */
+    gateways: () => gateways,
     capacity: (runnerId: string): NodeOffer => capacity.get(runnerId) ?? { ...o.fallbackCapacity },
     nodes: (runnerId: string): k8s.V1Node[] => runnerNodes.get(runnerId) ?? [],
     runtimeClasses: (runnerId: string): string[] => runtimeClasses.get(runnerId) ?? [],

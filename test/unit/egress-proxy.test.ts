@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { hostGranted, normaliseHostname } from "../../core/hostname.js";
 import { addressAllowed, decide, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress-proxy.js";
 import { egressProxy } from "../../cmd/config.js";
+import { judgedAddresses } from "../../core/cidr.js";
+import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, netinitPolicy, neverRanges } from "../../runtime/kubernetes/egress-policy.js";
+import { firstHost } from "../../runtime/kubernetes/node-view.js";
 
 describe("hostnames", () => {
   const names: [string, string | undefined][] = [
@@ -46,6 +49,63 @@ describe("CONNECT decisions", () => {
   });
 });
 
+describe("IPv6 forms of IPv4 addresses", () => {
+  const v4 = (a: string) => judgedAddresses(a).filter((c) => c.family === 4).map((c) => [24n, 16n, 8n, 0n].map((b) => String((c.net >> b) & 255n)).join("."));
+  const forms: [string, string, string[]][] = [
+    ["IPv4-mapped", "::ffff:10.96.0.1", ["10.96.0.1"]],
+    ["IPv4-mapped, hex", "::ffff:a9fe:a9fe", ["169.254.169.254"]],
+    ["IPv4-translated (SIIT)", "::ffff:0:7f00:1", ["127.0.0.1"]],
+    ["IPv4-compatible", "::10.96.0.1", ["10.96.0.1"]],
+    ["NAT64 well-known", "64:ff9b::a9fe:a9fe", ["169.254.169.254"]],
+    ["NAT64 local-use", "64:ff9b:1:2::a60:1", ["10.96.0.1"]],
+    ["6to4", "2002:a9fe:a9fe::1", ["169.254.169.254"]],
+    ["Teredo (server, inverted client)", "2001:0:a60:1:0:0:f5ff:fffe", ["10.96.0.1", "10.0.0.1"]],
+    ["plain IPv6", "2606:4700::1111", []],
+    ["loopback ::1 is not IPv4-compatible", "::1", []],
+  ];
+  for (const [name, addr, want] of forms) it(`${name}: ${addr} -> ${want.join(", ") || "none"}`, () => expect(v4(addr)).toEqual(want));
+  it("not an address: nothing to judge (refused)", () => expect(judgedAddresses("pypi.org")).toEqual([]));
+});
+
+describe("the proxy reaches only what a pod may", () => {
+  const nodes = ["192.0.2.10", "203.0.113.7"];
+  const defaults = { never: neverRanges(DEFAULT_EGRESS_CONFIG, [...nodes, "10.244.0.1/32"], ["10.96.0.1"]), private: DEFAULT_PRIVATE_CIDRS, grantable: [] };
+  // The operator made all of 10/8 grantable: only the never list stands between a tenant and the apiserver.
+  const open10 = { ...defaults, grantable: ["10.0.0.0/8"] };
+  const refused: [string, string][] = [
+    ["the apiserver Service", "10.96.0.1"], ["the Service, mapped", "::ffff:10.96.0.1"], ["the Service, NAT64", "64:ff9b::a60:1"],
+    ["metadata", "169.254.169.254"], ["metadata, mapped", "::ffff:169.254.169.254"], ["metadata, 6to4", "2002:a9fe:a9fe::"],
+    ["metadata, Teredo client", "2001:0:4136:e378:8000:63bf:5601:5601"], ["loopback, mapped", "::ffff:127.0.0.1"], ["loopback, compatible", "::127.0.0.1"],
+    ["a node", "192.0.2.10"], ["a node, mapped", "::ffff:192.0.2.10"], ["a node, translated", "::ffff:0:203.0.113.7"], ["a pod gateway", "10.244.0.1"],
+    ["IPv6 loopback", "::1"], ["link-local", "fe80::1"], ["not an address", "example.org"],
+  ];
+  for (const [name, addr] of refused) it(`refuses ${name} (${addr}), even with 10/8 grantable`, () => {
+    expect(addressAllowed(addr, defaults)).toBe(false);
+    expect(addressAllowed(addr, open10)).toBe(false);
+  });
+  it("allows a public address, and a granted private one", () => {
+    expect(addressAllowed("198.51.100.20", defaults)).toBe(true);
+    expect(addressAllowed("2606:4700::1111", defaults)).toBe(true);
+    expect(addressAllowed("10.1.2.3", defaults)).toBe(false);
+    expect(addressAllowed("10.1.2.3", open10)).toBe(true);
+  });
+  it("a never list without the IPv6 forms still judges the IPv4 inside", () => {
+    const bare = { never: ["169.254.0.0/16", "127.0.0.0/8"], private: ["10.0.0.0/8"], grantable: [] };
+    for (const a of ["::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:10.96.0.1", "::127.0.0.1"]) expect(addressAllowed(a, bare), a).toBe(false);
+    expect(addressAllowed("::ffff:198.51.100.20", bare)).toBe(true);
+  });
+  it("holds everything netinit's never list holds, from the same source", () => {
+    const pod = netinitPolicy({ egress: [{ to: "any", ports: [] }] } as never, true, DEFAULT_EGRESS_CONFIG, nodes);
+    expect(defaults.never).toEqual(expect.arrayContaining(pod.never));
+    for (const r of ["::ffff:0:0/96", "64:ff9b::/96", "2002::/16", "2001::/32", "10.96.0.1/32", "10.244.0.1/32"]) expect(defaults.never).toContain(r);
+  });
+  it("a node's pod range gives its gateway", () => {
+    expect(firstHost("10.244.1.0/24")).toBe("10.244.1.1/32");
+    expect(firstHost("fd00:10:244::/64")).toBe("fd00:10:244::1/128");
+    expect(firstHost("10.0.0.7/32")).toBeUndefined();
+  });
+});
+
 describe("the egress proxy over loopback", () => {
   const quiet = { warn: () => undefined, info: () => undefined };
   const closers: (() => Promise<void>)[] = [];
@@ -71,7 +131,7 @@ describe("the egress proxy over loopback", () => {
     closers.push(() => new Promise((r) => upstream.close(() => r())));
     const up = (upstream.address() as net.AddressInfo).port;
     const proxy = await startEgressProxy({
-      listen: { host: "127.0.0.1", port: 0 }, policy: { never: ["169.254.0.0/16"], private: ["10.0.0.0/8"], grantable: [] },
+      listen: { host: "127.0.0.1", port: 0 }, policy: () => ({ never: ["169.254.0.0/16"], private: ["10.0.0.0/8"], grantable: [] }),
       grantsOf: (ip) => (ip === "127.0.0.1" ? ["allowed.test", "inside.test"] : undefined),
       pinned: { "allowed.test": "127.0.0.1", "inside.test": "10.1.2.3" }, upstreamPort: up, log: quiet,
     });
