@@ -255,6 +255,38 @@ def test_hostname_grants_go_through_hangars_proxy_and_nowhere_else(monkeypatch, 
         assert stop_hangar(h) == 0
 
 
+@pytest.mark.own_hangar
+def test_the_proxy_refuses_names_resolving_to_ipv6_forms_of_the_cluster(monkeypatch, internet):
+    # A tenant may grant itself any name; each of these resolves (pinned) to an IPv6 form that carries
+    # the apiserver Service, cloud metadata or the node. Before the fix the proxy tunnelled the mapped
+    # forms (HTTP 200 Connection Established into the cluster).
+    api = _kube("GET", "/api/v1/namespaces/default/services/kubernetes")["spec"]["clusterIP"]
+    node = node_ip()
+    hexed = lambda a: "%02x%02x:%02x%02x" % tuple(int(o) for o in a.split("."))  # noqa: E731
+    names = {
+        "api-mapped.test": f"::ffff:{api}", "api-nat64.test": f"64:ff9b::{hexed(api)}", "api-compat.test": f"::{api}",
+        "meta-mapped.test": "::ffff:169.254.169.254", "meta-6to4.test": f"2002:{hexed('169.254.169.254')}::1",
+        "node-mapped.test": f"::ffff:{node}", "node-translated.test": f"::ffff:0:{node}", "node.test": node,
+        "loop-mapped.test": "::ffff:127.0.0.1",
+    }
+    h = start_hangar({"HANGAR_KUBE_EGRESS_PROXY_LISTEN": "0.0.0.0:0", "HANGAR_KUBE_EGRESS_PROXY_ADDRESS": f"{TEST_GATEWAY}:0",
+                      "HANGAR_KUBE_EGRESS_PROXY_PINNED": ",".join([f"allowed.test={internet.address}", *(f"{n}={a}" for n, a in names.items())])})
+    try:
+        point_sdk_at(monkeypatch, h)
+        sb = Sandbox.run(tags=["e2e-network"], max_lifetime_seconds=300, network=NetworkOptions(egress=[EgressRule(dns_name=n) for n in ["allowed.test", *names]]))
+        try:
+            sb.wait()
+            via = lambda name: sb.exec(["python3", "-c", VIA_PROXY, name], timeout_seconds=60).result().stdout.strip()  # noqa: E731
+            assert via("allowed.test") == "internet-ok"  # the proxy itself works for this sandbox
+            for name in names:
+                got = via(name)
+                assert got.startswith("failed") and "403" in got, (name, names[name], got)
+        finally:
+            sb.stop(graceful_shutdown_seconds=0, missing_ok=True).result()
+    finally:
+        assert stop_hangar(h) == 0
+
+
 GVISOR_CHECKS = r"""
 import ctypes, json, os, platform
 libc = ctypes.CDLL(None, use_errno=True)
