@@ -1,0 +1,85 @@
+/**
+ * Kills are never silent (issue 38, ADR 0031). A kill that does not confirm the command gone is
+ * retried with backoff up to one bound, KILL_RETRY_BOUND_MS; one that is still unconfirmed then is
+ * logged with the sandbox id, counted (`hangar_kill_failures_total{runtime,reason}`) and surfaced
+ * (the call's error, or the sandbox's status message). Every runtime and the chaos suite's
+ * "a vanished client's command is gone" check use this same bound.
+ */
+
+/**
+ * How long a kill is retried before it counts as failed. It covers a restart of the kubelet or
+ * the apiserver on the plain exec path (each answered again within ~4 s on the test node,
+ * docs/benchmarks.md), with room for the exec that kills to be scheduled after it.
+ */
+export const KILL_RETRY_BOUND_MS = 20_000;
+/** The first pause between tries; each next one doubles, up to KILL_RETRY_MAX_DELAY_MS. */
+export const KILL_RETRY_FIRST_DELAY_MS = 250;
+export const KILL_RETRY_MAX_DELAY_MS = 2_000;
+
+/** The pauses before each retry: doubling from `firstMs`, capped at `maxMs`, all of them within `boundMs`. Pure. */
+export function killRetryDelays(boundMs = KILL_RETRY_BOUND_MS, firstMs = KILL_RETRY_FIRST_DELAY_MS, maxMs = KILL_RETRY_MAX_DELAY_MS): number[] {
+  const out: number[] = [];
+  let total = 0;
+  for (let d = firstMs; d > 0 && total + d <= boundMs; d = Math.min(d * 2, maxMs)) {
+    out.push(d);
+    total += d;
+  }
+  return out;
+}
+
+/** A kill that did not take: the command (or cgroup) may still run. */
+export class KillFailed extends Error {
+  constructor(
+    message: string,
+    /** A short label for the metric: why it failed (`still_running`, `write_failed`, `unreachable`, `no_kill_path`, ...). */
+    readonly why: string,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "KillFailed";
+  }
+}
+
+/**
+ * Runs `attempt` until it resolves, pausing `delays[i]` before retry i; rejects with the last
+ * error once the delays are spent. `stop()` true ends the retries early (the command ended on its
+ * own: nothing is left to kill), resolving.
+ */
+export async function retryKill(attempt: () => Promise<void>, o: { delays?: number[]; sleep?: (ms: number) => Promise<void>; stop?: () => boolean } = {}): Promise<{ tries: number }> {
+  const delays = o.delays ?? killRetryDelays();
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+  for (let i = 0; ; i++) {
+    try {
+      await attempt();
+      return { tries: i + 1 };
+    } catch (e) {
+      if (i >= delays.length) throw e;
+      await sleep(delays[i] as number);
+      if (o.stop?.()) return { tries: i + 1 };
+    }
+  }
+}
+
+/** The label a failed kill is counted under. */
+export const killWhy = (e: unknown): string => (e instanceof KillFailed ? e.why : "error");
+
+/**
+ * Failed kills since start, by runtime and reason (what the kill was for: `timeout`, `cancel`,
+ * `stream_cut`, `force_kill`, `stop`, `teardown`); the metric reads it. One per process: the
+ * runtimes, the exec API and the reaper all count here.
+ */
+export const killFailures = (() => {
+  const counts = new Map<string, number>();
+  return {
+    add(runtime: string, reason: string) {
+      const key = `${runtime}\u0000${reason}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+    snapshot(): { runtime: string; reason: string; count: number }[] {
+      return [...counts].map(([k, count]) => {
+        const [runtime = "", reason = ""] = k.split("\u0000");
+        return { runtime, reason, count };
+      });
+    },
+  };
+})();
