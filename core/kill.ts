@@ -1,5 +1,5 @@
 /**
- * Kills are never silent (issue 38, ADR 0031). A kill that does not confirm the command gone is
+ * Kills are never silent (issue 38, ADR 0032). A kill that does not confirm the command gone is
  * retried with backoff up to one bound, KILL_RETRY_BOUND_MS; one that is still unconfirmed then is
  * logged with the sandbox id, counted (`hangar_kill_failures_total{runtime,reason}`) and surfaced
  * (the call's error, or the sandbox's status message). Every runtime and the chaos suite's
