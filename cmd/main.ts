@@ -25,6 +25,7 @@ import { toDomainSpec } from "../api/spec.js";
 import { applyOverrides } from "../api/template-view.js";
 import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
 import { loadMallocTrim, startMallocTrim, type TrimLoop } from "./malloc-trim.js";
+import { dataDirProblem } from "./data-dir-check.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -100,6 +101,8 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
     }
     return { runtime: rt, kube: { core: kc.makeApiClient(k8s.CoreV1Api) } };
   }
+  const unreachable = isRoot && !cfg.local.unsafe ? dataDirProblem(cfg.dataDir) : undefined;
+  if (unreachable) fail(unreachable);
   const runtime = createLocalRuntime({
     dataDir: cfg.dataDir,
     isolation: cfg.local.unsafe ? "none" : "bubblewrap",

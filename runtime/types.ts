@@ -123,8 +123,8 @@ export class LogResumeError extends Error {
 
 /**
  * Records that outlive this Hangar process (the Kubernetes runtime keeps them on the pods, so
- * a restarted Hangar or a second replica sees the same sandboxes). The local runtime has none:
- * its sandboxes end with the process.
+ * a restarted Hangar or a second replica sees the same sandboxes). The local runtime keeps them
+ * in files (ADR 0030): its sandboxes end with the process, their records answer after a restart.
  */
 export interface DurableRecords {
   /**

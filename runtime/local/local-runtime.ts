@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, openSync, realpathSync } from "node:fs";
-import { chmod, chown, mkdir, readFile, readlink, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Writable } from "node:stream";
@@ -26,6 +26,7 @@ import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
 import { createDirVolumeRegistry, type LocalVolume } from "./volume-dirs.js";
 import { childExec, signalNumber } from "./child-exec.js";
+import { commandStarted } from "./command-started.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
 import { bubblewrapLauncher, LAUNCH_FDS } from "./launcher.js";
@@ -34,6 +35,7 @@ import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
 import { prepareLocalRuntime } from "./prepare.js";
+import { localRecords } from "./record-file.js";
 import { startTime, writeState } from "./sweep.js";
 import { closeFd, createUserNs, type IdRange, type SlotPool } from "./userns.js";
 
@@ -144,6 +146,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     listeners.add(l);
     return () => void listeners.delete(l);
   };
+  /** Records on disk (ADR 0030): a killed Hangar's sandboxes answer with a terminal record after its restart. */
+  const durable = localRecords(path.join(o.dataDir, "records"), emit, o.log);
 
   const gpuPool = o.gpus?.devices.length ? createGpuPool(o.gpus) : undefined;
   const disks = o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0
@@ -157,6 +161,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
 
   /** A GPU sandbox holds its devices from here until its teardown (or a start that fails before it runs). */
   async function start(id: string, spec: SandboxSpec, runnerId?: string, record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+    await durable.stored(id, record); // on disk before the create is answered
     const ask = gpuAsk(spec);
     if (ask) {
       if (!gpuPool) throw errors.noSuitableRunner("this Hangar's local runtime has no GPUs (HANGAR_LOCAL_GPU_DEVICES lists none)");
@@ -170,6 +175,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       if (!sandboxes.has(id)) {
         gpuPool?.release(id);
         await (await layers?.catch(() => undefined))?.release(id);
+        // Its record stays (FAILED) until retention; what the start made goes now.
+        await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch(() => undefined);
       }
       throw e;
     }
@@ -392,7 +399,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     };
     sandboxes.set(id, sb);
     try {
-      sb.initPid = await waitStarted(main, logs, mainClosed);
+      sb.initPid = await waitStarted(main, logs, mainClosed).catch(async (e: unknown) => {
+        await stop(id, 0); // never shown RUNNING: a start that did not get its command going ends here
+        throw e;
+      });
       if (network && sb.initPid && slot !== undefined && o.egress && !(helpers.egress instanceof Error)) {
         try {
           sb.pasta = await startPasta(o.egress.tools, helpers.egress.tun, slot, sb.initPid, cgroups.procsFiles);
@@ -553,6 +563,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       sandboxes.delete(id);
     }
     await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id }, "could not remove sandbox files"));
+    await durable.remove(id);
   }
 
   function runner(): RunnerInfo {
@@ -577,26 +588,11 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   async function close(): Promise<void> {
     await Promise.all([...sandboxes.keys()].map((id) => stop(id, 0)));
     await Promise.all([...sandboxes.values()].map((s) => s.exited));
+    await durable.idle(); // the ends just reported are on disk before Hangar exits
   }
 
   const layersApi = layers && { ensure: async (key: string, archive: ArchiveSource) => (await layers).ensure(key, archive), drop: async (key: string) => (await layers).drop(key) };
-  return { name: "local", templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), ...(layersApi ? { layers: layersApi } : {}), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
-}
-
-/** Resolves once the user namespace's uid and gid maps are written and the init's child runs something other than bubblewrap (or after 5 s). */
-async function commandStarted(init: number, bwrap: string): Promise<void> {
-  const until = Date.now() + 5000;
-  const read = (p: string) => readFile(p, "utf8").catch(() => "");
-  while (Date.now() < until) {
-    if ((await read(`/proc/${init}/uid_map`)).trim() && (await read(`/proc/${init}/gid_map`)).trim()) {
-      const kids = (await read(`/proc/${init}/task/${init}/children`)).split(" ").filter(Boolean);
-      for (const k of kids) {
-        const exe = await readlink(`/proc/${k}/exe`).catch(() => "");
-        if (exe && exe !== bwrap) return;
-      }
-    }
-    await new Promise((r) => setTimeout(r, 2));
-  }
+  return { name: "local", records: durable.records, templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), ...(layersApi ? { layers: layersApi } : {}), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
 }
 
 function readInfo(main: ChildProcess): Promise<number> {

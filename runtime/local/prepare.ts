@@ -6,10 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, copyFile, mkdir, rename, stat } from "node:fs/promises";
+import { chmod, copyFile, mkdir, rename } from "node:fs/promises";
 import path from "node:path";
 import { errors } from "../../core/errors.js";
 import { PROC_MASKED_DIRS, PROC_MASKED_FILES } from "./bwrap-args.js";
+import { checkDataDir } from "./data-dir-reach.js";
 import { installEgressFirewall } from "./egress.js";
 import type { LocalRuntimeOptions } from "./local-runtime.js";
 import { instanceCgroupDirs, startWatchdog, sweepLeftovers } from "./sweep.js";
@@ -42,11 +43,8 @@ export async function prepareLocalRuntime(o: LocalRuntimeOptions, instance: stri
     await chmod(o.dataDir, 0o711);
     await chmod(bin, 0o755);
     await chmod(path.join(o.dataDir, "sandboxes"), 0o711);
-    for (let d = path.dirname(o.dataDir); ; d = path.dirname(d)) {
-      const st = await stat(d);
-      if ((st.mode & 0o001) === 0) throw errors.internal(`the local runtime's data dir ${o.dataDir} is under ${d}, which other users cannot traverse (mode ${(st.mode & 0o777).toString(8)}): sandboxes are started as unprivileged slot uids, which must reach it. Use another HANGAR_DATA_DIR or chmod o+x ${d}`);
-      if (d === path.dirname(d)) break;
-    }
+    const unreachable = checkDataDir(o.dataDir); // cmd/main.ts refuses to start on this; checked again here
+    if (unreachable) throw errors.internal(unreachable);
   }
   // Egress is set up once; if it cannot be, sandboxes that ask for egress are refused with the reason.
   const egress = await (async () => {
