@@ -106,7 +106,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     if (Number(req.resume_log_offset ?? 0) > 0 && !req.resume_log_session_id) v.push({ field: "resume_log_offset", description: "an offset needs the resume_log_session_id it belongs to" });
     checkContainer(req.container, v);
     if (v.length) throw errors.invalid(v);
-    await controller.ensure(id);
+    await controller.ensure(id, ctx.tenant);
     controller.get(ctx.tenant, id);
     const reject = (code: string, message: string) => {
       call.write({ error: { code, message } });
@@ -168,7 +168,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     }),
     GetSandbox: wrap.unary("GetSandbox", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);
-      await controller.ensure(id);
+      await controller.ensure(id, ctx.tenant);
       const r = controller.get(ctx.tenant, id);
       // PREPARING (an image pull, seconds to minutes) is answered at once, so pollers see it.
       if (!TRANSITIONAL.has(r.state) || (r.preparing && (o.reportPreparing ?? true))) return view(r);
@@ -198,7 +198,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       const id = sandboxId(req.sandbox_id);
       const grace = req.grace_period_seconds ?? 0;
       if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
-      await controller.ensure(id);
+      await controller.ensure(id, ctx.tenant);
       const snapshotIds: string[] = [];
       if (req.snapshot_volumes?.length) {
         if (req.allow_missing) {
@@ -245,7 +245,7 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);
       if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
-      await controller.ensure(id);
+      await controller.ensure(id, ctx.tenant);
       controller.present(ctx.tenant, id); // an unknown sandbox is NOT_FOUND, as everywhere
       if (!controller.snapshots.enabled()) return fss();
       const snap = await controller.snapshot(ctx.tenant, id, req.scratch_volume_name || undefined, "MANUAL", req.request_id ?? "", false);

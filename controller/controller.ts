@@ -488,7 +488,7 @@ export function createController(o: ControllerOptions) {
   }
 
   async function exec(tenant: string, id: string, opts: ExecOptions & { container?: string }, signal?: AbortSignal, field = "container"): Promise<ExecHandle> {
-    await ensure(id);
+    await ensure(id, tenant);
     const { container, ...rest } = opts;
     const sidecar = sidecarFor(tenant, id, container, field);
     await startedOrWait(tenant, id, signal);
@@ -502,7 +502,7 @@ export function createController(o: ControllerOptions) {
   }
 
   async function withExecSlot<T>(tenant: string, id: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    await ensure(id);
+    await ensure(id, tenant);
     await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
@@ -513,7 +513,7 @@ export function createController(o: ControllerOptions) {
   }
 
   const readFile = async (tenant: string, id: string, path: string, signal: AbortSignal, container?: string) => {
-    await ensure(id);
+    await ensure(id, tenant);
     const sidecar = sidecarFor(tenant, id, container, "container");
     return withExecSlot(tenant, id, () => files.readFile(o.runtime, id, path, o.maxFileBytes, signal, sidecar), signal);
   };
@@ -521,7 +521,7 @@ export function createController(o: ControllerOptions) {
   const writeFile = (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal, container?: string) => {
     if (content.length > o.maxFileBytes) throw errors.fileTooLarge(path, "write", content.length, o.maxFileBytes);
     return (async () => {
-      await ensure(id);
+      await ensure(id, tenant);
       const sidecar = sidecarFor(tenant, id, container, "container");
       return withExecSlot(tenant, id, () => files.writeFile(o.runtime, id, path, content, signal, sidecar), signal);
     })();
@@ -570,11 +570,13 @@ export function createController(o: ControllerOptions) {
   /**
    * Before an id this replica does not know is answered NOT_FOUND: another replica may have just
    * created it (the create answered there; the watch here is a moment behind, or longer while the
-   * apiserver restarts). One read of the stored record settles it. Ids that are not UUIDs are not
-   * looked up (NOT_FOUND for them costs nothing).
+   * apiserver restarts). The runtime settles it from its watch (runtime/kubernetes/id-lookup.ts).
+   * Ids that are not UUIDs are not looked up (NOT_FOUND for them costs nothing).
    */
-  async function ensure(id: string): Promise<void> {
-    if (records.has(id) || !o.runtime.records?.lookup || !UUID.test(id)) return;
+  async function ensure(id: string, tenant?: string): Promise<void> {
+    const known = records.get(id);
+    // Another tenant's id waits as an unknown one does: the answer's timing tells nothing.
+    if ((known && (tenant === undefined || known.tenant === tenant)) || !o.runtime.records?.lookup || !UUID.test(id)) return;
     await o.runtime.records.lookup(id).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: id }, "could not look the sandbox up"));
   }
 
@@ -601,7 +603,7 @@ export function createController(o: ControllerOptions) {
   const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg), (obj, msg) => o.log.info(obj, msg));
   /** A snapshot of one of the tenant's running sandboxes (wait: until READY or FAILED, as a stop's). */
   async function snapshot(tenant: string, id: string, volume: string | undefined, trigger: "MANUAL" | "ON_DELETE", requestId: string, wait: boolean) {
-    await ensure(id);
+    await ensure(id, tenant);
     return snapshots.create(owned(tenant, id), volume, trigger, requestId, wait);
   }
   /** The tenant's registered volumes, each with the live sandboxes of the tenant that mount it. */

@@ -17,6 +17,7 @@ import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";
 import { createNodeView } from "./node-view.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy, neverRanges } from "./egress-policy.js";
+import { createIdLookup, ID_SETTLE_MS } from "./id-lookup.js";
 import { apiserverAddresses, HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
@@ -348,12 +349,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   // expired (410 Gone, handled inside client-node's ListWatch); what changed meanwhile arrives as add/update/delete.
   const watch: WatchStats = { relists: 0 };
   let listedOnce = false;
+  let watchUp = false;
   informer.on("connect", () => {
+    watchUp = true;
     if (!listedOnce || (informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) return;
     watch.relists++;
     o.log.warn({ relists: watch.relists }, "pod watch expired (410 Gone): listing the sandbox pods again");
   });
   informer.on("error", (err: unknown) => {
+    watchUp = false;
     if (closing) return;
     o.log.warn({ err }, "pod watch failed; restarting it in 1s");
     setTimeout(() => void informer.start().catch(() => undefined), 1000).unref();
@@ -601,15 +605,25 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     waitingStarts.delete(id);
   }
 
+  const seen = new Set<(id: string) => void>();
+  const ids = createIdLookup({
+    settleMs: ID_SETTLE_MS, windowMs: 50, maxBatch: 100,
+    watching: () => watchUp && !!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion(),
+    known: (id) => tracked.has(id),
+    async list(batch) {
+      const pods = await core.listNamespacedPod({ namespace: o.namespace, labelSelector: `${SANDBOX_ID} in (${batch.join(",")})` });
+      for (const p of pods.items) { const id = idOf(p); if (id && !tracked.has(id)) onPod(p, false); }
+    },
+    onSeen: (f) => { seen.add(f); return () => seen.delete(f); },
+  });
+  informer.on("add", (p) => { const id = idOf(p); if (id) for (const f of [...seen]) f(id); });
   const records: DurableRecords = {
     async open() {
       open = true;
       for (const p of informer.list(o.namespace)) onPod(p, false);
     },
     async lookup(id) {
-      if (tracked.has(id) || !open) return;
-      const pods = await core.listNamespacedPod({ namespace: o.namespace, labelSelector: `${SANDBOX_ID}=${id}` });
-      for (const p of pods.items) if (!tracked.has(id)) onPod(p, false);
+      if (open) await ids.lookup(id);
     },
     async save(r) {
       const t = tracked.get(r.id);
@@ -664,6 +678,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   async function close(): Promise<void> {
     closing = true;
+    ids.close();
     clearInterval(ticker);
     nodes.close();
     warm?.close();

@@ -120,3 +120,43 @@ def test_resource_exhausted_is_sandbox_resource_exhausted_error(monkeypatch):
         del busy
     finally:
         stop_hangar(h)
+
+
+def _pod_lists() -> float:
+    """The apiserver's count of namespaced pod LISTs so far (its own /metrics, admin kubeconfig)."""
+    from conftest import _kube_text
+
+    total = 0.0
+    for line in _kube_text("/metrics").splitlines():
+        if line.startswith("apiserver_request_total{") and 'resource="pods"' in line and 'verb="LIST"' in line and 'subresource=""' in line:
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+@pytest.mark.kubernetes_only
+@pytest.mark.own_hangar
+def test_unknown_ids_cost_the_apiserver_nothing_and_answer_as_another_tenants_do(monkeypatch):
+    # Before: every GetSandbox of an id this replica did not know was one pod LIST (200 ids, 200 LISTs),
+    # and another tenant's id answered at once while an unknown one waited for the LIST.
+    h = start_hangar()
+    try:
+        point_sdk_at(monkeypatch, h, "beta")
+        theirs = Sandbox.run(tags=["e2e-ids"], max_lifetime_seconds=300)
+        theirs.wait()
+        point_sdk_at(monkeypatch, h, "alpha")
+        before = _pod_lists()
+        unknown, foreign = [], []
+        for i in range(100):
+            for sid, times in ((str(uuid.uuid4()), unknown), (theirs.sandbox_id, foreign))[: 2 if i % 2 else 1]:
+                t0 = time.monotonic()
+                with pytest.raises(SandboxNotFoundError):
+                    Sandbox.from_id(sid).result()
+                times.append(time.monotonic() - t0)
+        lists = _pod_lists() - before
+        assert lists < 10, f"{lists} pod LISTs for 150 lookups of ids this tenant cannot see"
+        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+        print(f"unknown id p50 {med(unknown) * 1000:.1f} ms, another tenant's p50 {med(foreign) * 1000:.1f} ms, pod LISTs {lists:.0f}")
+        point_sdk_at(monkeypatch, h, "beta")
+        Sandbox.delete(theirs.sandbox_id, missing_ok=True).result()
+    finally:
+        assert stop_hangar(h) == 0
