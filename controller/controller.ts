@@ -22,6 +22,7 @@ import type { TemplateRecord } from "../core/templates.js";
 export { LogResumeError } from "../runtime/types.js";
 import { canMove, mergeStored, planReap, stateOnExit, type LifecyclePolicy } from "./lifecycle.js";
 import { matches, page, type ListQuery } from "./list.js";
+import { releasing, type TenantGuard } from "./tenant-guard.js";
 
 export interface ControllerOptions {
   runtime: Runtime;
@@ -44,6 +45,8 @@ export interface ControllerOptions {
   defaultDenyEgress?: boolean;
   /** Secret stores (HANGAR_SECRET_STORES): values are resolved per create, for its tenant, and passed to that start only. */
   secrets?: SecretResolver;
+  /** Per-tenant limits (controller/tenant-guard.ts, ADR 0031); absent: only the global ones. */
+  tenants?: TenantGuard;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   onStateChange?: (from: State | undefined, to: State) => void;
 }
@@ -228,9 +231,9 @@ export function createController(o: ControllerOptions) {
   };
   o.runtime.subscribe(onEvent);
 
-  const live = () => {
+  const live = (tenant?: string) => {
     let n = 0; // one pass, no copy: this runs on every create
-    for (const r of records.values()) if (!isTerminal(r.state)) n++;
+    for (const r of records.values()) if (!isTerminal(r.state) && (tenant === undefined || r.tenant === tenant)) n++;
     return n;
   };
 
@@ -256,6 +259,7 @@ export function createController(o: ControllerOptions) {
       }
     }
     if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
+    o.tenants?.admitCreate(tenant, live(tenant));
     const placed = chooseRunner(input.spec, o.runtime.runners());
     if ("refused" in placed) throw placed.reason ? errors.endpointNotSupported(placed.reason, placed.refused) : placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
@@ -385,9 +389,12 @@ export function createController(o: ControllerOptions) {
    * signal fires: a GetSandbox of a sandbox in a transitional state answers the moment it
    * moves on instead of leaving the caller to poll (ADR 0009).
    */
-  async function getChanged(tenant: string, id: string, from: State, maxMs: number, signal: AbortSignal): Promise<SandboxRecord> {
+  async function getChanged(tenant: string, id: string, from: State, maxMs: number, signal: AbortSignal, counted = true): Promise<SandboxRecord> {
     const r = owned(tenant, id);
     if (r.state !== from || maxMs <= 0 || signal.aborted) return r;
+    // A tenant at its held_calls limit is answered at once, as a poll would be (the hold only saves it the next poll).
+    const held = counted && o.tenants ? o.tenants.tryAcquire(tenant, "held_calls") : () => undefined;
+    if (!held) return r;
     await new Promise<void>((resolve) => {
       const set = waiters.get(id) ?? new Set<() => void>();
       waiters.set(id, set);
@@ -401,7 +408,7 @@ export function createController(o: ControllerOptions) {
       const timer = setTimeout(done, maxMs);
       signal.addEventListener("abort", done, { once: true });
       set.add(done);
-    });
+    }).finally(held);
     return owned(tenant, id);
   }
 
@@ -452,12 +459,19 @@ export function createController(o: ControllerOptions) {
    */
   async function startedOrWait(tenant: string, id: string, signal?: AbortSignal): Promise<void> {
     const until = now() + (o.startWaitMs ?? START_WAIT_MS);
-    for (let r = present(tenant, id); (r.state === "PENDING" || r.state === "CREATING") && !signal?.aborted; ) {
-      const left = until - now();
-      if (left <= 0) return;
-      const before = r.state;
-      r = await getChanged(tenant, id, before, left, signal ?? NEVER);
-      if (r.state === before) return; // waited all it may
+    const first = present(tenant, id);
+    if (first.state !== "PENDING" && first.state !== "CREATING") return;
+    const held = o.tenants?.acquire(tenant, "held_calls"); // one slot for the whole wait
+    try {
+      for (let r = first; (r.state === "PENDING" || r.state === "CREATING") && !signal?.aborted; ) {
+        const left = until - now();
+        if (left <= 0) return;
+        const before = r.state;
+        r = await getChanged(tenant, id, before, left, signal ?? NEVER, false);
+        if (r.state === before) return; // waited all it may
+      }
+    } finally {
+      held?.();
     }
   }
 
@@ -467,12 +481,14 @@ export function createController(o: ControllerOptions) {
     const n = execCounts.get(id) ?? 0;
     if (n >= o.maxExecsPerSandbox) throw errors.tooManyExecs(`sandbox ${id} already runs ${n} commands (limit ${o.maxExecsPerSandbox})`, 500);
     if (execTotal >= o.maxExecs) throw errors.tooManyExecs(`Hangar already runs ${execTotal} commands (limit ${o.maxExecs})`, 500);
+    const tenantSlot = o.tenants?.acquire(tenant, "exec_streams");
     execCounts.set(id, n + 1);
     execTotal++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      tenantSlot?.();
       execTotal--;
       const c = (execCounts.get(id) ?? 1) - 1;
       if (c <= 0) execCounts.delete(id);
@@ -532,7 +548,9 @@ export function createController(o: ControllerOptions) {
     if (r.state === "PENDING" || r.state === "CREATING") throw errors.notRunning(id, r.state);
     const { container, ...rest } = opts;
     const sidecar = sidecarFor(tenant, id, container, "container");
-    return o.runtime.logs(id, { ...rest, ...(sidecar ? { sidecar } : {}) });
+    const stream = o.runtime.logs(id, { ...rest, ...(sidecar ? { sidecar } : {}) });
+    const held = rest.follow ? o.tenants?.acquire(tenant, "held_calls") : undefined; // a followed log waits as long as the sandbox runs
+    return held ? releasing(stream, held) : stream;
   }
 
   /** The sandbox's log timeline id (resumable streams), undefined where the runtime cannot resume. */

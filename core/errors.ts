@@ -102,6 +102,9 @@ export const errors = {
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_CAPACITY_EXHAUSTED", retryAfterMs }),
   tooManyExecs: (message: string, retryAfterMs: number) =>
     new HangarError({ code: "RESOURCE_EXHAUSTED", message, reason: "CWSANDBOX_RUNNER_OVERLOADED", retryAfterMs }),
+  /** A per-tenant limit (controller/tenant-limits.ts): names the limit and its value; not spillable (another mode would meet the same limit). */
+  tenantLimit: (limit: string, value: number, what: string, retryAfterMs: number) =>
+    new HangarError({ code: "RESOURCE_EXHAUSTED", message: `tenant limit ${limit}=${value} reached: ${what}; retry in ${(retryAfterMs / 1000).toFixed(1)} s`, reason: "CWSANDBOX_TENANT_LIMIT_EXCEEDED", metadata: { limit, value: String(value) }, retryAfterMs }),
   /** A secret a sandbox names that its tenant's store does not hold (or cannot give): names the field, never a value. */
   secretUnavailable: (field: string, message: string) =>
     new HangarError({ code: "FAILED_PRECONDITION", message: `${field}: ${message}`, violations: [{ field, description: message }] }),
