@@ -325,6 +325,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   const egress = egressGrants(net?.egress ?? [], `${base}.network.egress`, v);
   if (egress.length && net?.deny_egress === true) v.push({ field: `${base}.network.deny_egress`, description: "cannot be combined with egress rules (rules already deny everything they do not grant)" });
   const services = servicePorts(spec.services ?? [], base, v);
+  if (net?.deny_ingress === true && services.length) v.push({ field: `${base}.network.deny_ingress`, description: "true refuses every inbound connection, but this sandbox declares services (they accept inbound on their ports): leave deny_ingress unset or false, or drop the services" });
   const volumes = (spec.volumes ?? []).map((vol, i) => {
     if (!vol.name || !VOLUME_NAME.test(vol.name)) v.push({ field: `${base}.volumes[${i}].name`, description: "must be a DNS label (a-z, 0-9, '-')" });
     const restoreId = vol.scratch?.restore_from_snapshot_id ?? "";

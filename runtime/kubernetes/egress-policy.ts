@@ -78,7 +78,7 @@ export function neverRanges(cfg: Pick<EgressConfig, "denyCidrs">, nodeAddresses:
   return [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes, ...discovered.map(hostCidr)])];
 }
 
-export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string, agentPorts?: { first: number; count: number }): NetinitPolicy {
+export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string, agentPorts?: { first: number; count: number }): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
     if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
@@ -86,7 +86,8 @@ export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | 
     const targets = g.to === "any" ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }] : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
     for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
   }
-  const inbound: NonNullable<NetinitPolicy["inbound"]> = (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
+  // deny_ingress: no inbound connection but Hangar's own exec link (the API refuses it beside services).
+  const inbound: NonNullable<NetinitPolicy["inbound"]> = spec.denyIngress ? [] : (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
   // The agent's direct link: TLS, and only a connection that presents its token runs anything (agent/direct.go).
   if (agentPorts) inbound.push({ protocol: "tcp", port: agentPorts.first, ...(agentPorts.count > 1 ? { endPort: agentPorts.first + agentPorts.count - 1 } : {}) });
   return {

@@ -153,3 +153,34 @@ def test_the_local_runtime_refuses_services_naming_the_field(hangar):
     with pytest.raises(CWSandboxError) as e:
         Sandbox.run(tags=["e2e-services"], services=[Service(port=8080, visibility="private")]).wait()
     assert "sandbox.spec.services" in str(e.value) and "Kubernetes runtime" in str(e.value), e.value
+
+
+@pytest.mark.kubernetes_only
+def test_deny_ingress_true_accepts_no_inbound_connection(hangar):
+    # deny_ingress=true: the listeners on 8080 and 9090 are closed to the cluster (a plain pod of the
+    # namespace, no rules of its own, probes the pod IP); false with a service: its port opens, and only it.
+    from cwsandbox import NetworkOptions
+
+    shut = Sandbox.run("python3", "-c", SERVE, tags=["e2e-services"], max_lifetime_seconds=180, network=NetworkOptions(deny_ingress=True))
+    served = Sandbox.run("python3", "-c", SERVE, tags=["e2e-services"], max_lifetime_seconds=180, network=NetworkOptions(deny_ingress=False),
+                         services=[Service(port=8080, name="http", visibility="private")])
+    try:
+        shut.wait()
+        served.wait()
+        shut_ip, served_ip = pod_ip_of(shut.sandbox_id), pod_ip_of(served.sandbox_id)
+        # The listeners are up inside (each sandbox reaches its own on loopback).
+        for sb in (shut, served):
+            deadline = time.time() + 20
+            while sandbox_probe(sb, ["127.0.0.1:8080"])["127.0.0.1:8080"] != "CONNECTED":
+                assert time.time() < deadline, "the listener did not come up"
+                time.sleep(0.3)
+        got = control_probe([f"{shut_ip}:8080", f"{shut_ip}:9090", f"{served_ip}:8080", f"{served_ip}:9090"])
+        assert got[f"{served_ip}:8080"] == "CONNECTED", got  # the probe does reach a sandbox that accepts
+        assert got[f"{served_ip}:9090"] != "CONNECTED", got
+        assert got[f"{shut_ip}:8080"] != "CONNECTED" and got[f"{shut_ip}:9090"] != "CONNECTED", got
+    finally:
+        shut.stop().result()
+        served.stop().result()
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-services"], network=NetworkOptions(deny_ingress=True), services=[Service(port=8080, visibility="private")]).wait()
+    assert "network.deny_ingress" in str(e.value) and "declares services" in str(e.value), e.value

@@ -91,3 +91,25 @@ describe("runtime_class_selection", () => {
     expect(() => create("RUNTIME_CLASS_CPU_NESTED_VIRT", "kata")).toThrow(/runtime_class_selection: set runtime_class or runtime_class_selection, not both/);
   });
 });
+
+describe("deny_ingress", () => {
+  const make = (deny: boolean | undefined, services: unknown[]) => toDomainSpec({ containers: [{ image: "python:3.11" }], services, network: { deny_ingress: deny } } as never, { maxLifetimeSeconds: 60 });
+  const cfg = { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" as const };
+  it("true: no inbound port but Hangar's own exec link", () => {
+    const p = netinitPolicy(make(true, []), true, cfg, [], undefined, { first: 7000, count: 2 });
+    expect(p.inbound).toEqual([{ protocol: "tcp", port: 7000, endPort: 7001 }]);
+  });
+  it("false or unset: inbound on the services' ports only", () => {
+    for (const deny of [false, undefined]) {
+      expect(netinitPolicy(make(deny, [{ port: 8080 }]), true, cfg, []).inbound).toEqual([{ protocol: "tcp", port: 8080 }]);
+      expect(netinitPolicy(make(deny, []), true, cfg, []).inbound).toBeUndefined();
+    }
+  });
+  it("true beside services is refused naming the field", () => {
+    expect(() => make(true, [{ port: 8080 }])).toThrow(/network\.deny_ingress: true refuses every inbound connection, but this sandbox declares services/);
+  });
+  it("a spec's denyIngress is what netinit reads (the stored field is not inert)", () => {
+    const withServices = { ...make(undefined, [{ port: 8080 }]), denyIngress: true };
+    expect(netinitPolicy(withServices, true, cfg, []).inbound).toBeUndefined();
+  });
+});
