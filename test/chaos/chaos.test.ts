@@ -450,5 +450,7 @@ test(`${CYCLES} cycles from ${WORKERS} clients under faults lose nothing`, async
     for (const k of ["mid-create", "mid-write", "mid-exec"] as const) expect(counts.replica_kills[k], `replica kills ${k}`).toBeGreaterThan(0);
     expect(counts.vanished_execs_cleaned + counts.agent_kills).toBeGreaterThan(1);
   }
-  expect(counts.cycles_completed + counts.start_failed).toBeGreaterThanOrEqual(CYCLES);
+  // Honest: a run where starts fail with a typed FAILED is not a pass. At least 90 % of the cycles
+  // ran whole (create, write, exec, stop); the rest may have failed to start under the faults.
+  expect(counts.cycles_completed, `cycles completed (${counts.start_failed} failed to start)`).toBeGreaterThanOrEqual(Math.ceil(0.9 * CYCLES));
 });
