@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../core/errors.js";
+import { killFailures, reportKills, withKillNote } from "../core/kill.js";
 import { dockerConfig, type PullCredentials, type SecretResolver } from "../core/secrets.js";
 import { effectiveGrants } from "../core/egress.js";
 import { publicRoute, tlsAddress } from "../core/public-url.js";
@@ -510,7 +511,8 @@ export function createController(o: ControllerOptions) {
     await startedOrWait(tenant, id, signal);
     const release = takeSlot(tenant, id);
     try {
-      return { process: await o.runtime.exec(id, { ...rest, ...(sidecar ? { sidecar } : {}) }), release };
+      // A kill that fails is counted and logged with the sandbox id, then rethrown to the caller (ADR 0032).
+      return { process: reportKills(await o.runtime.exec(id, { ...rest, ...(sidecar ? { sidecar } : {}) }), o.runtime.name, id), release };
     } catch (e) {
       release();
       throw e;
@@ -575,7 +577,11 @@ export function createController(o: ControllerOptions) {
         stop(r, a.graceMs, "expired");
       } else if (a.t === "force-kill") {
         o.log.warn({ sandbox_id: r.id }, "sandbox did not stop after its grace period: killing");
-        await o.runtime.stop(r.id, 0).catch(() => undefined);
+        // A force kill that fails is counted, logged and retried on the next sweeps (after stuckAfterMs each).
+        await o.runtime.stop(r.id, 0).catch((e: unknown) => {
+          killFailures.report(o.runtime.name, r.id, e, "the sandbox (force kill)");
+          r.stateReason = withKillNote(r.stateReason, e); // GetSandbox shows it (state_reason)
+        });
         if (r.stop) r.stop.requestedAtMs = now();
       } else {
         records.delete(r.id);

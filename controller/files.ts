@@ -6,6 +6,7 @@
  */
 import { errors, isHangarError } from "../core/errors.js";
 import type { ExecProcess, Runtime } from "../runtime/types.js";
+import { reportKills } from "../core/kill.js";
 
 const READ = [
   'p=$1',
@@ -65,7 +66,7 @@ async function collectStderr(p: ExecProcess, onStdout: (b: Buffer) => boolean | 
 /** Starts a file script; an image without a shell becomes the file error the SDK expects. */
 async function startScript(rt: Runtime, id: string, argv: string[], path: string, op: "read" | "write", sidecar?: string): Promise<ExecProcess> {
   try {
-    return await rt.exec(id, { argv, ...(sidecar ? { sidecar } : {}) });
+    return reportKills(await rt.exec(id, { argv, ...(sidecar ? { sidecar } : {}) }), rt.name, id);
   } catch (e) {
     if (isHangarError(e) && e.metadata.no_shell) throw errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
     throw e;
@@ -74,7 +75,7 @@ async function startScript(rt: Runtime, id: string, argv: string[], path: string
 
 export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal, sidecar?: string): Promise<Buffer> {
   const p = await startScript(rt, id, ["/bin/sh", "-c", READ, "hangar-read-file", path], path, "read", sidecar);
-  const abort = () => void p.kill();
+  const abort = () => void p.kill().catch(() => undefined); // a failure is reported (reportKills)
   signal.addEventListener("abort", abort, { once: true });
   try {
     p.closeStdin();
@@ -117,7 +118,7 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
 
 export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal, sidecar?: string): Promise<void> {
   const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path, String(content.length)], path, "write", sidecar);
-  const abort = () => void p.kill();
+  const abort = () => void p.kill().catch(() => undefined); // a failure is reported (reportKills)
   signal.addEventListener("abort", abort, { once: true });
   try {
     const out = collectStderr(p, () => undefined);

@@ -60,20 +60,36 @@ export async function retryKill(attempt: () => Promise<void>, o: { delays?: numb
   }
 }
 
+const KILL_NOTE = "; its processes could not be killed";
+/** A sandbox's state reason noting that a kill failed (once; pure): `<reason>; its processes could not be killed (<why>), retried`. */
+export function withKillNote(reason: string, e: unknown): string {
+  const base = reason.includes(KILL_NOTE) ? reason.slice(0, reason.indexOf(KILL_NOTE)) : reason;
+  return `${base}${KILL_NOTE} (${((e as Error)?.message ?? String(e)).slice(0, 200)}), retried`;
+}
+
 /** The label a failed kill is counted under. */
 export const killWhy = (e: unknown): string => (e instanceof KillFailed ? e.why : "error");
 
+type KillLog = { warn(o: object, m: string): void };
+
 /**
- * Failed kills since start, by runtime and reason (what the kill was for: `timeout`, `cancel`,
- * `stream_cut`, `force_kill`, `stop`, `teardown`); the metric reads it. One per process: the
- * runtimes, the exec API and the reaper all count here.
+ * Failed kills since start, by runtime and reason (why it failed: KillFailed.why), and where they
+ * are logged (cmd/ installs Hangar's logger at start). One per process: the runtimes, the exec
+ * API, the file calls and the reaper all report here; `hangar_kill_failures_total` reads it.
  */
 export const killFailures = (() => {
   const counts = new Map<string, number>();
+  let log: KillLog = { warn: (o, m) => console.warn(m, o) };
   return {
-    add(runtime: string, reason: string) {
+    setLog(l: KillLog) {
+      log = l;
+    },
+    /** Counts and logs one kill that failed after its retries: the command (or the sandbox's processes) may still run. */
+    report(runtime: string, sandboxId: string, e: unknown, what = "a command") {
+      const reason = killWhy(e);
       const key = `${runtime}\u0000${reason}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      log.warn({ err: e, sandbox_id: sandboxId, runtime, reason }, `could not kill ${what}: it may still run`);
     },
     snapshot(): { runtime: string; reason: string; count: number }[] {
       return [...counts].map(([k, count]) => {
@@ -83,3 +99,15 @@ export const killFailures = (() => {
     },
   };
 })();
+
+/** The process with a kill() whose failure is reported (counted, logged with the sandbox id) before it is rethrown to the caller. */
+export function reportKills<P extends { kill(): Promise<void> }>(p: P, runtime: string, sandboxId: string): P {
+  let reported = false;
+  const kill = () =>
+    p.kill().catch((e: unknown) => {
+      if (!reported) killFailures.report(runtime, sandboxId, e);
+      reported = true;
+      throw e;
+    });
+  return { ...p, kill };
+}

@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { KillFailed, retryKill } from "../../core/kill.js";
 
 export interface Caps {
   memoryBytes?: number;
@@ -22,7 +23,7 @@ const quota = (millicores: number) => Math.max(MIN_CFS_QUOTA_US, millicores * 10
 
 export interface CgroupLeaf {
   procsFiles: string[];
-  /** SIGKILLs every process in the leaf at once and waits (≤ 2 s) until none is left. */
+  /** SIGKILLs every process in the leaf at once and waits until none is left; rejects (KillFailed) when some stay after the retries. */
   kill(): Promise<void>;
   remove(): Promise<void>;
 }
@@ -30,7 +31,7 @@ export interface CgroupLeaf {
 export interface CgroupSet {
   procsFiles: string[];
   note: string;
-  /** SIGKILLs every process of the sandbox at once and waits (≤ 2 s) until none is left; false when there is no kill cgroup. */
+  /** SIGKILLs every process of the sandbox at once and waits until none is left; false when there is no kill cgroup; rejects (KillFailed) when some stay after the retries. */
   kill(): Promise<boolean>;
   /** A child cgroup for one exec (same caps): its kill() takes exactly that exec's processes, daemons included. */
   leaf(name: string): Promise<CgroupLeaf>;
@@ -55,26 +56,55 @@ export async function removeCgroupDir(dir: string): Promise<void> {
   }
 }
 
-/** Kills every process in `dir` (and below) and waits until it is empty. */
-export async function killCgroup(dir: string, kind: KillKind): Promise<void> {
-  const until = Date.now() + 2000;
-  if (kind === "v2") {
-    await writeFile(path.join(dir, "cgroup.kill"), "1").catch(() => undefined);
-    while (Date.now() < until) {
-      const events = await readFile(path.join(dir, "cgroup.events"), "utf8").catch(() => "populated 0");
-      if (/^populated 0$/m.test(events)) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    return;
+/** Each kill try waits this long for the cgroup to empty; then it is tried again (LOCAL_KILL_DELAYS_MS), then it fails. */
+const KILL_SETTLE_MS = 2000;
+/** Pauses before the retries of a local kill: a few, short (the kernel is here; no restart to wait out). */
+export const LOCAL_KILL_DELAYS_MS = [50, 200, 800];
+
+/**
+ * Kills every process in `dir` (and below) and waits until it is empty. A kill that does not
+ * empty it (the kill file could not be written, a member survived) is tried again after each of
+ * `delaysMs`, then rejects with KillFailed naming the cgroup and why: never a quiet return with
+ * the cgroup still populated.
+ */
+export async function killCgroup(dir: string, kind: KillKind, o: { settleMs?: number; delaysMs?: number[] } = {}): Promise<void> {
+  const settleMs = o.settleMs ?? KILL_SETTLE_MS;
+  await retryKill(() => (kind === "v2" ? killV2(dir, settleMs) : killFreezer(dir, settleMs)), { delays: o.delaysMs ?? LOCAL_KILL_DELAYS_MS });
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const failed = (dir: string, what: string, why: string, cause?: unknown) =>
+  new KillFailed(`could not kill the processes of cgroup ${dir}: ${what}`, why, cause);
+
+/** cgroup v2: one write to cgroup.kill, then `populated 0` in cgroup.events (a cgroup already gone is empty). */
+async function killV2(dir: string, settleMs: number): Promise<void> {
+  const until = Date.now() + settleMs;
+  let writeError: unknown;
+  await writeFile(path.join(dir, "cgroup.kill"), "1").catch((e: unknown) => (writeError = e));
+  let events = "";
+  for (;;) {
+    events = await readFile(path.join(dir, "cgroup.events"), "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "populated 0" : `unreadable: ${e.message}`));
+    if (/^populated 0$/m.test(events)) return;
+    if (Date.now() >= until) break;
+    await pause(5);
   }
-  // v1 freezer: frozen processes cannot fork, so one pass over the members gets them all.
-  await writeFile(path.join(dir, "freezer.state"), "FROZEN").catch(() => undefined);
-  while (Date.now() < until && !(await readFile(path.join(dir, "freezer.state"), "utf8").catch(() => "FROZEN")).startsWith("FROZEN")) await new Promise((r) => setTimeout(r, 2));
-  const members = async (d: string): Promise<number[]> => {
-    const own = (await readFile(path.join(d, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
-    const subs = (await readdir(d, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
-    return [...own, ...(await Promise.all(subs.map((e) => members(path.join(d, e.name))))).flat()];
-  };
+  if (writeError) throw failed(dir, `writing cgroup.kill failed (${(writeError as Error).message}) and it still holds processes`, "write_failed", writeError);
+  throw failed(dir, `still populated ${settleMs} ms after cgroup.kill (${events.replace(/\s+/g, " ").trim()})`, "still_running");
+}
+
+/** Every pid in `d` and its sub-cgroups; a cgroup gone reads as empty. */
+async function members(d: string): Promise<number[]> {
+  const own = (await readFile(path.join(d, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean).map(Number);
+  const subs = (await readdir(d, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory());
+  return [...own, ...(await Promise.all(subs.map((e) => members(path.join(d, e.name))))).flat()];
+}
+
+/** cgroup v1 freezer: frozen processes cannot fork, so one pass over the members gets them all. */
+async function killFreezer(dir: string, settleMs: number): Promise<void> {
+  const until = Date.now() + settleMs;
+  let freezeError: unknown;
+  await writeFile(path.join(dir, "freezer.state"), "FROZEN").catch((e: unknown) => (freezeError = e));
+  while (!freezeError && Date.now() < until && !(await readFile(path.join(dir, "freezer.state"), "utf8").catch(() => "FROZEN")).startsWith("FROZEN")) await pause(2);
   for (const pid of await members(dir)) {
     try {
       process.kill(pid, "SIGKILL");
@@ -83,7 +113,15 @@ export async function killCgroup(dir: string, kind: KillKind): Promise<void> {
     }
   }
   await writeFile(path.join(dir, "freezer.state"), "THAWED").catch(() => undefined);
-  while (Date.now() < until && (await members(dir)).length > 0) await new Promise((r) => setTimeout(r, 5));
+  let left = await members(dir);
+  while (left.length > 0 && Date.now() < until) {
+    await pause(5);
+    left = await members(dir);
+  }
+  if (left.length === 0) return;
+  const shown = left.slice(0, 8).join(" ") + (left.length > 8 ? " ..." : "");
+  if (freezeError) throw failed(dir, `freezing failed (${(freezeError as Error).message}) and pids ${shown} are left`, "write_failed", freezeError);
+  throw failed(dir, `pids ${shown} still there ${settleMs} ms after SIGKILL`, "still_running");
 }
 
 /** The kernel refuses a CFS quota under 1 ms per period: like the kubelet, a smaller CPU limit gets that minimum (10m). */

@@ -103,9 +103,12 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
     exited,
     async kill() {
       // The exec's own cgroup first: it holds the processes that left its tree (setsid daemons).
-      await opts.killAll?.();
+      // Its failure (KillFailed: processes left after the retries) is reported once the tree was
+      // killed too: never dropped.
+      const failed = await opts.killAll?.().then(() => undefined, (e: unknown) => e as Error);
       if (child.pid !== undefined) await killTree(child.pid);
       for (const s of streams) s.resume();
+      if (failed) throw failed;
     },
   };
 }

@@ -34,6 +34,7 @@ import { createFileTemplateStore } from "./template-files.js";
 import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
 import { descendants, killTree } from "./proc-tree.js";
+import { killFailures } from "../../core/kill.js";
 import { prepareLocalRuntime } from "./prepare.js";
 import { localRecords } from "./record-file.js";
 import { startTime, writeState } from "./sweep.js";
@@ -373,7 +374,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     // When the main command ends, the sandbox ends: bubblewrap's init would otherwise wait for every
     // process left in the sandbox (and keep the output pipes, so "close", open).
     main.once("exit", () => {
-      void sb.cgroups.kill();
+      void killAll(sb, "exit");
       if (sb.initPid) void killTree(sb.initPid);
     });
     let settle: () => void = () => undefined;
@@ -480,8 +481,13 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     return main.pid;
   }
 
+  /** Kills every process of the sandbox (its cgroup); one that stays after the retries is logged and counted, never dropped quietly (ADR 0032). */
+  async function killAll(sb: LocalSandbox, reason: string): Promise<void> {
+    await sb.cgroups.kill().catch((e: unknown) => killFailures.report("local", sb.id, e, `the sandbox's processes (${reason})`));
+  }
+
   async function teardown(sb: LocalSandbox): Promise<void> {
-    await sb.cgroups.kill().catch(() => false);
+    await killAll(sb, "teardown");
     if (sb.initPid) await killTree(sb.initPid).catch(() => undefined);
     if (sb.pasta?.pid) await killTree(sb.pasta.pid).catch(() => undefined);
     await sb.cgroups.remove();
@@ -505,7 +511,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const targets = o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
     const hardKill = () => {
       sb.killedBySignal ??= 9;
-      void sb.cgroups.kill();
+      void killAll(sb, "stop");
       if (sb.initPid) void killTree(sb.initPid);
       if (sb.main.pid) void killTree(sb.main.pid);
     };

@@ -4,10 +4,11 @@
  * pids included.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inCgroups } from "../../runtime/local/bwrap-args.js";
+import { KillFailed } from "../../core/kill.js";
 import { createCgroups, killCgroup, MIN_CFS_QUOTA_US } from "../../runtime/local/cgroups.js";
 
 const ROOT = "/sys/fs/cgroup";
@@ -108,5 +109,60 @@ describe("cgroup caps", () => {
     } finally {
       await rmdir(dir);
     }
+  });
+
+  // A kill that does not empty the cgroup is retried, then fails loudly (issue 38): it used to
+  // return after 2 s as if it had worked. These cgroups are plain directories shaped like one
+  // whose kill the kernel does not carry out (no root needed).
+  const fakeCgroup = async (files: Record<string, string>, dirs: string[] = []) => {
+    const { mkdtemp, mkdir, writeFile } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const dir = await mkdtemp(path.join(tmpdir(), "hangar-fake-cgroup-"));
+    for (const d of dirs) await mkdir(path.join(dir, d));
+    for (const [f, v] of Object.entries(files)) await writeFile(path.join(dir, f), v);
+    return dir;
+  };
+  const quick = { settleMs: 50, delaysMs: [10, 10] };
+
+  it("cgroup v2: cgroup.kill that cannot be written, the cgroup still populated: KillFailed naming the cgroup, not a quiet return", async () => {
+    const dir = await fakeCgroup({ "cgroup.events": "populated 1\nfrozen 0\n" }, ["cgroup.kill"]);
+    const err = await killCgroup(dir, "v2", quick).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(KillFailed);
+    expect((err as KillFailed).why).toBe("write_failed");
+    expect((err as Error).message).toContain(dir);
+  });
+
+  it("cgroup v2: written but never emptied: KillFailed (still_running) after the retries", async () => {
+    const dir = await fakeCgroup({ "cgroup.events": "populated 1\n" });
+    await expect(killCgroup(dir, "v2", quick)).rejects.toMatchObject({ why: "still_running" });
+    expect(read(path.join(dir, "cgroup.kill"))).toBe("1");
+  });
+
+  it("cgroup v2: a kill that empties the cgroup only on its retry: cgroup.kill written again, then success", async () => {
+    const dir = await fakeCgroup({ "cgroup.events": "populated 1\n" });
+    const { writeFile, rm } = await import("node:fs/promises");
+    // Each write of cgroup.kill is counted and taken away; the cgroup empties after the second.
+    let writes = 0;
+    const watcher = setInterval(() => {
+      if (!existsSync(path.join(dir, "cgroup.kill"))) return;
+      rmSync(path.join(dir, "cgroup.kill"));
+      if (++writes === 2) void writeFile(path.join(dir, "cgroup.events"), "populated 0\n");
+    }, 5);
+    try {
+      await expect(killCgroup(dir, "v2", { settleMs: 100, delaysMs: [50, 50, 50] })).resolves.toBeUndefined();
+      expect(writes).toBe(2);
+    } finally {
+      clearInterval(watcher);
+      await rm(dir, { recursive: true });
+    }
+  });
+
+  it("freezer: a member that stays listed after SIGKILL: KillFailed naming its pid", async () => {
+    const victim = spawn("sleep", ["300"], { stdio: "ignore" });
+    const dir = await fakeCgroup({ "cgroup.procs": `${victim.pid}\n`, "freezer.state": "THAWED\n" });
+    const err = await killCgroup(dir, "freezer", quick).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(KillFailed);
+    expect((err as KillFailed).why).toBe("still_running");
+    expect((err as Error).message).toContain(String(victim.pid));
   });
 });
