@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
-import { createAuthenticator, parseKeysFile } from "../api/auth.js";
+import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../api/auth.js";
 import { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
@@ -13,6 +13,7 @@ import { parseSharedTemplates } from "../api/shared-templates.js";
 import { listenShareTokenCheck } from "../api/share-token-check.js";
 import { MIN_SHARE_TOKEN_KEY_BYTES } from "../core/share-token.js";
 import { createController } from "../controller/controller.js";
+import { createTenantGuard } from "../controller/tenant-guard.js";
 import { createDirSnapshotStore } from "../controller/snapshot-store.js";
 import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
 import { createImageStore } from "../runtime/local/image-store.js";
@@ -27,6 +28,7 @@ import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/war
 import { loadMallocTrim, startMallocTrim, type TrimLoop } from "./malloc-trim.js";
 import { dataDirProblem } from "./data-dir-check.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
+import { installCrashPolicy } from "./crash-policy.js";
 
 const isRoot = process.getuid?.() === 0;
 const installDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -160,6 +162,10 @@ async function main() {
   } catch (e) {
     fail(`HANGAR_API_KEYS_FILE: ${(e as Error).message}`);
   }
+  // An override for a tenant no key names is a typo that would leave the real tenant on the defaults.
+  const tenantNames = new Set(keys ? keys.map((k) => k.tenant) : [OPEN_TENANT]);
+  const unknownTenant = Object.keys(cfg.tenantLimits.tenants).find((t) => !tenantNames.has(t));
+  if (unknownTenant) fail(`HANGAR_TENANT_LIMITS.${unknownTenant}: no such tenant (${keys ? "HANGAR_API_KEYS_FILE names it nowhere" : `open mode has the one tenant "${OPEN_TENANT}"`})`);
   let shareTokenKey: Buffer | undefined;
   if (cfg.kube.shareTokens) {
     try {
@@ -188,6 +194,7 @@ async function main() {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
+  installCrashPolicy(log);
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (process.pid === 1 && cfg.runtime === "local") {
     log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
@@ -202,7 +209,13 @@ async function main() {
     ...(runtime.execStats ? { exec: () => runtime.execStats?.() as Record<string, number> | undefined } : {}),
     ...(runtime.agentStats ? { agents: () => runtime.agentStats?.() } : {}),
     ...(trimLoop ? { trim: () => trimLoop.stats() } : {}),
+    tenants: () => {
+      const live = holder.controller?.liveByTenant() ?? new Map<string, number>();
+      const used = new Map(tenantGuard.usage().map((u) => [u.tenant, u]));
+      return [...new Set([...live.keys(), ...used.keys()])].map((tenant) => ({ tenant, sandboxes: live.get(tenant) ?? 0, held_calls: used.get(tenant)?.held_calls ?? 0, exec_streams: used.get(tenant)?.exec_streams ?? 0 }));
+    },
   });
+  const tenantGuard = createTenantGuard({ table: cfg.tenantLimits, onRefused: (tenant, limit) => metrics.limitRefused(tenant, limit) });
   const controller = createController({
     runtime,
     defaultDenyEgress: cfg.defaultDenyEgress,
@@ -215,6 +228,7 @@ async function main() {
     maxFileBytes: cfg.maxFileBytes,
     reapIntervalMs: cfg.reapIntervalMs,
     secrets,
+    tenants: tenantGuard,
     sharedTemplates,
     ...(cfg.snapshots ? { snapshots: { store: await createDirSnapshotStore(cfg.snapshots.dir), maxBytes: cfg.snapshots.maxBytes, maxPerTenant: cfg.snapshots.perTenant } } : {}),
     log: log.child({ component: "controller" }),
