@@ -8,10 +8,15 @@ export interface MetricSources {
   exec?: () => Record<string, number> | undefined;
   agents?: () => Record<string, number> | undefined;
   trim?: () => { trims: number; seconds: number; releasedBytes: number } | undefined;
+  /** Per-tenant use (ADR 0031): live sandboxes, held calls and commands of each tenant with any. */
+  tenants?: () => { tenant: string; sandboxes: number; held_calls: number; exec_streams: number }[];
 }
 
+/** Tenants beyond this many get the label "_other": a label per tenant, never unbounded. */
+export const MAX_TENANT_LABELS = 200;
+
 export function createMetrics(sandboxCounts: () => Record<string, number>, sources: MetricSources = {}) {
-  const { watch: watchStats, exec: execStats, agents: agentStats, trim: trimStats } = sources;
+  const { watch: watchStats, exec: execStats, agents: agentStats, trim: trimStats, tenants: tenantStats } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
   const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
@@ -88,8 +93,35 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
       });
     }
   }
+  const labelled = new Set<string>();
+  const tenantLabel = (t: string) => {
+    if (labelled.has(t)) return t;
+    if (labelled.size >= MAX_TENANT_LABELS) return "_other";
+    labelled.add(t);
+    return t;
+  };
+  const refusals = new Counter({ name: "hangar_tenant_limit_refusals_total", help: "Calls refused at a per-tenant limit, by tenant and limit (held_calls also counts GetSandbox calls answered without their hold)", labelNames: ["tenant", "limit"], registers: [registry] });
+  if (tenantStats) {
+    for (const key of ["sandboxes", "held_calls", "exec_streams"] as const) {
+      new Gauge({
+        name: `hangar_tenant_${key}`,
+        help: { sandboxes: "Live sandboxes per tenant (every replica's records)", held_calls: "Held calls per tenant on this replica (held GetSandbox, commands waiting for a start, followed logs)", exec_streams: "Commands running per tenant on this replica" }[key],
+        labelNames: ["tenant"],
+        registers: [registry],
+        collect() {
+          this.reset();
+          const sums = new Map<string, number>();
+          for (const u of tenantStats()) sums.set(tenantLabel(u.tenant), (sums.get(tenantLabel(u.tenant)) ?? 0) + u[key]);
+          for (const [tenant, n] of sums) this.set({ tenant }, n);
+        },
+      });
+    }
+  }
   return {
     registry,
+    limitRefused(tenant: string, limit: string) {
+      refusals.inc({ tenant: tenantLabel(tenant), limit });
+    },
     rpcDone(method: string, code: string, seconds: number) {
       rpcs.inc({ method, code });
       latency.observe({ method }, seconds);

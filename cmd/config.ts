@@ -12,6 +12,7 @@ import { parsePublicTlsAddress, parsePublicUrl, type PublicTlsBase, type PublicU
 import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
 import { parseSecretStores } from "../core/secrets.js";
 import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/warm-pool-config.js";
+import { DEFAULT_LOCAL_LOG_BYTES, LimitsConfigError, readTenantLimits } from "./config-limits.js";
 
 export class ConfigError extends Error {}
 
@@ -361,6 +362,15 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
   if (slotUidBase < idRangeStart + 65_536 && slotUidBase + 65_536 > idRangeStart) throw new ConfigError(`HANGAR_LOCAL_SLOT_UID_BASE=${slotUidBase}: the slot uids (${slotUidBase}-${slotUidBase + 65_535}) overlap the sandbox id range HANGAR_LOCAL_ID_RANGE_START=${idRangeStart} (${idRangeStart}-${idRangeStart + 65_535})`);
   const runnerId = str("HANGAR_RUNNER_ID", `local-${os.hostname().toLowerCase().replace(/[^a-z0-9-]/g, "-")}`);
   const runnerGroupId = str("HANGAR_RUNNER_GROUP_ID", "local");
+  // Per-tenant limits (cmd/config-limits.ts, ADR 0031).
+  const localLogBytes = int("HANGAR_LOCAL_LOG_BYTES", DEFAULT_LOCAL_LOG_BYTES, 64 * 1024, 1024 ** 3);
+  const tenantLimits = (() => {
+    try {
+      return readTenantLimits(int, str, { maxSandboxes: int("HANGAR_MAX_SANDBOXES", 256, 1, 100_000), maxExecs: int("HANGAR_MAX_EXECS", 1024, 1, 100_000), open: !keysFile, localLogBytes });
+    } catch (e) {
+      throw e instanceof LimitsConfigError ? new ConfigError(e.message) : e;
+    }
+  })();
 
   const cfg = {
     listen,
@@ -389,6 +399,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
     mallocTrimSeconds: int("HANGAR_MALLOC_TRIM_SECONDS", 0, 0, 3600),
     defaultDenyEgress: bool("HANGAR_DEFAULT_DENY_EGRESS", true),
     reportPreparing: bool("HANGAR_REPORT_PREPARING", true),
+    tenantLimits,
     secretStores,
     runtimeClassSelection,
     kube: {
@@ -479,6 +490,7 @@ export function loadConfig(env: Source, argv: string[], installDir: string) {
       sandboxUid: int("HANGAR_LOCAL_SANDBOX_UID", 0, 0, 65535),
       pidsMax: int("HANGAR_LOCAL_PIDS_MAX", 4096, 16, 1_000_000),
       logBytesPerSecond: int("HANGAR_LOCAL_LOG_BYTES_PER_SECOND", 16 * 1024 * 1024, 0, 1024 ** 3),
+      logBytes: localLogBytes,
       defaultMemoryBytes: int("HANGAR_LOCAL_DEFAULT_MEMORY_BYTES", 4 * 1024 ** 3, 32 * 1024 ** 2, Number.MAX_SAFE_INTEGER),
       defaultCpuMillicores: int("HANGAR_LOCAL_DEFAULT_CPU_MILLICORES", 1000, 10, 1_000_000),
       cgroupRoot: str("HANGAR_LOCAL_CGROUP_ROOT", "/sys/fs/cgroup"),

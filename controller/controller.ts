@@ -622,6 +622,12 @@ export function createController(o: ControllerOptions) {
     for (const r of records.values()) c[r.state] = (c[r.state] ?? 0) + 1;
     return c;
   };
+  /** Live sandboxes per tenant (the per-tenant gauge). */
+  const liveByTenant = () => {
+    const c = new Map<string, number>();
+    for (const r of records.values()) if (!isTerminal(r.state)) c.set(r.tenant, (c.get(r.tenant) ?? 0) + 1);
+    return c;
+  };
 
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
   const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg), (obj, msg) => o.log.info(obj, msg));
@@ -639,5 +645,5 @@ export function createController(o: ControllerOptions) {
       return mine.map((volume) => ({ volume, attached: uses.filter((u) => u.volumeId === volume.id).length }));
     },
   };
-  return { templates, volumes, snapshots, snapshot, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts };
+  return { templates, volumes, snapshots, snapshot, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts, liveByTenant };
 }
