@@ -558,6 +558,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   }
 
   async function* logs(id: string, opts: LogOptions): AsyncIterable<LogChunk> {
+    if (!sandboxes.has(id) && durable.restored(id)) return; // its output died with the Hangar that ran it (ADR 0030)
     yield* get(id).logs.read(opts);
   }
 

@@ -145,6 +145,8 @@ export function createRecordFiles(dir: string): RecordFiles {
  */
 export function localRecords(dir: string, emit: (e: RuntimeEvent) => void, log: { warn(o: object, m: string): void }, now: () => number = Date.now) {
   const files = createRecordFiles(dir);
+  /** Sandboxes of an earlier run of Hangar: records only (their output died with that run). */
+  const restored = new Set<string>();
   const records: DurableRecords = {
     async open() {
       const { records: found, unreadable } = await files.load();
@@ -156,6 +158,7 @@ export function localRecords(dir: string, emit: (e: RuntimeEvent) => void, log: 
       for (const stored of found) {
         const r = afterRestart(stored, t);
         if (r !== stored) await files.write(r);
+        restored.add(r.id);
         emit({ t: "record", record: r });
       }
     },
@@ -169,7 +172,12 @@ export function localRecords(dir: string, emit: (e: RuntimeEvent) => void, log: 
       await files.write(r);
       emit({ t: "stored", id });
     },
-    remove: (id: string) => files.remove(id),
+    remove: (id: string) => {
+      restored.delete(id);
+      return files.remove(id);
+    },
+    /** The sandbox's record is from an earlier run of Hangar. */
+    restored: (id: string) => restored.has(id),
     idle: () => files.idle(),
   };
 }

@@ -93,6 +93,12 @@ def test_killed_hangar_answers_every_acknowledged_sandbox_with_a_terminal_record
         for sid in burst:
             # Each acknowledged create ran or was still starting when Hangar died: either way it says so.
             assert got[sid][0] == "failed" and got[sid][1].startswith(RESTARTED), (sid, got[sid])
+        # Its output died with the Hangar that ran it: the log is empty, not NOT_FOUND.
+        ch2, stub2, md2 = _wire(h2)
+        try:
+            assert list(stub2.StreamLogs(pb.StreamLogsRequest(sandbox_id=done.sandbox_id), metadata=md2, timeout=30)) == []
+        finally:
+            ch2.close()
         listed = {s.sandbox_id: str(s.status) for s in Sandbox.list(tags=["crash"], show_terminated=True).result()}
         assert set(want) | set(burst) <= set(listed), set(want) | set(burst) - set(listed)
         assert {listed[s] for s in [*want, *burst]} <= {"failed", "completed"}, listed

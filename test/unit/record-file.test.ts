@@ -142,6 +142,12 @@ describe("localRecords", () => {
     await localRecords(dir, (e) => e.t === "record" && second.push(e.record), log, () => 9_000).records.open();
     expect(first).toEqual([expect.objectContaining({ state: "FAILED", endedAtMs: 7_000 })]);
     expect(second).toEqual(first);
+    // Known as an earlier run's sandbox (a record without output) until retention removes it.
+    const d = localRecords(dir, () => undefined, log);
+    await d.records.open();
+    expect(d.restored(ID)).toBe(true);
+    await d.remove(ID);
+    expect(d.restored(ID)).toBe(false);
   });
 });
 
