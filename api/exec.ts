@@ -2,11 +2,15 @@
  * StreamExec and unary Exec (contract §5): `ready` first, one `output` frame per pipe
  * read, stdin with real EOF on `close` or half-close, `exit` only after stdout/stderr are
  * drained. The command is killed (whole process tree) on cancel, and at the call's
- * deadline minus a margin, ending with DEADLINE_EXCEEDED + CWSANDBOX_COMMAND_TIMEOUT.
+ * deadline minus a margin, ending with DEADLINE_EXCEEDED + CWSANDBOX_COMMAND_TIMEOUT; a timeout
+ * whose kill failed (or is not confirmed within half the margin) ends with INTERNAL +
+ * CWSANDBOX_COMMAND_NOT_KILLED instead: the command may still run (ADR 0032).
  */
 import type * as grpc from "@grpc/grpc-js";
 import { errors, type FieldViolation } from "../core/errors.js";
 import type { Controller, ExecHandle } from "../controller/controller.js";
+import { KillFailed } from "../core/kill.js";
+import type { ExecProcess } from "../runtime/types.js";
 import type { CallContext } from "./call.js";
 import { writeWithBackpressure } from "./call.js";
 import type { ExecRequest__Output } from "./generated/coreweave/sandbox/v1/ExecRequest.js";
@@ -48,25 +52,88 @@ export function killAtMs(deadlineMs: number | undefined, nowMs: number, marginMs
   return remaining > marginMs + 500 ? deadlineMs - marginMs : deadlineMs - Math.min(50, Math.max(0, remaining / 10));
 }
 
+/**
+ * The kill of a command that must not outlive its call (timeout, cancel, failure): started once.
+ * A kill that fails after the runtime's retries was already counted and logged (reportKills,
+ * ADR 0032); here it decides what the caller hears.
+ */
+function commandKiller(p: ExecProcess) {
+  let k: Promise<Error | undefined> | undefined;
+  return () => (k ??= p.kill().then(() => undefined, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+}
+
 function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
   const started = Date.now();
   const at = killAtMs(ctx.deadlineMs, started, policy.deadlineMarginMs);
+  const kill = commandKiller(handle.process);
   let timedOut = false;
+  let notKilled: Error | undefined;
+  let stopWaiting!: () => void;
+  /** Settles when the output need not be waited for any more: the call was cancelled, or the timeout's kill failed or is not confirmed in time. */
+  const stop = new Promise<void>((r) => (stopWaiting = r));
+  const confirmMs = killConfirmMs(policy.deadlineMarginMs);
   const timer = at === undefined ? undefined : setTimeout(() => {
     timedOut = true;
-    void handle.process.kill();
+    const unconfirmed = setTimeout(() => {
+      notKilled ??= new KillFailed(`the kill was not confirmed within ${(confirmMs / 1000).toFixed(1)}s`, "unconfirmed");
+      stopWaiting();
+    }, confirmMs);
+    void kill().then((e) => {
+      clearTimeout(unconfirmed);
+      if (!e) return;
+      notKilled ??= e;
+      stopWaiting();
+    });
   }, Math.max(0, at - started));
-  const onAbort = () => void handle.process.kill();
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  const onAbort = () => {
+    void kill();
+    stopWaiting();
+  };
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener("abort", onAbort, { once: true });
   return {
     timedOut: () => timedOut,
+    /** The timeout's kill failed (or was not confirmed in time): the command may still run. */
+    notKilled: () => notKilled,
+    stop,
+    kill,
     seconds: () => (Date.now() - started) / 1000,
     disarm() {
       if (timer) clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
     },
+    /**
+     * Kills the command unless it finished, then frees its slot. Waited for, except after a kill
+     * that failed or is unconfirmed: the caller's answer must not wait for its retries (they go on,
+     * bounded, and a final failure is reported there).
+     */
+    async end(finished: boolean) {
+      if (finished) return handle.release();
+      if (notKilled) return void kill().finally(() => handle.release());
+      await kill();
+      handle.release();
+    },
   };
 }
+
+/** How long the caller waits for the timeout's kill to confirm before hearing that the command may still run: half the deadline margin, at least 0.2 s. Pure. */
+export const killConfirmMs = (deadlineMarginMs: number) => Math.max(200, Math.floor(deadlineMarginMs / 2));
+
+/** The items of `it` until `stop` settles (then the iteration is left, and not waited for). */
+export async function* until<T>(it: AsyncIterable<T>, stop: Promise<void>): AsyncGenerator<T> {
+  const iter = it[Symbol.asyncIterator]();
+  const stopped: Promise<typeof STOPPED> = stop.then(() => STOPPED);
+  for (;;) {
+    const r: IteratorResult<T> | typeof STOPPED = await Promise.race([iter.next(), stopped]);
+    if (r === STOPPED) {
+      void iter.return?.()?.catch?.(() => undefined);
+      return;
+    }
+    if (r.done) return;
+    yield r.value;
+  }
+}
+const STOPPED: unique symbol = Symbol("stopped");
 
 type ExecCall = grpc.ServerDuplexStream<ExecStreamRequest__Output, ExecStreamResponse>;
 
@@ -135,18 +202,23 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     try {
       call.resume();
       await writeWithBackpressure(call, { ready: { ready_time: timestamp(Date.now()) } }, ctx.signal);
-      for await (const chunk of p.output()) {
+      for await (const chunk of until(p.output(), timer.stop)) {
         if (ctx.signal.aborted) break;
         await writeWithBackpressure(call, { output: { stream: chunk.stream === "stdout" ? "STREAM_STDOUT" : "STREAM_STDERR", data: chunk.data } }, ctx.signal);
       }
-      // A killed command may end without an exit status (its stream was cut): the timeout or
-      // the cancel is what happened, not a lost backend.
-      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       const secs = timer.seconds();
       if (ctx.signal.aborted) {
         metrics.execDone("cancelled", secs);
         return;
       }
+      const notKilled = timer.notKilled();
+      if (notKilled) {
+        metrics.execDone("timeout_not_killed", secs);
+        throw errors.commandNotKilled(secs, notKilled.message);
+      }
+      // A killed command may end without an exit status (its stream was cut): the timeout or
+      // the cancel is what happened, not a lost backend.
+      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       if (timer.timedOut()) {
         metrics.execDone("timeout", secs);
         throw errors.commandTimeout(secs);
@@ -169,8 +241,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       if (!inputDone) endInput();
       // A command that ended normally may leave background processes running (as with
       // any exec); anything else (cancel, timeout, failure) takes the whole tree down.
-      if (!finished) await p.kill().catch(() => undefined);
-      handle.release();
+      await timer.end(finished);
     }
   }
 
@@ -190,7 +261,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       const out = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
       const kept = { stdout: 0, stderr: 0 };
       const produced = { stdout: 0, stderr: 0 };
-      for await (const c of p.output()) {
+      for await (const c of until(p.output(), timer.stop)) {
         produced[c.stream] += c.data.length;
         const room = cap - kept[c.stream];
         if (room > 0) {
@@ -199,6 +270,12 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
           kept[c.stream] += part.length;
         }
       }
+      const notKilled = timer.notKilled();
+      if (notKilled) {
+        metrics.execDone("timeout_not_killed", timer.seconds());
+        throw errors.commandNotKilled(timer.seconds(), notKilled.message);
+      }
+      if (ctx.signal.aborted) throw errors.unavailable("the call was cancelled");
       const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       if (timer.timedOut()) throw errors.commandTimeout(timer.seconds());
       if (outcome instanceof Error) throw outcome;
@@ -216,8 +293,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       };
     } finally {
       timer.disarm();
-      if (!finished) await p.kill().catch(() => undefined);
-      handle.release();
+      await timer.end(finished);
     }
   }
 

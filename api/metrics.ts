@@ -1,6 +1,7 @@
 /** Prometheus metrics: per-RPC counts and latency, exec durations, sandboxes by state. */
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { killFailures } from "../core/kill.js";
 
 /** What the process reports beyond the API's own counts; each absent source adds no metric. */
 export interface MetricSources {
@@ -33,6 +34,16 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
     labelNames: ["outcome"],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
     registers: [registry],
+  });
+  new Counter({
+    name: "hangar_kill_failures_total",
+    help: "Kills that failed after their retries (ADR 0032): a command or a sandbox's processes may still run. By runtime and reason: still_running (processes left after the kill), write_failed (the cgroup's kill file could not be written), unreachable (the kill exec found no way into the pod), unconfirmed (no confirmation within the bound), no_kill_path (nothing in the pod can kill it), error (anything else)",
+    labelNames: ["runtime", "reason"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { runtime, reason, count } of killFailures.snapshot()) this.inc({ runtime, reason }, count);
+    },
   });
   const states = ["PENDING", "CREATING", "RUNNING", "TERMINATING", "COMPLETED", "FAILED"];
   new Gauge({

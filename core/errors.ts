@@ -86,6 +86,9 @@ export const errors = {
     }),
   commandTimeout: (seconds: number) =>
     new HangarError({ code: "DEADLINE_EXCEEDED", message: `command timed out after ${seconds.toFixed(1)}s and was killed`, reason: "CWSANDBOX_COMMAND_TIMEOUT" }),
+  /** A command's timeout whose kill failed or was not confirmed (ADR 0032): it may still run; not a plain timeout. */
+  commandNotKilled: (seconds: number, why: string) =>
+    new HangarError({ code: "INTERNAL", message: `command timed out after ${seconds.toFixed(1)}s and could not be killed: it may still run in the sandbox (${why.slice(0, 300)})`, reason: "CWSANDBOX_COMMAND_NOT_KILLED", metadata: { timeout_seconds: seconds.toFixed(1), may_still_run: "true" } }),
   unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),
   notImplemented: (what: string) =>
     new HangarError({ code: "UNIMPLEMENTED", message: `${what} is not supported by Hangar`, reason: "CWSANDBOX_NOT_IMPLEMENTED" }),

@@ -1,4 +1,5 @@
 /** An in-memory Runtime for unit tests of the layers above it. */
+import { KillFailed } from "../../core/kill.js";
 import type { RunnerInfo, SandboxSpec } from "../../core/types.js";
 import type { ExecOptions, ExecProcess, Runtime, RuntimeEvent } from "../../runtime/types.js";
 
@@ -56,6 +57,7 @@ export function fakeRuntime() {
             yield { stream: "stdout" as const, data: stdin };
           }
           if (opts.argv[0] === "sleep") await new Promise<void>((r) => wake.push(r));
+          if (opts.argv[0] === "stubborn" || opts.argv[0] === "sticky") await new Promise<void>(() => undefined); // runs on: its kill fails
           // late MS TEXT: prints TEXT after MS milliseconds (output that comes after the client's input ended).
           if (opts.argv[0] === "late" || opts.argv[0] === "deaf") {
             await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
@@ -64,7 +66,13 @@ export function fakeRuntime() {
           resolveExit({ exitCode: 0 });
         },
         exited,
-        async kill() { calls.push(`kill ${id}`); closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 }); },
+        async kill() {
+          calls.push(`kill ${id}`);
+          // stubborn: a command whose kill fails (its processes stay); sticky: one whose kill never answers.
+          if (opts.argv[0] === "stubborn") throw new KillFailed("pids 4242 still there after SIGKILL", "still_running");
+          if (opts.argv[0] === "sticky") return new Promise<void>(() => undefined);
+          closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 });
+        },
       };
     },
     async *logs() { yield { data: Buffer.from("log line\n"), end: 9 }; },
