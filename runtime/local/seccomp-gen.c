@@ -150,6 +150,8 @@ static const struct { const char *name; int nr; uint32_t only; } newer[] = {
   { NULL, 0, 0 },
 };
 
+static const char *op_names[] = { [SCMP_CMP_NE] = "ne", [SCMP_CMP_LT] = "lt", [SCMP_CMP_LE] = "le", [SCMP_CMP_EQ] = "eq",
+                                   [SCMP_CMP_GE] = "ge", [SCMP_CMP_GT] = "gt", [SCMP_CMP_MASKED_EQ] = "masked_eq" };
 static uint32_t arch;
 static int highest = -1, listing = 0;
 
@@ -186,8 +188,7 @@ static void add(scmp_filter_ctx ctx, uint32_t action, const char *name, unsigned
   if (!listing) return;
   if (action != SCMP_ACT_ALLOW) printf("errno %s %d %d\n", name, nr, (int)(action & 0xffff));
   else if (!n) printf("allow %s %d\n", name, nr);
-  else printf("allow %s %d a%u %s 0x%llx 0x%llx\n", name, nr, cmp->arg, cmp->op == SCMP_CMP_LT ? "lt" : cmp->op == SCMP_CMP_EQ ? "eq" : cmp->op == SCMP_CMP_MASKED_EQ ? "masked_eq" : "?",
-              (unsigned long long)cmp->datum_a, (unsigned long long)cmp->datum_b);
+  else printf("allow %s %d a%u %s 0x%llx 0x%llx\n", name, nr, cmp->arg, op_names[cmp->op], (unsigned long long)cmp->datum_a, (unsigned long long)cmp->datum_b);
 }
 
 static scmp_filter_ctx build(int refusal) {
