@@ -6,6 +6,10 @@
 
 {{- define "hangar.sandboxNamespace" -}}{{ .Values.sandboxNamespace | default .Release.Namespace }}{{- end }}
 
+{{- /* The image and path of hangar-netinit: what Hangar runs (HANGAR_KUBE_NETINIT_IMAGE, _PATH) and all the admission policy admits. */ -}}
+{{- define "hangar.netinitImage" -}}{{ .Values.config.netinitImage | default (printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion)) }}{{- end }}
+{{- define "hangar.netinitPath" -}}/app/.build/hangar-netinit{{- end }}
+
 {{- define "hangar.selectorLabels" -}}
 app.kubernetes.io/name: hangar
 app.kubernetes.io/instance: {{ .Release.Name }}
