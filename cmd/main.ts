@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../api/auth.js";
 import { createMetrics } from "../api/metrics.js";
+import { killFailures } from "../core/kill.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { parseSharedTemplates } from "../api/shared-templates.js";
@@ -195,6 +196,7 @@ async function main() {
   }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   installCrashPolicy(log);
+  killFailures.setLog(log); // a kill that fails is logged with its sandbox id (ADR 0032)
   if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (process.pid === 1 && cfg.runtime === "local") {
     log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
