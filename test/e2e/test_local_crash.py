@@ -160,3 +160,21 @@ def test_a_data_dir_sandboxes_cannot_reach_stops_hangar_at_start():
         pytest.fail(f"Hangar started on a data dir sandboxes cannot reach:\n{err[-2000:]}")
     assert p.returncode == 2, (p.returncode, err)
     assert f"HANGAR_DATA_DIR {data} is not reachable by sandbox uids (mode 0700 on {closed}): chmod o+x {closed}" in err, err
+
+
+@pytest.mark.local_only
+@pytest.mark.own_hangar
+def test_a_stopped_hangar_stores_how_its_sandboxes_ended(monkeypatch):
+    """SIGTERM: Hangar stops its sandboxes and stores their ends before it exits (not "restarted")."""
+    h = start_hangar()
+    point_sdk_at(monkeypatch, h)
+    sb = Sandbox.run(tags=["crash-graceful"], max_lifetime_seconds=300)
+    sb.wait()
+    assert stop_hangar(h) == 0
+    h2 = start_hangar({"HANGAR_DATA_DIR": h.data_dir})
+    try:
+        point_sdk_at(monkeypatch, h2)
+        again = Sandbox.from_id(sb.sandbox_id).result()
+        assert str(again.status) in ("completed", "failed") and not (again.status_reason or "").startswith(RESTARTED), (again.status, again.status_reason)
+    finally:
+        assert stop_hangar(h2) == 0
