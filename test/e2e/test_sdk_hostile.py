@@ -32,6 +32,11 @@ print("bpf", call(321, 0, 0, 0))                                  # bpf(2)
 print("ptrace", call(101, 16, 1, 0, 0))                           # ptrace(PTRACE_ATTACH, 1)
 print("io_uring", call(425, 1, 0))                                # io_uring_setup(2)
 print("perf", call(298, 0, 0, -1, -1, 0))                         # perf_event_open(2)
+print("set_mempolicy", call(238, 0, 0, 0))                        # set_mempolicy(MPOL_DEFAULT)
+print("get_mempolicy", call(239, 0, 0, 0, 0, 0))                  # get_mempolicy(2)
+print("mbind", call(237, 0, 0, 0, 0, 0, 0))                       # mbind(2), an empty range
+print("move_pages", call(279, 0, 0, 0, 0, 0, 0))                  # move_pages(2), no pages
+print("personality", call(135, 0x0040000))                        # personality(ADDR_NO_RANDOMIZE)
 """
 
 
@@ -70,13 +75,16 @@ def test_the_host_filesystem_is_not_visible(sandbox):
 
 # The container runtime's default profile on Kubernetes (containerd 1.6 here) allows ptrace of
 # the sandbox's own processes and io_uring: the local filter denies both (docs/security.md).
-MUST_FAIL = {"unshare-user", "mount", "keyctl", "bpf", "ptrace", "io_uring", "perf"} if RUNTIME == "local" else {"unshare-user", "mount", "keyctl", "bpf", "perf"}
+# The local filter is an allow list at least as strict as that profile (ADR 0010): the NUMA memory
+# policy calls and personality(ADDR_NO_RANDOMIZE), which reached the kernel under its deny list, fail too.
+MEMPOLICY = {"set_mempolicy", "get_mempolicy", "mbind", "move_pages", "personality"}
+MUST_FAIL = {"unshare-user", "mount", "keyctl", "bpf", "ptrace", "io_uring", "perf"} | MEMPOLICY if RUNTIME == "local" else {"unshare-user", "mount", "keyctl", "bpf", "perf"}
 
 
 def test_syscalls_that_reach_past_the_sandbox_fail(sandbox):
     r = sandbox.exec(["python3", "-c", SYSCALLS], timeout_seconds=60).result()
     results = dict(line.split(" ", 1) for line in r.stdout.splitlines())
-    assert set(results) == {"unshare-user", "mount", "keyctl", "bpf", "ptrace", "io_uring", "perf"}, r.stdout + r.stderr
+    assert set(results) == {"unshare-user", "mount", "keyctl", "bpf", "ptrace", "io_uring", "perf"} | MEMPOLICY, r.stdout + r.stderr
     assert {k: v for k, v in results.items() if k in MUST_FAIL and v == "ok"} == {}, results
 
 
