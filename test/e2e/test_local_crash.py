@@ -42,6 +42,9 @@ def test_killed_hangar_answers_every_acknowledged_sandbox_with_a_terminal_record
         done = Sandbox.run("/bin/sh", "-c", "exit 5", tags=["crash"])
         done.wait_until_complete().result()
         assert done.returncode == 5
+        # The records are Hangar's alone: a sandbox cannot read them (another tenant's environment is in there).
+        peek = live.exec(["/bin/sh", "-c", f"ls -a {h.data_dir}/records; cat {h.data_dir}/records/*.json"]).result()
+        assert live.sandbox_id not in peek.stdout and '"tenant"' not in peek.stdout, peek.stdout
         # Mid-create, deterministically: a start held by a startup probe that never passes stays
         # CREATING (acknowledged, its command running, never RUNNING) until Hangar is killed.
         starting = stub.CreateSandbox(pb.CreateSandboxRequest(sandbox=pb.Sandbox(spec=_spec("sleep 300", pb.Probe(exec=["false"], period_seconds=1, failure_threshold=1000)))), metadata=md).sandbox_id
