@@ -15,6 +15,8 @@ import { listenShareTokenCheck } from "../api/share-token-check.js";
 import { MIN_SHARE_TOKEN_KEY_BYTES } from "../core/share-token.js";
 import { createController } from "../controller/controller.js";
 import { createTenantGuard } from "../controller/tenant-guard.js";
+import { limitsFor } from "../controller/tenant-limits.js";
+import { logBudgets } from "../runtime/local/log-budget.js";
 import { createDirSnapshotStore } from "../controller/snapshot-store.js";
 import { DEFAULT_DENIED_CIDRS } from "../runtime/local/egress.js";
 import { createImageStore } from "../runtime/local/image-store.js";
@@ -128,6 +130,8 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,
     logBytesPerSecond: cfg.local.logBytesPerSecond,
+    logBytes: cfg.local.logBytes,
+    logBudget: logBudgets((tenant) => limitsFor(cfg.tenantLimits, tenant).log_bytes),
     defaultMemoryBytes: cfg.local.defaultMemoryBytes,
     defaultCpuMillicores: cfg.local.defaultCpuMillicores,
     cgroupRoot: cfg.local.cgroupRoot,

@@ -33,6 +33,7 @@ import { bubblewrapLauncher, LAUNCH_FDS } from "./launcher.js";
 import { createFileTemplateStore } from "./template-files.js";
 import { readAtRate } from "./log-rate.js";
 import { LogStore } from "./log-store.js";
+import type { LogBudget } from "./log-budget.js";
 import { descendants, killTree } from "./proc-tree.js";
 import { killFailures } from "../../core/kill.js";
 import { prepareLocalRuntime } from "./prepare.js";
@@ -65,6 +66,10 @@ export interface LocalRuntimeOptions {
   pidsMax: number;
   /** How fast a sandbox's output is read into its log (bytes/s, one second's burst); 0 = unlimited. */
   logBytesPerSecond?: number;
+  /** Each sandbox's log keeps at most this many bytes (HANGAR_LOCAL_LOG_BYTES; default 8 MiB)... */
+  logBytes?: number;
+  /** ...and all of a tenant's logs together their tenant's budget (HANGAR_TENANT_LOG_BYTES, runtime/local/log-budget.ts). */
+  logBudget?: (tenant: string) => LogBudget;
   /** The memory cap of a sandbox that asks for none. */
   defaultMemoryBytes: number;
   /** The CPU cap of a sandbox that asks for none. */
@@ -367,7 +372,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       argsPipe.end(setenvArgs(secrets));
     }
     releaseIds();
-    const logs = new LogStore();
+    const logs = new LogStore(o.logBytes, _record && o.logBudget?.(_record.tenant));
     if (main.stdout) readAtRate(main.stdout, o.logBytesPerSecond ?? 0, (b) => logs.push("stdout", b));
     if (main.stderr) readAtRate(main.stderr, o.logBytesPerSecond ?? 0, (b) => logs.push("stderr", b));
     const mainClosed = new Promise<void>((r) => main.once("close", () => r()));
@@ -568,6 +573,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       await stop(id, 0);
       await sb.exited;
       sandboxes.delete(id);
+      sb.logs.close();
     }
     await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id }, "could not remove sandbox files"));
     await durable.remove(id);

@@ -10,6 +10,7 @@
 import { EventEmitter } from "node:events";
 import { randomBytes } from "node:crypto";
 import { LogResumeError, type LogChunk, type LogOptions } from "../types.js";
+import type { BudgetedLog, LogBudget } from "./log-budget.js";
 
 interface Chunk {
   seq: number;
@@ -28,7 +29,7 @@ export const rfc3339Nano = (ms: number): string => new Date(ms).toISOString().re
 
 export const droppedMarker = (bytes: number, limit: number) => Buffer.from(`[hangar: ${bytes} bytes of older output were dropped: this sandbox's log keeps the last ${limit} bytes]\n`);
 
-export class LogStore {
+export class LogStore implements BudgetedLog {
   private chunks: Chunk[] = [];
   private bytes = 0;
   private seq = 0;
@@ -36,14 +37,43 @@ export class LogStore {
   private dropped = 0;
   private readonly partial = new Map<string, Buffer>();
   private readonly events = new EventEmitter();
-  private ended = false;
+  private isEnded = false;
   /** Raw bytes recorded so far. */
   private total = 0;
   /** This log's timeline (a new store, a new one): resumable streams name it. */
   readonly session = randomBytes(6).toString("hex");
 
-  constructor(private readonly maxBytes = 8 * 1024 * 1024) {
+  /** maxBytes: this log's own limit (HANGAR_LOCAL_LOG_BYTES); budget: its tenant's, shared with its other logs (runtime/local/log-budget.ts). */
+  constructor(private readonly maxBytes = 8 * 1024 * 1024, private readonly budget?: LogBudget) {
     this.events.setMaxListeners(0);
+    budget?.join(this);
+  }
+
+  get ended(): boolean {
+    return this.isEnded;
+  }
+
+  /** The sandbox is removed: its bytes leave its tenant's budget. */
+  close(): void {
+    this.budget?.leave(this, this.bytes);
+  }
+
+  /** Drops the oldest chunks until `bytes` are freed (a live log keeps its newest); returns the bytes freed. */
+  shed(bytes: number): number {
+    return this.dropOldest(bytes, this.isEnded ? 0 : 1);
+  }
+
+  private dropOldest(bytes: number, keep: number): number {
+    let drop = 0;
+    let freed = 0;
+    while (freed < bytes && this.chunks.length - drop > keep) {
+      const c = this.chunks[drop++] as Chunk;
+      freed += c.data.length + CHUNK_OVERHEAD;
+      this.dropped += c.data.length;
+    }
+    if (drop) this.chunks = this.chunks.slice(drop);
+    this.bytes -= freed;
+    return freed;
   }
 
   /** Feed raw bytes read from the main process's stdout or stderr. */
@@ -64,10 +94,10 @@ export class LogStore {
 
   /** The main process is gone: flush partial lines and end every follower. */
   end(now = Date.now()): void {
-    if (this.ended) return;
+    if (this.isEnded) return;
     for (const buf of this.partial.values()) if (buf.length) this.record(now, buf);
     this.partial.clear();
-    this.ended = true;
+    this.isEnded = true;
     this.events.emit("wake");
   }
 
@@ -78,13 +108,11 @@ export class LogStore {
     this.total += data.length;
     this.chunks.push({ seq: ++this.seq, atMs, end: this.total, data: own ? data : Buffer.from(data) });
     this.bytes += data.length + CHUNK_OVERHEAD;
-    let drop = 0;
-    while (this.bytes > this.maxBytes && this.chunks.length - drop > 1) {
-      const c = this.chunks[drop++] as Chunk;
-      this.bytes -= c.data.length + CHUNK_OVERHEAD;
-      this.dropped += c.data.length;
+    if (this.bytes > this.maxBytes) {
+      const freed = this.dropOldest(this.bytes - this.maxBytes, 1);
+      this.budget?.release(freed);
     }
-    if (drop) this.chunks = this.chunks.slice(drop);
+    this.budget?.charge(this, data.length + CHUNK_OVERHEAD);
     this.events.emit("wake");
   }
 
@@ -125,7 +153,7 @@ export class LogStore {
         lastSeq = c.seq;
         yield format(c);
       }
-      if (this.ended || opts.signal.aborted) return;
+      if (this.isEnded || opts.signal.aborted) return;
       if ((this.chunks.at(-1)?.seq ?? 0) > lastSeq) continue;
       await new Promise<void>((resolve) => {
         const done = () => {
