@@ -20,12 +20,14 @@ describe("LogBudget", () => {
   const rows: [string, number, (b: LogBudget) => Record<string, LogStore>, Record<string, number>][] = [
     ["under the budget every log keeps all", 10 * COST, (b) => {
       const a = new LogStore(1 << 20, b), c = new LogStore(1 << 20, b);
-      write(a, "a", 4), write(c, "c", 4);
+      write(a, "a", 4);
+      write(c, "c", 4);
       return { a, c };
     }, { a: 4, c: 4 }],
     ["a live writer over the budget trims its own oldest output, never a live sibling's", 10 * COST, (b) => {
       const quiet = new LogStore(1 << 20, b), noisy = new LogStore(1 << 20, b);
-      write(quiet, "q", 3), write(noisy, "n", 50);
+      write(quiet, "q", 3);
+      write(noisy, "n", 50);
       return { q: quiet, n: noisy };
     }, { q: 3, n: 7 }],
     ["an ended sandbox's log goes first, before the writer's own", 10 * COST, (b) => {
@@ -38,8 +40,10 @@ describe("LogBudget", () => {
     }, { o: 4, l: 6 }],
     ["the oldest ended sandbox first", 9 * COST, (b) => {
       const first = new LogStore(1 << 20, b), second = new LogStore(1 << 20, b);
-      write(first, "f", 3), write(second, "s", 3);
-      first.end(), second.end();
+      write(first, "f", 3);
+      write(second, "s", 3);
+      first.end();
+      second.end();
       const live = new LogStore(1 << 20, b);
       write(live, "l", 8);
       return { f: first, s: second, l: live };
