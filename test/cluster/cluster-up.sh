@@ -179,6 +179,8 @@ iptables -A HANGAR-TEST-API -i lo -j ACCEPT
 iptables -A HANGAR-TEST-API -i "$BRIDGE" -j ACCEPT
 iptables -A HANGAR-TEST-API -j DROP
 iptables -C INPUT -p tcp --dport 6443 -j HANGAR-TEST-API 2>/dev/null || iptables -I INPUT -p tcp --dport 6443 -j HANGAR-TEST-API
+# ProcMountType (beta, off by default) keeps a pod's procMount as asked instead of resetting it to
+# Default, so the sandbox admission policy's own procMount rule is what refuses Unmasked (test_admission.py).
 start kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 \
   --bind-address=0.0.0.0 --advertise-address="$GATEWAY" --secure-port=6443 --endpoint-reconciler-type=none \
   --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" --client-ca-file="$PKI/ca.crt" \
@@ -187,7 +189,7 @@ start kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 
   --service-cluster-ip-range=10.96.0.0/16 --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
   --kubelet-client-certificate="$PKI/apiserver-kubelet-client.crt" --kubelet-client-key="$PKI/apiserver-kubelet-client.key" \
   --kubelet-certificate-authority="$PKI/ca.crt" --kubelet-preferred-address-types=Hostname,InternalIP \
-  --allow-privileged=true --profiling=false --v=1
+  --allow-privileged=true --profiling=false --v=1 --feature-gates=ProcMountType=true
 wait_for 120 "kube-apiserver /readyz" sh -c "curl -sf --cacert $PKI/ca.crt --cert $PKI/admin.crt --key $PKI/admin.key $API/readyz | grep -q ok"
 done_step
 
