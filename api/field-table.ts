@@ -4,6 +4,9 @@ import { FIELD_RULES, GUARDED_SERVICES, METHOD_RULES, type Rule, SERVICE_RULES }
 
 const cell = (s: string) => s.replace(/\|/g, "\\|");
 
+/** The tests a rule names (honoured rules always name one: test/unit/field-policy.test.ts). */
+const shownBy = (rule: Rule | undefined) => (rule && "tests" in rule && rule.tests ? rule.tests.map((t) => `\`${t}\``).join("<br>") : "");
+
 function describe(rule: Rule | undefined): [string, string] {
   if (!rule) return ["**no rule**", "refused as unknown"];
   if ("honoured" in rule) return ["honoured", rule.honoured];
@@ -20,7 +23,7 @@ function rows(t: protobuf.Type, base: string, stack: Set<string>, out: string[])
     const at = `${base}${f.name}${f.repeated || f.map ? "[]" : ""}`;
     const rule = FIELD_RULES[`${t.name}.${f.name}`];
     const [k, text] = describe(rule);
-    out.push(`| \`${at}\` | ${k} | ${cell(text)} |`);
+    out.push(`| \`${at}\` | ${k} | ${cell(text)} | ${cell(shownBy(rule))} |`);
     const nested = f.resolvedType;
     if (rule && ("honoured" in rule || "checked" in rule) && nested instanceof protobuf.Type && !nested.fullName.startsWith(".google.")) rows(nested, `${at}.`, stack, out);
   }
@@ -37,6 +40,8 @@ export function fieldTable(root: protobuf.Root): string {
     "the handler's own validation honours some values and refuses others with the typed error named.",
     "**refused**: any value but the default is refused with the error named, before anything runs.",
     "**output only**: the contract marks it OUTPUT_ONLY; a value sent in a request is ignored (AIP-203).",
+    "**shown by**: the tests that show the field's effect (every honoured field names one; the field-policy",
+    "test fails when one is missing or names a test that does not exist).",
     "",
     "## Services refused as a whole",
     "",
@@ -56,7 +61,7 @@ export function fieldTable(root: protobuf.Root): string {
         out.push(`Refused as a whole: ${refused}.`, "");
         continue;
       }
-      out.push("| field | | what Hangar does |", "|---|---|---|");
+      out.push("| field | | what Hangar does | shown by |", "|---|---|---|---|");
       rows(req, "", new Set(), out);
       out.push("");
     }

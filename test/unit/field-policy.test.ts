@@ -1,6 +1,6 @@
 // Every request field of every RPC is honoured or refused, never ignored: the descriptors of
 // proto/ are walked, and a field without a rule (a new SDK field, say) fails this test.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
@@ -11,6 +11,26 @@ import { loadContractRoot, PROTO_DIR } from "../../api/proto.js";
 const root = loadContractRoot(PROTO_DIR);
 const PKG = "coreweave.sandbox.v1";
 const kind = (r: Rule) => Object.keys(r)[0];
+const REPO = path.join(PROTO_DIR, "..");
+
+/** The it/test titles of a vitest file (a template literal's `${...}` parts kept as written). */
+const TITLE = /\b(?:it|test)(?:\.\w+)*\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
+
+/**
+ * What is wrong with a test reference (api/field-policy.ts TestRef), or "" when it names one
+ * test that exists: `<file>.py::<function>` needs `def <function>(` in the file;
+ * `<file>.ts::<text>` needs exactly one it/test title of the file containing the text.
+ */
+function refProblem(ref: string, read = (f: string) => (existsSync(path.join(REPO, f)) ? readFileSync(path.join(REPO, f), "utf8") : undefined)): string {
+  const m = /^(test\/[\w./-]+\.(py|ts))::(.+)$/.exec(ref);
+  if (!m) return "not <test file>::<test name>";
+  const [, file, ext, name] = m as unknown as [string, string, string, string];
+  const text = read(file);
+  if (text === undefined) return `no file ${file}`;
+  if (ext === "py") return /^test_\w+$/.test(name) && text.includes(`def ${name}(`) ? "" : `no def ${name}( in ${file}`;
+  const hits = [...text.matchAll(TITLE)].filter((t) => (t[2] as string).includes(name)).length;
+  return hits === 1 ? "" : hits ? `${hits} titles of ${file} contain it: name one` : `no it/test title of ${file} contains it`;
+}
 
 /** Fields reachable from the guarded methods' requests, as the guard and the docs see them. */
 function reachable() {
@@ -71,6 +91,27 @@ describe("field policy", () => {
     const exec = [...fields].filter(([k]) => /^Exec(Stream|StreamInit|StreamResize)\w*\./.test(k) || k.startsWith("ExecStreamRequest."));
     expect(exec.length).toBeGreaterThan(8);
     expect(exec.filter(([, v]) => v.rule && kind(v.rule) === "refused").map(([k]) => k)).toEqual([]);
+  });
+
+  it("every honoured rule names a test that shows its effect, and every test a rule names exists", () => {
+    const rules = Object.entries(FIELD_RULES);
+    expect(rules.filter(([, r]) => "honoured" in r && !(r.tests.length && r.tests.every((t) => t.trim()))).map(([k]) => k)).toEqual([]);
+    const bad = rules.flatMap(([k, r]) => ("tests" in r ? (r.tests ?? []) : []).map((t) => [k, t, refProblem(t)]).filter(([, , why]) => why));
+    expect(bad).toEqual([]);
+    expect(rules.filter(([, r]) => "honoured" in r).length).toBeGreaterThan(140);
+  });
+
+  it("a test reference is checked: a file, a function or a title that is not there is caught", () => {
+    const files: Record<string, string> = { "test/e2e/test_a.py": "def test_one(x):\n    pass\n", "test/unit/a.test.ts": 'it("does one thing", () => 0);\nit(`does ${"two"} things`, () => 0);\n' };
+    const read = (f: string) => files[f];
+    expect(refProblem("test/e2e/test_a.py::test_one", read)).toBe("");
+    expect(refProblem("test/unit/a.test.ts::does one", read)).toBe("");
+    expect(refProblem("test/unit/a.test.ts::things", read)).toBe("");
+    expect(refProblem("test/e2e/test_a.py::test_two", read)).toMatch(/no def test_two\(/);
+    expect(refProblem("test/e2e/test_b.py::test_one", read)).toMatch(/no file/);
+    expect(refProblem("test/unit/a.test.ts::does", read)).toMatch(/2 titles/);
+    expect(refProblem("test/unit/a.test.ts::nothing", read)).toMatch(/no it\/test title/);
+    expect(refProblem("test_one", read)).toMatch(/not <test file>/);
   });
 
   it("docs/fields.md is the table generated from the rules (node scripts/gen-field-table.mjs)", () => {
