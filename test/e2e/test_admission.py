@@ -6,6 +6,7 @@ capability, an unconfined profile, another netinit...) and the apiserver refuses
 message. Even a cluster admin's pod is held to the shape. Requests are dry runs: nothing is created."""
 import json
 import secrets
+import time
 import urllib.error
 
 import pytest
@@ -68,7 +69,9 @@ def made(hangar):
         for what, sb in runs.items():
             sb.wait()
             pods[what] = pod_of(sb.sandbox_id)
-        idle = _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fwarm-pool")["items"]
+        deadline = time.time() + 90  # the pool refills what the plain sandbox may have claimed
+        while not (idle := _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fwarm-pool")["items"]) and time.time() < deadline:
+            time.sleep(1)
         assert idle, "the deployed tier's warm pool (test/cluster/deploy-values.yaml) has no idle pod"
         pods["warm pool"] = idle[0]
         yield pods
