@@ -56,7 +56,7 @@ const PRIMARY_ONLY = "a container of the sandbox by name (empty: the primary); a
 
 export const FIELD_RULES: Record<string, Rule> = {
   // CreateSandbox
-  "CreateSandboxRequest.sandbox": h("the sandbox to create (required: INVALID_ARGUMENT when missing)", "test/e2e/test_wire.py::test_spec_echo_and_status_fields"),
+  "CreateSandboxRequest.sandbox": h("the sandbox to create (required: INVALID_ARGUMENT when missing)", "test/e2e/test_wire.py::test_spec_echo_and_status_fields", "test/e2e/test_wire.py::test_invalid_argument_with_field_violations"),
   "CreateSandboxRequest.request_id": h("idempotent create: a retried request_id returns the same sandbox (at most 128 characters)", "test/e2e/test_wire.py::test_idempotent_create_by_request_id", "test/unit/controller.test.ts::a retried create with the same request_id returns the same sandbox, per tenant"),
   "Sandbox.sandbox_id": c("output only; set on create it is INVALID_ARGUMENT (Hangar assigns ids)"),
   "Sandbox.spec": h("the sandbox's spec, echoed by Get/List as sent", "test/e2e/test_wire.py::test_spec_echo_and_status_fields"),
@@ -94,7 +94,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "Container.command": h("the main process (with args)", "test/e2e/test_sdk_lifecycle.py::test_natural_exit_is_completed_with_exit_code"),
   "Container.args": h("the main process's arguments (at most 4096, 256 KiB)", "test/e2e/test_sdk_lifecycle.py::test_natural_exit_is_completed_with_exit_code"),
   "Container.environment_variables": h("the main process's environment (at most 1024 variables, 256 KiB)", "test/e2e/test_sdk_files_logs.py::test_mounted_files_and_env"),
-  "Container.resources": h("requests and limits both, when resource_requirements is absent", "test/e2e/test_sdk_caps.py::test_a_tiny_cpu_limit_keeps_the_memory_cap"),
+  "Container.resources": h("requests and limits both, when resource_requirements is absent", "test/unit/field-effects.test.ts::resources (the flat field) are the requests and the limits both", "test/e2e/test_sdk_caps.py::test_a_tiny_cpu_limit_keeps_the_memory_cap"),
   "Container.files": h("written into the sandbox before the main process starts (16 MiB in all)", "test/e2e/test_sdk_files_logs.py::test_mounted_files_and_env"),
   "Container.volume_mounts": h("mounts of spec.volumes", "test/e2e/test_wire.py::test_volume_mounts_read_only_and_sub_path"),
   "Container.secret_stores": c("secrets as environment variables of the main process and every exec, looked up for the caller's tenant in the stores HANGAR_SECRET_STORES configures (Kubernetes: the tenant's namespace, copied into a Secret owned by the pod; local: the tenant's directory); never echoed, stored or logged. INVALID_ARGUMENT naming the field for an unknown store, a bad name or an env_var clash; FAILED_PRECONDITION naming the field for a secret the tenant's store does not hold; with no stores configured, INVALID_ARGUMENT"),

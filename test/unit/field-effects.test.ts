@@ -137,6 +137,13 @@ describe("sandboxes", () => {
     expect(chdir(argv({ ...domain, workingDir: undefined }))).not.toBe("/work/repo");
   });
 
+  it("resources (the flat field) are the requests and the limits both, when resource_requirements is absent", async () => {
+    const flat = await create({ containers: [{ name: "main", image: "python:3.11", resources: { cpu: "250m", memory: "256Mi" } }] });
+    expect(server.controller.get("alpha", flat.sandbox_id).spec).toMatchObject({ requests: { cpu: "250m", memory: "256Mi" }, limits: { cpu: "250m", memory: "256Mi" } });
+    const both = await create({ containers: [{ name: "main", image: "python:3.11", resources: { cpu: "250m" }, resource_requirements: { requests: { cpu: "100m" }, limits: { cpu: "2" } } }] });
+    expect(server.controller.get("alpha", both.sandbox_id).spec).toMatchObject({ requests: { cpu: "100m" }, limits: { cpu: "2" } });
+  });
+
   it("Exec and StreamExec: env reaches the command", async () => {
     const sb = await create();
     await call(sandboxes, "Exec", { sandbox_id: sb.sandbox_id, command: ["echo", "unary"], env: { STAGE: "unary" } });
