@@ -104,7 +104,7 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
       parts.push(b);
     });
     if (tooLarge) {
-      await p.kill();
+      await p.kill().catch(() => undefined); // a failure is reported (reportKills); the answer stays "too large"
       throw errors.fileTooLarge(path, "read", Math.max(size, got), maxBytes);
     }
     const { exitCode } = await p.exited;

@@ -79,13 +79,20 @@ type KillLog = { warn(o: object, m: string): void };
  */
 export const killFailures = (() => {
   const counts = new Map<string, number>();
-  let log: KillLog = { warn: (o, m) => console.warn(m, o) };
+  const reported = new WeakSet<object>();
+  // Until cmd/ installs Hangar's logger: one JSON line on stderr, never nothing.
+  let log: KillLog = { warn: (o, m) => void process.stderr.write(`${JSON.stringify({ msg: m, ...o, err: String((o as { err?: unknown }).err) })}\n`) };
   return {
     setLog(l: KillLog) {
       log = l;
     },
     /** Counts and logs one kill that failed after its retries: the command (or the sandbox's processes) may still run. */
     report(runtime: string, sandboxId: string, e: unknown, what = "a command") {
+      // One failure is reported once, whoever else hears of it (the cut stream's kill, then the caller's).
+      if (typeof e === "object" && e !== null) {
+        if (reported.has(e)) return;
+        reported.add(e);
+      }
       const reason = killWhy(e);
       const key = `${runtime}\u0000${reason}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -102,11 +109,9 @@ export const killFailures = (() => {
 
 /** The process with a kill() whose failure is reported (counted, logged with the sandbox id) before it is rethrown to the caller. */
 export function reportKills<P extends { kill(): Promise<void> }>(p: P, runtime: string, sandboxId: string): P {
-  let reported = false;
   const kill = () =>
     p.kill().catch((e: unknown) => {
-      if (!reported) killFailures.report(runtime, sandboxId, e);
-      reported = true;
+      killFailures.report(runtime, sandboxId, e);
       throw e;
     });
   return { ...p, kill };

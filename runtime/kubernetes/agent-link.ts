@@ -14,6 +14,7 @@ import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
 import { dialDirectLink, type DirectDial, type DirectPorts, listenDirect } from "./agent-direct.js";
 import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
+import { NO_PROGRAM } from "./no-program.js";
 
 const NOT_INSTALLED = 120;
 const HELLO_TIMEOUT_MS = 10_000;
@@ -44,7 +45,7 @@ export const installArgv = (path: string) => ["/bin/sh", "-c", 'umask 077; t="$0
 export class AgentMissing extends Error {}
 
 /** One exec running the agent; resolves with an open channel, or rejects (AgentMissing when not installed). */
-async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: AgentBinary): Promise<AgentChannel> {
+async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: AgentBinary, shell = true): Promise<AgentChannel> {
   const stdin = new PassThrough();
   const link: { ws?: { close(): void } } = {};
   const ch = createAgentChannel({ send: (b) => stdin.write(b), close: () => link.ws?.close() });
@@ -52,7 +53,8 @@ async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: 
   const stdout = new Writable({ write: (c: Buffer, _e, cb) => { ch.receive(c); cb(); } });
   let stderr = "";
   const errSink = new Writable({ write: (c: Buffer, _e, cb) => { if (stderr.length < 2000) stderr += c.toString(); cb(); } });
-  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", startArgv(bin.mounted, bin.path), stdout, errSink, stdin, false, (s) => (status = s));
+  // Without a shell only netinit's copy can run, started as it is (ADR 0032): nothing can install one.
+  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", shell ? startArgv(bin.mounted, bin.path) : [bin.mounted], stdout, errSink, stdin, false, (s) => (status = s));
   link.ws = ws as unknown as { close(): void };
   ws.on("error", () => undefined);
   ws.on("close", () => {
@@ -63,7 +65,7 @@ async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: 
   try {
     await ch.ready;
   } catch (e) {
-    if (/not installed/.test((e as Error).message)) throw new AgentMissing();
+    if (/not installed/.test((e as Error).message) || (!shell && NO_PROGRAM.test((e as Error).message ?? ""))) throw new AgentMissing();
     throw e;
   } finally {
     clearTimeout(timer);
@@ -79,8 +81,12 @@ export interface AgentLinks {
   channelFor(pod: string): AgentChannel | undefined;
   /** Whether this channel is a direct link (ADR 0022) rather than the exec channel. */
   isDirect(ch: AgentChannel): boolean;
-  /** Installs the agent if needed and opens a channel; resolves false when this pod cannot run it. */
-  open(pod: string): Promise<boolean>;
+  /**
+   * Installs the agent if needed and opens a channel; resolves false when this pod cannot run it.
+   * `shell` false (the image has no /bin/sh): only netinit's copy is started, directly; its
+   * commands are then killable through the agent (ADR 0032).
+   */
+  open(pod: string, shell?: boolean): Promise<boolean>;
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
@@ -113,6 +119,8 @@ interface Entry {
   lastTryMs: number;
   /** The pod cannot run the agent (no writable /tmp, noexec, no sh): plain exec only. */
   unusable?: string;
+  /** The image has no /bin/sh: only netinit's copy, started directly. */
+  noShell?: boolean;
 }
 
 export function createAgentLinks(o: {
@@ -122,12 +130,12 @@ export function createAgentLinks(o: {
   /** Runs a command to completion with `input` on stdin; resolves its exit code. */
   run(pod: string, argv: string[], input?: Buffer): Promise<number>;
   /** How a pod's exec channel is opened; default an exec through the apiserver (unit tests run the agent locally). */
-  connect?: (pod: string) => Promise<AgentChannel>;
+  connect?: (pod: string, shell: boolean) => Promise<AgentChannel>;
   log: { warn(o: object, m: string): void; debug?(o: object, m: string): void };
   /** Open direct links (ADR 0022) on these ports to the pod's IP; absent: the exec channel only. */
   direct?: { ports: DirectPorts; podIp(pod: string): string | undefined };
 }): AgentLinks {
-  const connectTo = o.connect ?? ((pod: string) => connect(o.kc, o.namespace, pod, o.binary));
+  const connectTo = o.connect ?? ((pod: string, shell: boolean) => connect(o.kc, o.namespace, pod, o.binary, shell));
   const entries = new Map<string, Entry>();
   const directLinks = new WeakSet<AgentChannel>();
   let closing = false;
@@ -180,9 +188,14 @@ export function createAgentLinks(o: {
       let ch: AgentChannel;
       let how: "found" | "installed" = "found";
       try {
-        ch = await connectTo(pod);
+        ch = await connectTo(pod, !e.noShell);
       } catch (err) {
         if (!(err instanceof AgentMissing)) throw err;
+        if (e.noShell) {
+          e.unusable = "the image has no /bin/sh and the pod no copy of the exec agent from netinit";
+          stats.unusable++;
+          return false;
+        }
         const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
         if (code !== 0) {
           e.unusable = `installing the exec agent exited ${code}`;
@@ -191,7 +204,7 @@ export function createAgentLinks(o: {
           return false;
         }
         how = "installed";
-        ch = await connectTo(pod);
+        ch = await connectTo(pod, true);
       }
       stats[how]++;
       if (closing || entries.get(pod) !== e) {
@@ -215,9 +228,9 @@ export function createAgentLinks(o: {
     }
   }
 
-  function open(pod: string): Promise<boolean> {
+  function open(pod: string, shell = true): Promise<boolean> {
     let e = entries.get(pod);
-    if (!e) entries.set(pod, (e = { lastTryMs: 0 }));
+    if (!e) entries.set(pod, (e = { lastTryMs: 0, ...(shell ? {} : { noShell: true }) }));
     if (e.unusable) return Promise.resolve(false);
     if (e.ch && !e.ch.closed) return Promise.resolve(true);
     e.opening ??= attempt(pod, e);

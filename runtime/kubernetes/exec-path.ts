@@ -8,6 +8,7 @@ import { errors } from "../../core/errors.js";
 import type { ExecOptions, ExecProcess, ExecStats } from "../types.js";
 import type { createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./kube-exec.js";
+import { NO_PROGRAM } from "./no-program.js";
 
 /** What the exec path needs to know of a sandbox. */
 export interface ExecTarget {
@@ -20,7 +21,16 @@ export interface ExecTarget {
   baseEnv?: Record<string, string>;
 }
 
-export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: string; agents?: ReturnType<typeof createAgentLinks> }) {
+export function createExecPath(o: {
+  kubeConfig: k8s.KubeConfig;
+  namespace: string;
+  agents?: ReturnType<typeof createAgentLinks>;
+  /**
+   * The last resort for a command nothing in the pod can kill (no /bin/sh for the kill wrapper, not
+   * on the exec agent): ends the sandbox (ADR 0032). Absent, such a kill fails (no_kill_path).
+   */
+  lastResort?: (t: ExecTarget, why: string) => Promise<void>;
+}) {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
   const stats: ExecStats = { direct: 0, agent: 0, plain: 0 };
 
@@ -55,6 +65,9 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     }
   }
 
+  /** Who a plain exec's command belongs to, and its last-resort kill (kube-exec.ts). */
+  const killing = (t: ExecTarget) => ({ sandboxId: t.id, ...(o.lastResort ? { lastResort: (why: string) => o.lastResort!(t, why) } : {}) });
+
   /** Whether each sidecar's image has a shell, learned on its first command. */
   const sidecarShells = new Map<string, Promise<boolean>>();
 
@@ -66,9 +79,11 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     // Bulk data waits for the agent (a new pod's opens as it starts): through the apiserver each
     // MiB costs the node about twice the CPU of the direct link (ADR 0022).
     if (opts.bulk && !opts.tty && t.shell && o.agents) await o.agents.open(t.pod);
-    let p = !opts.tty && t.shell ? viaAgent(t.pod, opts.argv, env) : undefined;
+    // A shell-less pod has a channel only when netinit's copy of the agent could be started
+    // directly: its commands then ride it, killable by the agent (ADR 0032).
+    let p = !opts.tty ? viaAgent(t.pod, opts.argv, env) : undefined;
     if (!p) {
-      p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput });
+      p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput, ...killing(t) });
       stats.plain++;
     }
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
@@ -93,7 +108,7 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
     });
     const env = opts.env ?? {};
     if (Object.keys(env).length && !hasShell) throw errors.invalidField("init.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
-    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, container, argv: withEnv(opts.argv, env), tty: opts.tty, shell: hasShell, noInput: opts.noInput });
+    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, container, argv: withEnv(opts.argv, env), tty: opts.tty, shell: hasShell, noInput: opts.noInput, ...killing(t) });
   }
 
   /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */
@@ -111,8 +126,7 @@ export function createExecPath(o: { kubeConfig: k8s.KubeConfig; namespace: strin
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
-/** How an exec of a program the image lacks fails (runc, crun and gVisor wording). */
-export const NO_PROGRAM = /no such file or directory|executable file not found|not found in \$PATH/i;
+export { NO_PROGRAM } from "./no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
 
 const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);

@@ -3,13 +3,15 @@
  * one output chunk per websocket frame, stdin with a real EOF (v5 close), TTY with resize,
  * the exit code from the status channel after output is drained. Closing the websocket does
  * not kill the command, so commands run under a tiny sh wrapper that records its pid, and
- * kill() takes that pid's whole process tree down with a second exec. A websocket lost
- * without a status ends the exec with UNAVAILABLE.
+ * kill() takes that pid's whole process tree down with a second exec (retried up to
+ * KILL_RETRY_BOUND_MS; rejects when never confirmed). A websocket lost without a status ends the
+ * exec with UNAVAILABLE and kills the command.
  */
 import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../core/errors.js";
+import { KILL_RETRY_BOUND_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
@@ -50,6 +52,12 @@ export interface KubeExecOptions {
   noInput?: boolean;
   /** The pod's container (default "main", the primary). */
   container?: string;
+  /** Whose command this is, for the log of a kill that failed. */
+  sandboxId?: string;
+  /** Without a shell: how to kill the command all the same (ends the sandbox); absent, such a kill fails with no_kill_path. */
+  lastResort?: (why: string) => Promise<void>;
+  /** The pauses between kill tries (default killRetryDelays(): within KILL_RETRY_BOUND_MS). */
+  killDelaysMs?: number[];
 }
 
 class TtyOut extends Writable {
@@ -128,21 +136,24 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
       setTimeout(() => resolve(false), 1000).unref();
     });
   /**
-   * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file). Not
-   * confirmed (the apiserver or kubelet restarting): asked again in the background about every
-   * second for ~45 s, so the command of a vanished caller, or of a stream a restart cut, does not
-   * outlive it (both found by the chaos suite).
+   * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file).
+   * Not confirmed (the apiserver or kubelet restarting): asked again with backoff up to
+   * KILL_RETRY_BOUND_MS (core/kill.ts, the bound the chaos suite's vanish check uses), so the
+   * command of a vanished caller, or of a stream a restart cut, does not outlive it; still not
+   * confirmed then, it rejects (KillFailed "unconfirmed"), and whoever asked reports it. Without a
+   * shell there is no wrapper to kill through: `lastResort` (the sandbox ends, ADR 0032), else
+   * KillFailed "no_kill_path".
    */
   let killing: Promise<void> | undefined;
   const killTree = () =>
     (killing ??= (async () => {
-      if (!o.shell || (await killOnce())) return;
-      void (async () => {
-        for (let i = 0; i < 30; i++) {
-          await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** i, 1000)).unref());
-          if (await killOnce()) return;
-        }
-      })();
+      if (!o.shell) {
+        if (!o.lastResort) throw new KillFailed("the image has no /bin/sh and the command did not run through the exec agent: nothing in the pod can kill it", "no_kill_path");
+        return o.lastResort("a command could not be killed otherwise: the image has no /bin/sh and the command did not run through the exec agent");
+      }
+      await retryKill(async () => {
+        if (!(await killOnce())) throw new KillFailed(`the kill exec in pod ${o.pod} did not confirm within ${KILL_RETRY_BOUND_MS / 1000}s (the kubelet or apiserver unreachable?)`, "unconfirmed");
+      }, { delays: o.killDelaysMs ?? killRetryDelays() });
     })());
   socket.on("close", () => {
     if (marked) push("stderr")(marked.flush());
@@ -151,7 +162,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     // A stream lost without the command's end leaves the command running in the pod, its caller
     // told UNAVAILABLE (it may retry): it is killed rather than left to run unseen.
     const cut = (why: string) => {
-      void killTree();
+      void killTree().catch((e: unknown) => killFailures.report("kubernetes", o.sandboxId ?? o.pod, e, "a command whose exec stream was cut"));
       rejectExit(errors.unavailable(why));
     };
     if (!status) return cut("the exec websocket closed without an exit status (the pod may have stopped)");
@@ -202,9 +213,13 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     },
     exited,
     async kill() {
-      if (!closed) await killTree();
-      link.ws?._socket?.resume();
-      link.ws?.close();
+      try {
+        // Ended with its status: nothing to kill. Cut (killing already): that kill's outcome.
+        if (!closed || killing) await killTree();
+      } finally {
+        link.ws?._socket?.resume();
+        link.ws?.close();
+      }
     },
   };
 }

@@ -169,7 +169,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const run = (pod: string, argv: string[], input?: Buffer) => execPath.run(pod, argv, input);
   const direct = o.agentDirectPorts ? { ports: o.agentDirectPorts, podIp: (pod: string) => informer.get(pod, o.namespace)?.status?.podIP } : undefined;
   const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log, ...(direct ? { direct } : {}) }) : undefined;
-  const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents });
+  // A command nothing in its pod can kill ends its sandbox (ADR 0032): never left running unseen.
+  const lastResort = async (t: { id: string }, why: string) => {
+    o.log.warn({ sandbox_id: t.id, why }, "ending the sandbox: the only way to kill its command");
+    await stop(t.id, 0);
+  };
+  const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents, lastResort });
   const probe = execPath.probe;
   // Deletes still in flight: close() waits for them so a stop accepted just before shutdown is not lost.
   const pending = new Set<Promise<unknown>>();
@@ -304,7 +309,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     try {
       if (!t.started) {
         t.shell = await probe(t.pod);
-        if (t.shell) void agents?.open(t.pod);
+        void agents?.open(t.pod, t.shell);
       }
       const started = await placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`);
       emit({ t: "started", id: t.id, started });
@@ -464,7 +469,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         t.baseEnv = spec.env;
         const pod = informer.get(claimedPod, o.namespace);
         t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
-        if (t.shell) agents?.channelFor(t.pod);
+        void agents?.open(t.pod, t.shell);
         if (running) {
           t.started = true;
           return running;
@@ -549,7 +554,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     t.shell = await probe(t.pod, undefined, () => !!exitedNow());
     const gone = exitedNow();
     if (gone) return exitedAtOnce(gone);
-    if (t.shell) void agents?.open(t.pod);
+    void agents?.open(t.pod, t.shell); // shell-less too: netinit's copy makes its commands killable (ADR 0032)
     return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
   }
 

@@ -139,6 +139,30 @@ describe("the exec agent's direct link", () => {
     }
   });
 
+  it("an image without a shell: netinit's copy is started directly, never installed (no shell to install with); no copy: unusable", async () => {
+    const asked: string[] = [];
+    const agents = createAgentLinks({
+      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      run: async (pod) => (asked.push(`install ${pod}`), 0),
+      // "copy" has netinit's copy of the agent; "nocopy" has none.
+      connect: async (pod, shell) => {
+        asked.push(`start ${pod} ${shell ? "sh" : "direct"}`);
+        if (pod !== "copy") throw new AgentMissing();
+        return control();
+      },
+    });
+    try {
+      expect(await agents.open("copy", false)).toBe(true);
+      expect(agents.channelFor("copy")).toBeDefined();
+      expect(await agents.open("nocopy", false)).toBe(false);
+      expect(await agents.open("nocopy", false)).toBe(false); // unusable: not asked again
+      expect(asked).toEqual(["start copy direct", "start nocopy direct"]);
+      expect(agents.stats()).toEqual({ found: 1, installed: 0, unusable: 1 });
+    } finally {
+      agents.close();
+    }
+  });
+
   it("a link that closes while the exec channel lives is dialled again; commands use the exec channel meanwhile", async () => {
     const ports = await freePorts(2);
     let ctl: AgentChannel | undefined;

@@ -55,4 +55,12 @@ describe("the exec path", () => {
     await expect(path.exec(target, { argv: ["sh"], bulk: true, tty: { cols: 80, rows: 24 } })).rejects.toThrow();
     expect(l.seen).toEqual([]);
   });
+
+  it("an image without a shell whose pod runs the agent (netinit's copy, started directly): its commands ride the agent, killable there (ADR 0032)", async () => {
+    const l = links(0);
+    await l.agents.open();
+    const path = createExecPath({ kubeConfig: kc, namespace: "ns", agents: l.agents as never });
+    await path.exec({ ...target, shell: false }, { argv: ["/app/server"] });
+    expect(path.stats()).toEqual({ direct: 1, agent: 0, plain: 0 });
+  });
 });
