@@ -81,7 +81,7 @@ export const FIELD_RULES: Record<string, Rule> = {
   "SandboxSpec.network_ids": u("network_ids"),
   "SandboxSpec.object_storage_access": u("object storage access"),
   "SandboxSpec.tags": h("labels on Kubernetes, filters of List and Purge (at most 64, 256 characters each)", "test/e2e/test_sdk_lifecycle.py::test_list_by_tags_and_state", "test/e2e/test_wire.py::test_purge_by_tags_dry_run_and_real", "test/integration/kube-runtime.test.ts::runs a sandbox whose tags are one label selector away"),
-  "SandboxSpec.runner_ids": h("the sandbox runs on one of these runners (node pools on Kubernetes); unknown ids are NO_SUITABLE_RUNNER", "test/e2e/test_wire.py::test_typed_refusals_on_create", "test/e2e/test_sdk_lifecycle.py::test_discovery", "test/integration/kube-runtime.test.ts::runner_ids pick a node pool"),
+  "SandboxSpec.runner_ids": h("the sandbox runs on one of these runners (node pools on Kubernetes); unknown ids are NO_SUITABLE_RUNNER", "test/e2e/test_wire.py::test_typed_refusals_on_create", "test/unit/field-effects.test.ts::ListSandboxes: runner_ids keep", "test/integration/kube-runtime.test.ts::runner_ids pick a node pool"),
   "SandboxSpec.network": h("network options, below", "test/e2e/test_sdk_hostile.py::test_egress_reaches_the_internet_only_when_allowed"),
   "SandboxSpec.annotations": h("pod annotations on Kubernetes; stored and echoed locally", "test/unit/field-effects.test.ts::annotations reach the pod and are echoed by Get"),
   "SandboxSpec.instance_type": r("instance types are not offered: ask for cpu, memory and gpu in resources"),
