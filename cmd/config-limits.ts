@@ -66,14 +66,15 @@ function bounds(key: keyof TenantLimits, g: { maxSandboxes: number; maxExecs: nu
  * is at its limit three quarters stay for the others), a burst as large as the tenant's sandbox
  * limit (a batch of creates at once is normal use) refilled at 10 a second, 256 held calls, and
  * the tenant's sandboxes' full logs. Open mode (no keys file: one tenant) gives that one tenant the
- * global limits.
+ * global limits and no create rate to speak of (the bound, 10,000 a second): there is no other
+ * tenant to be fair to.
  */
 export function readTenantLimits(int: Int, str: (key: string, def: string) => string, g: { maxSandboxes: number; maxExecs: number; open: boolean; localLogBytes: number }): LimitTable {
   const share = (n: number) => (g.open ? n : Math.max(1, Math.floor(n / 4)));
   const concurrent = int("HANGAR_TENANT_MAX_SANDBOXES", share(g.maxSandboxes), 1, g.maxSandboxes);
   const defaults: TenantLimits = {
     concurrent_sandboxes: concurrent,
-    creates_per_second: int("HANGAR_TENANT_CREATES_PER_SECOND", 10, ...BOUNDS.creates_per_second),
+    creates_per_second: int("HANGAR_TENANT_CREATES_PER_SECOND", g.open ? BOUNDS.creates_per_second[1] : 10, ...BOUNDS.creates_per_second),
     create_burst: int("HANGAR_TENANT_CREATE_BURST", concurrent, ...BOUNDS.create_burst),
     held_calls: int("HANGAR_TENANT_MAX_HELD_CALLS", 256, ...BOUNDS.held_calls),
     exec_streams: int("HANGAR_TENANT_MAX_EXECS", share(g.maxExecs), 1, g.maxExecs),

@@ -108,8 +108,8 @@ describe("settings", () => {
   it("defaults: a quarter of the global limits, a burst of the tenant's sandboxes, their full logs", () => {
     expect(readTenantLimits(ints({}), () => "", g).defaults).toEqual({ concurrent_sandboxes: 64, creates_per_second: 10, create_burst: 64, held_calls: 256, exec_streams: 256, log_bytes: 64 * (8 << 20) });
   });
-  it("open mode: the one tenant gets the global limits", () => {
-    expect(readTenantLimits(ints({}), () => "", { ...g, open: true }).defaults).toMatchObject({ concurrent_sandboxes: 256, create_burst: 256, exec_streams: 1024 });
+  it("open mode: the one tenant gets the global limits and no create rate to speak of", () => {
+    expect(readTenantLimits(ints({}), () => "", { ...g, open: true }).defaults).toMatchObject({ concurrent_sandboxes: 256, creates_per_second: 10_000, create_burst: 256, exec_streams: 1024 });
   });
   const bad: [string, string, RegExp][] = [
     ["not JSON", "{", /HANGAR_TENANT_LIMITS: not JSON/],
