@@ -12,6 +12,14 @@
  * docs/benchmarks.md), with room for the exec that kills to be scheduled after it.
  */
 export const KILL_RETRY_BOUND_MS = 20_000;
+/** How long one kill try may take before it counts as unconfirmed (Kubernetes: the kill exec's own time). */
+export const KILL_TRY_TIMEOUT_MS = 1_000;
+/**
+ * The longest a command may outlive a kill that started: every try within the bound, plus the
+ * last one's own time. After that the kill has failed, and was counted, logged and surfaced. The
+ * chaos suite's "a vanished client's command is gone" check waits exactly this long.
+ */
+export const KILL_GIVE_UP_MS = KILL_RETRY_BOUND_MS + KILL_TRY_TIMEOUT_MS;
 /** The first pause between tries; each next one doubles, up to KILL_RETRY_MAX_DELAY_MS. */
 export const KILL_RETRY_FIRST_DELAY_MS = 250;
 export const KILL_RETRY_MAX_DELAY_MS = 2_000;

@@ -11,7 +11,7 @@ import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../core/errors.js";
-import { KILL_RETRY_BOUND_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
+import { KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
@@ -118,7 +118,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   link.ws = socket as unknown as typeof link.ws;
   /**
    * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
-   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over 1 s.
+   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over KILL_TRY_TIMEOUT_MS.
    */
   const killOnce = () =>
     new Promise<boolean>((resolve) => {
@@ -131,9 +131,9 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         .then((w) => {
           w.on("close", () => resolve(ok && said.includes("hangar-killed")));
           // Past the second, given up on: its websocket is closed too, never left open.
-          setTimeout(() => w.close(), 1000).unref();
+          setTimeout(() => w.close(), KILL_TRY_TIMEOUT_MS).unref();
         }, () => resolve(false));
-      setTimeout(() => resolve(false), 1000).unref();
+      setTimeout(() => resolve(false), KILL_TRY_TIMEOUT_MS).unref();
     });
   /**
    * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file).
