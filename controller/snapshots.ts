@@ -10,6 +10,7 @@ import { errors, HangarError } from "../core/errors.js";
 import { ArchiveTooLarge, type SnapshotRecord, type SnapshotStore } from "../core/snapshots.js";
 import type { SandboxRecord, SandboxSpec, ScratchVolume } from "../core/types.js";
 import type { ExecProcess, Runtime } from "../runtime/types.js";
+import { reportKills } from "../core/kill.js";
 
 export interface SnapshotOptions {
   store: SnapshotStore;
@@ -67,7 +68,7 @@ export function createSnapshots(runtime: Runtime, o: SnapshotOptions | undefined
     const { store, maxBytes } = need();
     let p: ExecProcess | undefined;
     try {
-      p = await runtime.exec(rec.id, { argv: ["tar", "-C", vol.mountPath, "-cf", "-", "."], noInput: true, bulk: true });
+      p = reportKills(await runtime.exec(rec.id, { argv: ["tar", "-C", vol.mountPath, "-cf", "-", "."], noInput: true, bulk: true }), runtime.name, rec.id);
       const proc = p;
       const chunks: Buffer[] = [];
       let wake: (() => void) | undefined;
