@@ -460,7 +460,7 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const timedOut = new Promise<number>((r) => (timer = setTimeout(() => r(124), timeoutMs)));
     const code = await Promise.race([p.exited.then((e) => e.exitCode), timedOut]);
     clearTimeout(timer);
-    if (code === 124) await p.kill().catch(() => undefined);
+    if (code === 124) await p.kill().catch((e: unknown) => killFailures.report("local", id, e, "a startup probe"));
     return code;
   }
 
