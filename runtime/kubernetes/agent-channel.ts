@@ -10,6 +10,7 @@
  * process in unit tests.
  */
 import { errors } from "../../core/errors.js";
+import { KILL_RETRY_BOUND_MS, KillFailed, killRetryDelays } from "../../core/kill.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 
 export const AGENT_VERSION = "hangar-agent/1";
@@ -288,10 +289,27 @@ export function createAgentChannel(t: Transport): AgentChannel {
       },
       // Resolves at the exit frame when no output is queued, else once output() drained it.
       exited,
+      /**
+       * Asks the agent to kill the command's tree; resolves at its exit frame. No exit frame within
+       * 2 s: asked again with backoff up to KILL_RETRY_BOUND_MS, then KillFailed (ADR 0032), never
+       * a quiet return. A channel that closed took its commands with it (the agent kills what it
+       * started when its stdin ends, ADR 0008).
+       */
       async kill() {
         if (r.ended || closed) return;
-        t.send(encodeFrame("K", id));
-        await Promise.race([new Promise<void>((w) => r.onExit.push(w)), new Promise((w) => setTimeout(w, 2000).unref())]);
+        let gone = false;
+        const exitSeen = new Promise<void>((w) => r.onExit.push(w)).then(() => void (gone = true));
+        const wait = (ms: number) => new Promise<void>((w) => setTimeout(w, ms).unref());
+        const deadline = Date.now() + KILL_RETRY_BOUND_MS;
+        for (const pause of [0, ...killRetryDelays()]) {
+          if (pause) await Promise.race([exitSeen, wait(Math.min(pause, deadline - Date.now()))]);
+          if (gone || r.ended || closed) return;
+          if (Date.now() >= deadline) break;
+          t.send(encodeFrame("K", id));
+          await Promise.race([exitSeen, wait(Math.min(2000, deadline - Date.now()))]);
+          if (gone || r.ended || closed) return;
+        }
+        throw new KillFailed(`the exec agent did not report the command's end within ${KILL_RETRY_BOUND_MS / 1000}s of its kill`, "unconfirmed");
       },
     };
   }
