@@ -12,10 +12,9 @@ import { bubblewrapLauncher } from "../../runtime/local/launcher.js";
 import type { LogOptions } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
-import { startTestServer, TEST_KEY } from "./test-server.js";
+import { authMetadata, startTestServer, unaryCall, type UnaryClient } from "./test-server.js";
 
-type Unary = (req: object, md: grpc.Metadata, cb: (e: grpc.ServiceError | null, res: never) => void) => void;
-type Client = Record<string, Unary> & grpc.Client;
+type Client = UnaryClient;
 
 const runner = (over: Partial<RunnerInfo>): RunnerInfo => ({
   runnerId: "r-a", runnerGroupId: "g-a", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0,
@@ -39,13 +38,7 @@ Object.assign(rt, {
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let sandboxes: Client;
 let discovery: Client;
-const md = () => {
-  const m = new grpc.Metadata();
-  m.set("authorization", `Bearer ${TEST_KEY}`);
-  return m;
-};
-const call = <T = Record<string, unknown>>(c: Client, method: string, req: object): Promise<T> =>
-  new Promise((resolve, reject) => (c[method] as Unary).call(c, req, md(), (e, r) => (e ? reject(e) : resolve(r as T))));
+const call = <T = Record<string, unknown>>(c: Client, method: string, req: object): Promise<T> => unaryCall<T>(c, method, req);
 const create = (over: object = {}, extra: object = {}) => call<{ sandbox_id: string }>(sandboxes, "CreateSandbox", { sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }], ...over } }, ...extra });
 
 beforeAll(async () => {
@@ -148,7 +141,7 @@ describe("sandboxes", () => {
     const sb = await create();
     await call(sandboxes, "Exec", { sandbox_id: sb.sandbox_id, command: ["echo", "unary"], env: { STAGE: "unary" } });
     expect(rt.execs.at(-1)).toMatchObject({ argv: ["echo", "unary"], env: { STAGE: "unary" } });
-    const s = (sandboxes as unknown as { StreamExec(m: grpc.Metadata): grpc.ClientDuplexStream<object, { exit?: unknown }> }).StreamExec(md());
+    const s = (sandboxes as unknown as { StreamExec(m: grpc.Metadata): grpc.ClientDuplexStream<object, { exit?: unknown }> }).StreamExec(authMetadata());
     const done = new Promise<void>((resolve, reject) => {
       s.on("data", (m) => m.exit && resolve());
       s.on("error", reject);
@@ -163,7 +156,7 @@ describe("sandboxes", () => {
     const sb = await create();
     const read = (req: object) =>
       new Promise<void>((resolve, reject) => {
-        const s = (sandboxes as unknown as { StreamLogs(r: object, m: grpc.Metadata): grpc.ClientReadableStream<object> }).StreamLogs({ sandbox_id: sb.sandbox_id, ...req }, md());
+        const s = (sandboxes as unknown as { StreamLogs(r: object, m: grpc.Metadata): grpc.ClientReadableStream<object> }).StreamLogs({ sandbox_id: sb.sandbox_id, ...req }, authMetadata());
         s.on("data", () => undefined);
         s.on("end", resolve);
         s.on("error", reject);

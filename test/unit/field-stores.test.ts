@@ -13,10 +13,9 @@ import { createDirSnapshotStore } from "../../controller/snapshot-store.js";
 import { TemplateConflict, type TemplateRecord, type TemplateStore } from "../../core/templates.js";
 import type { RegisteredVolume } from "../../core/volumes.js";
 import { fakeRuntime } from "./fake-runtime.js";
-import { startTestServer, TEST_KEY } from "./test-server.js";
+import { startTestServer, unaryCall, type UnaryClient } from "./test-server.js";
 
-type Unary = (req: object, md: grpc.Metadata, cb: (e: grpc.ServiceError | null, res: never) => void) => void;
-type Client = Record<string, Unary> & grpc.Client;
+type Client = UnaryClient;
 
 const templates = new Map<string, TemplateRecord>();
 const store: TemplateStore = {
@@ -34,13 +33,7 @@ const rt = fakeRuntime();
 Object.assign(rt, { templates: store, volumes: { list: async (tenant: string) => VOLUMES.filter((v) => v.tenant === tenant) } });
 let server: Awaited<ReturnType<typeof startTestServer>>;
 const clients: Record<"sandboxes" | "templates" | "volumes", Client> = {} as never;
-const md = () => {
-  const m = new grpc.Metadata();
-  m.set("authorization", `Bearer ${TEST_KEY}`);
-  return m;
-};
-const call = <T = Record<string, unknown>>(c: Client, method: string, req: object): Promise<T> =>
-  new Promise((resolve, reject) => (c[method] as Unary).call(c, req, md(), (e, r) => (e ? reject(e) : resolve(r as T))));
+const call = <T = Record<string, unknown>>(c: Client, method: string, req: object): Promise<T> => unaryCall<T>(c, method, req);
 
 beforeAll(async () => {
   const snapshots = { store: await createDirSnapshotStore(await mkdtemp(path.join(os.tmpdir(), "hangar-fields-"))), maxBytes: 1 << 20, maxPerTenant: 50 };

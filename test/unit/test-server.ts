@@ -1,4 +1,5 @@
 /** The real grpc-js server on 127.0.0.1:0 over the in-memory runtime, as the unit tests of the API use it. */
+import * as grpc from "@grpc/grpc-js";
 import pino from "pino";
 import { createAuthenticator } from "../../api/auth.js";
 import { createMetrics } from "../../api/metrics.js";
@@ -22,3 +23,17 @@ export async function startTestServer(runtime: Runtime, over: { controller?: Par
   const port = await api.listen("127.0.0.1:0");
   return { controller, api, port };
 }
+
+export type Unary = (req: object, md: grpc.Metadata, cb: (e: grpc.ServiceError | null, res: never) => void) => void;
+export type UnaryClient = Record<string, Unary> & grpc.Client;
+
+/** The bearer metadata of a tenant's key (TEST_KEY: alpha). */
+export function authMetadata(key = TEST_KEY): grpc.Metadata {
+  const m = new grpc.Metadata();
+  m.set("authorization", `Bearer ${key}`);
+  return m;
+}
+
+/** One unary call through a loaded client, as the given key. */
+export const unaryCall = <T = Record<string, unknown>>(c: UnaryClient, method: string, req: object, key = TEST_KEY): Promise<T> =>
+  new Promise((resolve, reject) => (c[method] as Unary).call(c, req, authMetadata(key), (e, r) => (e ? reject(e) : resolve(r as T))));
