@@ -29,12 +29,13 @@ export interface EgressConfig {
 /** Cluster-internal space by default: RFC 1918, CGNAT, "this network", multicast, reserved, IPv6 ULA and multicast. */
 export const DEFAULT_PRIVATE_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "fc00::/7", "ff00::/8"];
 /**
- * Never reachable, not even by a grant the operator allowed: loopback, link-local (cloud metadata), and
+ * Never reachable, not even by a grant the operator allowed: "this network" (0.0.0.0 dials the host itself), loopback,
+ * link-local (cloud metadata), and
  * every IPv6 form that carries an IPv4 address (mapped, translated, compatible, NAT64, 6to4, Teredo): a
  * rule on the IPv6 side cannot judge the IPv4 address inside, so none of them is reached at all.
  */
 export const ALWAYS_NEVER = [
-  "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10",
+  "0.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10",
   "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32",
 ];
 /** Above this many node addresses Hangar stops listing them one by one (each is a rule every new connection passes): name the node ranges in denyCidrs instead. */

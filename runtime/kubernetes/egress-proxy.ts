@@ -8,6 +8,7 @@
  */
 import { lookup } from "node:dns/promises";
 import net from "node:net";
+import os from "node:os";
 import { contains, judgedAddresses, parseCidr } from "../../core/cidr.js";
 import { hostGranted } from "../../core/hostname.js";
 
@@ -71,6 +72,9 @@ export interface EgressProxyOptions {
 }
 
 const MAX_HEAD = 8192;
+
+/** This process's own addresses (its pod's, or the host's): the proxy never dials Hangar itself. */
+export const ownAddresses = (): string[] => Object.values(os.networkInterfaces()).flatMap((as) => (as ?? []).map((a) => a.address.split("%")[0] ?? a.address));
 
 /**
  * The addresses of the apiserver Hangar talks to (the kubeconfig's server: in a pod, the kubernetes

@@ -18,7 +18,7 @@ import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity
 import { createNodeView } from "./node-view.js";
 import { allowsEgress, DEFAULT_EGRESS_CONFIG, type EgressConfig, hostnamesOf, netinitPolicy, neverRanges } from "./egress-policy.js";
 import { createIdLookup, ID_SETTLE_MS } from "./id-lookup.js";
-import { apiserverAddresses, HOSTS_ANNOTATION, startEgressProxy } from "./egress-proxy.js";
+import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } from "./egress-proxy.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { createEnvSecrets } from "./env-secrets.js";
 import { createServices } from "./services.js";
@@ -389,7 +389,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (netinitImage && egressConfig.proxy && !proxy) {
       const pc = egressConfig.proxy;
       const control = await apiserverAddresses(o.kubeConfig);
-      const policy = () => ({ never: neverRanges(egressConfig, [...nodes.addresses(), ...nodes.gateways()], control), private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs });
+      // Uncapped here (the cap on node addresses is for rules in every pod): nodes, their pod gateways, the apiserver, Hangar's own addresses.
+      const policy = () => ({ never: neverRanges(egressConfig, [], [...control, ...nodes.addresses(), ...nodes.gateways(), ...ownAddresses()]), private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs });
       proxy = await startEgressProxy({ listen: pc.listen, policy, grantsOf, pinned: pc.pinned, log: o.log })
         .catch((e: Error) => { throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`); });
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);

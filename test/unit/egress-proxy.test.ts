@@ -3,7 +3,7 @@
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostGranted, normaliseHostname } from "../../core/hostname.js";
-import { addressAllowed, decide, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress-proxy.js";
+import { addressAllowed, decide, ownAddresses, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress-proxy.js";
 import { egressProxy } from "../../cmd/config.js";
 import { judgedAddresses } from "../../core/cidr.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, netinitPolicy, neverRanges } from "../../runtime/kubernetes/egress-policy.js";
@@ -98,6 +98,17 @@ describe("the proxy reaches only what a pod may", () => {
     const pod = netinitPolicy({ egress: [{ to: "any", ports: [] }] } as never, true, DEFAULT_EGRESS_CONFIG, nodes);
     expect(defaults.never).toEqual(expect.arrayContaining(pod.never));
     for (const r of ["::ffff:0:0/96", "64:ff9b::/96", "2002::/16", "2001::/32", "10.96.0.1/32", "10.244.0.1/32"]) expect(defaults.never).toContain(r);
+  });
+  it("never 0.0.0.0 (the host itself), whatever the operator opened", () => {
+    expect(addressAllowed("0.0.0.0", { ...defaults, grantable: ["0.0.0.0/0"] })).toBe(false);
+    expect(addressAllowed("::ffff:0.0.0.0", { ...defaults, grantable: ["0.0.0.0/0"] })).toBe(false);
+  });
+  it("Hangar's own addresses and every node, past the cap that applies inside pods", () => {
+    const many = Array.from({ length: 200 }, (_, i) => `10.1.${i}.1`);
+    const p = { never: neverRanges(DEFAULT_EGRESS_CONFIG, [], [...many, ...ownAddresses()]), private: DEFAULT_PRIVATE_CIDRS, grantable: ["10.0.0.0/8"] };
+    expect(addressAllowed("10.1.199.1", p)).toBe(false);
+    expect(addressAllowed("10.2.0.1", p)).toBe(true);
+    for (const own of ownAddresses()) expect(addressAllowed(own, { ...p, grantable: ["0.0.0.0/0", "::/0"] }), own).toBe(false);
   });
   it("a node's pod range gives its gateway", () => {
     expect(firstHost("10.244.1.0/24")).toBe("10.244.1.1/32");
