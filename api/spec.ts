@@ -320,6 +320,7 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
   }
   for (const k of Object.keys(annotations)) {
     if (/(^|\.)hangar\.dev\//.test(k)) v.push({ field: `${base}.annotations[${JSON.stringify(k)}]`, description: "keys under hangar.dev/ are Hangar's own (records, egress grants)" });
+    else if (RESERVED_ANNOTATION.test(k)) v.push({ field: `${base}.annotations[${JSON.stringify(k)}]`, description: "keys under kubernetes.io/, k8s.io/ and the container runtimes' io.kubernetes., io.containerd., io.katacontainers. and run.oci. are the cluster's own (seccomp and AppArmor profiles, runtime settings): a sandbox cannot set them" });
   }
   const net = spec.network;
   const egress = egressGrants(net?.egress ?? [], `${base}.network.egress`, v);
@@ -394,6 +395,9 @@ export function toDomainSpec(spec: SandboxSpec__Output | undefined, limits: Spec
  * whatever its shape (the controller answers that), so ids cannot be probed. Only an empty
  * id or one over the size limit is a malformed request.
  */
+/** Annotation keys that the cluster or its container runtimes act on (Kubernetes reserves kubernetes.io and k8s.io). */
+const RESERVED_ANNOTATION = /^(([a-z0-9-]+\.)*(kubernetes\.io|k8s\.io)\/|(io\.kubernetes|io\.containerd|io\.katacontainers|run\.oci)\.)/i;
+
 export function sandboxId(id: string | undefined, field = "sandbox_id"): string {
   if (!id) throw errors.invalidField(field, "required");
   if (id.length > LIMITS.idLength) throw errors.invalidField(field, `at most ${LIMITS.idLength} characters`);

@@ -188,6 +188,13 @@ describe("the sandbox pod with netinit", () => {
   it("the API refuses annotations under hangar.dev/", () => {
     expect(() => toDomainSpec({ containers: [{ image: "x" }], annotations: { "hangar.dev/egress-hosts": "[]" } } as never, { maxLifetimeSeconds: 60 })).toThrow(/annotations\["hangar\.dev\/egress-hosts"\]: keys under hangar\.dev\/ are Hangar's own/);
   });
+  const reserved = ["container.apparmor.security.beta.kubernetes.io/main", "seccomp.security.alpha.kubernetes.io/pod", "container.seccomp.security.alpha.kubernetes.io/main", "kubernetes.io/x", "cluster-autoscaler.kubernetes.io/safe-to-evict", "node.k8s.io/y", "io.kubernetes.cri-o.userns-mode", "io.containerd.runc.v2.x", "io.katacontainers.config.hypervisor.kernel", "run.oci.keep_original_groups"];
+  for (const k of reserved) it(`the API refuses the cluster's own annotation ${k}`, () => {
+    expect(() => toDomainSpec({ containers: [{ image: "x" }], annotations: { [k]: "unconfined" } } as never, { maxLifetimeSeconds: 60 })).toThrow(/are the cluster's own \(seccomp and AppArmor profiles, runtime settings\): a sandbox cannot set them/);
+  });
+  it("the API keeps the caller's own annotations", () => {
+    expect(toDomainSpec({ containers: [{ image: "x" }], annotations: { "example.com/team": "rl", note: "x", "kubernetes-io.example/ok": "y" } } as never, { maxLifetimeSeconds: 60 }).annotations).toEqual({ "example.com/team": "rl", note: "x", "kubernetes-io.example/ok": "y" });
+  });
   it("with the exec agent from the image (ADR 0023): netinit copies it into an emptyDir the sandbox mounts read-only, and nothing else mounts it", () => {
     const withAgent = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ volumes: [{ name: "work", mountPath: "/work", readOnly: false }] } as never), { namespace: "ns", defaultDenyEgress: true, netinit: { image: "hangar:1", path: "/app/.build/hangar-netinit", policy, agent: "/app/.build/hangar-agent" } });
     const ini = withAgent.spec?.initContainers?.[0];
