@@ -238,6 +238,10 @@ export function createController(o: ControllerOptions) {
     return n;
   };
 
+  const checkGlobal = () => {
+    if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
+  };
+
   /** The Docker config a sandbox's image is pulled with, from the tenant's store. */
   async function pullConfigFor(tenant: string, p: PullCredentials): Promise<string> {
     if (!o.secrets) throw errors.invalidField(p.secret.at, "no secret stores are configured on this Hangar");
@@ -259,8 +263,10 @@ export function createController(o: ControllerOptions) {
         return rec;
       }
     }
-    if (live() >= o.maxSandboxes) throw errors.capacityExhausted(`this Hangar runs at most ${o.maxSandboxes} sandboxes at once`, 2000);
-    o.tenants?.admitCreate(tenant, live(tenant));
+    // Judged now so that a create over a limit costs no lookup, and again at the insert below:
+    // parallel creates awaiting their lookups would otherwise all pass on the same count.
+    checkGlobal();
+    o.tenants?.checkCreate(tenant, live(tenant));
     const placed = chooseRunner(input.spec, o.runtime.runners());
     if ("refused" in placed) throw placed.reason ? errors.endpointNotSupported(placed.reason, placed.refused) : placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
@@ -279,6 +285,8 @@ export function createController(o: ControllerOptions) {
     if (input.requestId && byRequest.has(key)) return create(tenant, input);
     // Synchronous from here to the insert: no other create on this replica can claim the same writer slot.
     if (volumesUsed.length) claimWriters(input.spec, volumesUsed, [...records.values()].flatMap(volumeUses));
+    checkGlobal();
+    o.tenants?.admitCreate(tenant, live(tenant)); // spends the create token: nothing below refuses
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),

@@ -48,7 +48,17 @@ export function createTenantGuard(o: TenantGuardOptions) {
   return {
     limits: (tenant: string): TenantLimits => limitsFor(o.table, tenant),
 
-    /** Throws RESOURCE_EXHAUSTED naming the limit when the tenant, with `live` sandboxes now, may not create one more; else spends a token. */
+    /**
+     * Throws RESOURCE_EXHAUSTED naming the limit when the tenant, with `live` sandboxes now, may not
+     * create one more; spends nothing. A create asks this before its lookups (a tenant at its limit
+     * costs no secret or volume lookup), then `admitCreate` in the same turn as its record's insert.
+     */
+    checkCreate(tenant: string, live: number): void {
+      const d = decideCreate(limitsFor(o.table, tenant), live, buckets.get(tenant), now());
+      if ("refused" in d) throw refuse(tenant, d.refused);
+    },
+
+    /** As checkCreate, and when admitted spends a token: call it synchronously with the record's insert. */
     admitCreate(tenant: string, live: number): void {
       const d = decideCreate(limitsFor(o.table, tenant), live, buckets.get(tenant), now());
       if ("refused" in d) throw refuse(tenant, d.refused);
