@@ -28,7 +28,9 @@ def test_tenant_at_its_limits_is_refused_and_another_tenant_is_not(monkeypatch):
         assert refused.value.retry_delay is not None and refused.value.retry_delay.total_seconds() == 2
 
         # Alpha runs one command at a time (its override): a second while one runs is refused.
-        busy = mine[0].exec(["sleep", "30"])
+        # exec() returns before the call reaches Hangar: the first holds its slot once its output arrives.
+        busy = mine[0].exec(["/bin/sh", "-c", "echo up; sleep 30"])
+        assert next(busy.stdout).strip() == "up"
         with pytest.raises(SandboxResourceExhaustedError) as second:
             mine[1].exec(["echo", "x"], timeout_seconds=10).result()
         assert "tenant limit exec_streams=1 reached" in str(second.value)
