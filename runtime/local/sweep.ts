@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { killFailures } from "../../core/kill.js";
 import { killCgroup, removeCgroupDir } from "./cgroups.js";
 
 export interface SandboxState {
@@ -41,8 +42,12 @@ async function rmdirDeep(dir: string): Promise<void> {
   await removeCgroupDir(dir);
 }
 
-/** Removes every leftover; returns how many sandboxes had left something. */
-export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; instance: string }): Promise<number> {
+/**
+ * Removes every leftover; returns how many sandboxes had left something. A leftover cgroup whose
+ * processes cannot be killed is reported (counted, logged with the sandbox id) and left in place:
+ * one stuck process of an earlier run must not stop every later start of Hangar.
+ */
+export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; instance: string; kill?: { settleMs?: number; delaysMs?: number[] } }): Promise<number> {
   const sandboxesDir = path.join(o.dataDir, "sandboxes");
   const ids = new Set<string>(await readdir(sandboxesDir).catch(() => [] as string[]));
   for (const id of ids) {
@@ -55,13 +60,22 @@ export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; i
       }
     }
   }
+  const stuck = new Set<string>();
   for (const { dir, kill } of instanceCgroupDirs(o.cgroupRoot, o.instance)) {
     for (const e of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
       if (!e.isDirectory()) continue;
       ids.add(e.name);
-      if (kill) await killCgroup(path.join(dir, e.name), "v2");
-      else if (dir.includes(`${path.sep}freezer${path.sep}`)) await killCgroup(path.join(dir, e.name), "freezer");
-      await rmdirDeep(path.join(dir, e.name));
+      const kind = kill ? "v2" : dir.includes(`${path.sep}freezer${path.sep}`) ? "freezer" : undefined;
+      if (kind) {
+        try {
+          await killCgroup(path.join(dir, e.name), kind, o.kill);
+        } catch (err) {
+          stuck.add(e.name);
+          killFailures.report("local", e.name, err, "a leftover sandbox of an earlier run of Hangar (its cgroup is left in place)");
+        }
+      }
+      // A cgroup that still holds processes cannot be removed (EBUSY): left as it is.
+      if (!stuck.has(e.name)) await rmdirDeep(path.join(dir, e.name));
     }
   }
   for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) await rm(path.join(sandboxesDir, id), { recursive: true, force: true });
