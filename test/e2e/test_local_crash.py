@@ -4,6 +4,7 @@ completed one, one killed mid-create, and every create acknowledged while a burs
 until retention. And a data dir the sandboxes' slot uids cannot reach stops Hangar at start,
 naming the fix, instead of failing each sandbox's start."""
 import os
+import stat
 import subprocess
 import tempfile
 import threading
@@ -29,6 +30,32 @@ def _spec(cmd: str, probe: pb.Probe | None = None) -> pb.SandboxSpec:
     return pb.SandboxSpec(containers=[c], max_lifetime_seconds=300, tags=["crash"])
 
 
+# cmd/config.ts defaults: the first slot uid (the live sandbox's: slots are taken lowest first),
+# and the host uid a sandbox's root maps to (HANGAR_LOCAL_ID_RANGE_START).
+SLOT_UID = 300_000
+SANDBOX_ROOT_UID = 200_000
+
+
+def _records_are_hangars_alone(data_dir: str, sandbox_id: str) -> None:
+    records = os.path.join(data_dir, "records")
+    mine = os.path.join(records, f"{sandbox_id}.json")
+    with open(mine) as f:
+        assert sandbox_id in f.read()  # root reads it: the attack below has something to read
+    for uid in (SLOT_UID, SANDBOX_ROOT_UID):
+        for argv in (["cat", mine], ["ls", records]):
+            peek = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", *argv], capture_output=True, text=True)
+            assert peek.returncode != 0 and "Permission denied" in peek.stderr, (uid, argv, peek)
+            assert sandbox_id not in peek.stdout and '"tenant"' not in peek.stdout, (uid, argv, peek.stdout)
+    st = os.stat(records)
+    assert (st.st_uid, stat.S_IMODE(st.st_mode)) == (0, 0o700), (st.st_uid, oct(st.st_mode))
+    for name in os.listdir(records):
+        try:
+            st = os.stat(os.path.join(records, name))
+        except FileNotFoundError:
+            continue  # a temporary file renamed meanwhile
+        assert (st.st_uid, stat.S_IMODE(st.st_mode)) == (0, 0o600), (name, st.st_uid, oct(st.st_mode))
+
+
 @pytest.mark.local_only  # the Kubernetes runtime keeps its sandboxes across a restart (test_ops.py)
 @pytest.mark.own_hangar
 def test_killed_hangar_answers_every_acknowledged_sandbox_with_a_terminal_record(monkeypatch):
@@ -42,9 +69,9 @@ def test_killed_hangar_answers_every_acknowledged_sandbox_with_a_terminal_record
         done = Sandbox.run("/bin/sh", "-c", "exit 5", tags=["crash"])
         done.wait_until_complete().result()
         assert done.returncode == 5
-        # The records are Hangar's alone: a sandbox cannot read them (another tenant's environment is in there).
-        peek = live.exec(["/bin/sh", "-c", f"ls -a {h.data_dir}/records; cat {h.data_dir}/records/*.json"]).result()
-        assert live.sandbox_id not in peek.stdout and '"tenant"' not in peek.stdout, peek.stdout
+        # The records are Hangar's alone (another tenant's environment is in there): the host uids a
+        # sandbox runs as, were it to reach the host's files, cannot read them.
+        _records_are_hangars_alone(h.data_dir, live.sandbox_id)
         # Mid-create, deterministically: a start held by a startup probe that never passes stays
         # CREATING (acknowledged, its command running, never RUNNING) until Hangar is killed.
         starting = stub.CreateSandbox(pb.CreateSandboxRequest(sandbox=pb.Sandbox(spec=_spec("sleep 300", pb.Probe(exec=["false"], period_seconds=1, failure_threshold=1000)))), metadata=md).sandbox_id
