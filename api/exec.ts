@@ -119,12 +119,36 @@ function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
 /** How long the caller waits for the timeout's kill to confirm before hearing that the command may still run: half the deadline margin, at least 0.2 s. Pure. */
 export const killConfirmMs = (deadlineMarginMs: number) => Math.max(200, Math.floor(deadlineMarginMs / 2));
 
-/** The items of `it` until `stop` settles (then the iteration is left, and not waited for). */
+/**
+ * The items of `it` until `stop` settles (then the iteration is left, and not waited for).
+ * Not `Promise.race([iter.next(), stopped])` per turn: each race leaves a reaction on the pending
+ * `stop`, holding that turn's item, so every chunk of an exec's output stayed in memory until
+ * the call ended. One wake-up callback at a time instead, dropped after its turn.
+ */
 export async function* until<T>(it: AsyncIterable<T>, stop: Promise<void>): AsyncGenerator<T> {
   const iter = it[Symbol.asyncIterator]();
-  const stopped: Promise<typeof STOPPED> = stop.then(() => STOPPED);
+  // How the stop settled (a rejected stop rejects the loop, as the race did), and the turn waiting for it.
+  let stopped: { error?: unknown } | undefined;
+  let wake: { res(r: typeof STOPPED): void; rej(e: unknown): void } | undefined;
+  void stop.then(
+    () => {
+      stopped = {};
+      wake?.res(STOPPED);
+    },
+    (error: unknown) => {
+      stopped = { error };
+      wake?.rej(error);
+    },
+  );
   for (;;) {
-    const r: IteratorResult<T> | typeof STOPPED = await Promise.race([iter.next(), stopped]);
+    if (stopped && "error" in stopped) throw stopped.error;
+    const r: IteratorResult<T> | typeof STOPPED = stopped
+      ? STOPPED
+      : await new Promise<IteratorResult<T> | typeof STOPPED>((res, rej) => {
+          wake = { res, rej };
+          iter.next().then(res, rej);
+        });
+    wake = undefined;
     if (r === STOPPED) {
       void iter.return?.()?.catch?.(() => undefined);
       return;
