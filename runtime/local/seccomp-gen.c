@@ -140,13 +140,18 @@ static const char *refused[] = {
   NULL,
 };
 
-/* Numbers of listed syscalls newer than the libseccomp this is built with (Debian 12's 2.5.4),
- * from libseccomp's src/syscalls.csv (90d3f7dd, kernel 7.1). Since kernel 5.1 a new syscall has
- * the same number on x86_64 and aarch64; uretprobe is x86_64's alone. */
+/* Numbers of listed syscalls newer than the libseccomp this may be built with (2.5.4 as released
+ * knows kernel 5.17's; Debian 12's 2.5.4-1+deb12u1 adds up to futex_requeue), from libseccomp's
+ * src/syscalls.csv (90d3f7dd, kernel 7.1). Used only for a name the installed libseccomp does not
+ * know. Since kernel 5.1 a new syscall has the same number on x86_64 and aarch64; uretprobe is
+ * x86_64's alone, riscv_hwprobe riscv64's (so skipped here). A listed name that is in neither
+ * stops the build: skipped, it would get EPERM, not ENOSYS (its number is below the highest). */
 static const struct { const char *name; int nr; uint32_t only; } newer[] = {
+  { "cachestat", 451, 0 }, { "fchmodat2", 452, 0 }, { "map_shadow_stack", 453, 0 }, { "futex_wake", 454, 0 },
+  { "futex_wait", 455, 0 }, { "futex_requeue", 456, 0 },
   { "statmount", 457, 0 }, { "listmount", 458, 0 }, { "mseal", 462, 0 }, { "setxattrat", 463, 0 },
   { "getxattrat", 464, 0 }, { "listxattrat", 465, 0 }, { "removexattrat", 466, 0 },
-  { "uretprobe", 335, SCMP_ARCH_X86_64 },
+  { "uretprobe", 335, SCMP_ARCH_X86_64 }, { "riscv_hwprobe", 258, SCMP_ARCH_RISCV64 },
   { NULL, 0, 0 },
 };
 
@@ -160,14 +165,16 @@ static void die(const char *what, int rc) {
   exit(1);
 }
 
-/* The number of name on this architecture, or -1 when it has none. */
+/* The number of name on this architecture, or -1 when it has none; stops the build on a name
+ * neither libseccomp nor newer[] knows. */
 static int resolve(const char *name) {
   int nr = seccomp_syscall_resolve_name(name);
   if (nr >= 0) return nr;
   if (nr != __NR_SCMP_ERROR) return -1; /* a syscall of other architectures only */
   for (int i = 0; newer[i].name; i++)
-    if (!strcmp(newer[i].name, name) && (!newer[i].only || newer[i].only == arch)) return newer[i].nr;
-  return -1;
+    if (!strcmp(newer[i].name, name)) return !newer[i].only || newer[i].only == arch ? newer[i].nr : -1;
+  fprintf(stderr, "hangar-seccomp-gen: %s: not known to this libseccomp, and newer[] gives no number for it (add it, from libseccomp's src/syscalls.csv)\n", name);
+  exit(1);
 }
 
 static void check_not_refused(const char *name) {

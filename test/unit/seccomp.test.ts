@@ -8,8 +8,8 @@
  * with the profile itself (test/fixtures/seccomp-default-profile.json: moby/profiles
  * seccomp/default.json at cd3bed8061c7b7378b61fc6827c7885779417a75).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -169,6 +169,40 @@ describe("the filter's rules against the container default profile", () => {
     // AF_VSOCK with high bits set: the profile's "above AF_VSOCK" lets it through, the filter does not.
     const vsockHigh = (1n << 32n) | 40n;
     expect(conditional().get("socket")!.some((c) => holds(c, vsockHigh))).toBe(false);
+  });
+
+  it("allows every x86_64 syscall the profile allows, at its number, but the stricter ones (none skipped for an older libseccomp)", () => {
+    // Numbers from the kernel's headers, and for calls newer than them from arch/x86/entry/syscalls/syscall_64.tbl.
+    const header = new Map([...readFileSync("/usr/include/x86_64-linux-gnu/asm/unistd_64.h", "utf8").matchAll(/^#define __NR_(\w+) (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+    const NEWER: Record<string, number> = {
+      uretprobe: 335, cachestat: 451, fchmodat2: 452, map_shadow_stack: 453, futex_wake: 454, futex_wait: 455, futex_requeue: 456,
+      statmount: 457, listmount: 458, mseal: 462, setxattrat: 463, getxattrat: 464, listxattrat: 465, removexattrat: 466,
+    };
+    // The profile's names that are no x86_64 syscall (32-bit ABIs' and other architectures' calls).
+    const elsewhere = /32$|time64$|^(fadvise64_64|fcntl64|fstat64|fstatat64|fstatfs64|ftruncate64|lstat64|sendfile64|stat64|statfs64|truncate64|_llseek|_newselect|mmap2|ipc|recv|send|socketcall|sigprocmask|sigreturn|waitpid|ugetrlimit|riscv_hwprobe)$/;
+    const stricter = new Set(["adjtimex", "clock_adjtime", "name_to_handle_at", "ptrace", "process_vm_readv", "process_vm_writev"]);
+    const ours = new Map(lines().filter((l) => l[0] === "allow" && l.length === 3).map((l) => [l[1]!, Number(l[2])]));
+    const missing: string[] = [];
+    for (const name of unconditional) {
+      const nr = header.get(name) ?? NEWER[name];
+      if (nr === undefined) {
+        expect([name, elsewhere.test(name)]).toEqual([name, true]); // else a new syscall this test does not know: add its number
+        expect(ours.has(name), name).toBe(false);
+      } else if (!stricter.has(name) && ours.get(name) !== nr) missing.push(`${name} ${nr} (listed: ${ours.get(name)})`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("stops the build on an allowed name the installed libseccomp does not know and no number is given for", () => {
+    const src = readFileSync(path.join(root, "runtime/local/seccomp-gen.c"), "utf8");
+    const withUnknown = src.replace('"write", "writev",\n', '"write", "writev", "hangar_no_such_call",\n');
+    expect(withUnknown).not.toBe(src);
+    const c = path.join(dir, "unknown.c");
+    writeFileSync(c, withUnknown);
+    run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", path.join(dir, "gen-unknown"), c, "-lseccomp"]);
+    const r = spawnSync(path.join(dir, "gen-unknown"), ["--list"], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/hangar_no_such_call: .*not known to this libseccomp/);
   });
 
   it("answers clone3 with ENOSYS as the profile does, and names nothing else with an errno", () => {
