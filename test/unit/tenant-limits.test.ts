@@ -74,6 +74,13 @@ describe("the guard", () => {
     g.admitCreate("a", 0); // refilled
     expect(refused).toEqual(["a creates_per_second"]);
   });
+  it("checkCreate judges as admitCreate does and spends no token", () => {
+    const g = createTenantGuard({ table: { defaults: L, tenants: {} }, now: () => 0 });
+    for (let i = 0; i < 10; i++) g.checkCreate("a", 0);
+    for (let i = 0; i < 3; i++) g.admitCreate("a", 0); // the whole burst is still there
+    expect(() => g.checkCreate("a", 0)).toThrow(/^tenant limit creates_per_second=2 reached/);
+    expect(() => g.checkCreate("b", L.concurrent_sandboxes)).toThrow(/^tenant limit concurrent_sandboxes=/);
+  });
   it("slots are per tenant, given back once however often released", () => {
     const g = createTenantGuard({ table: { defaults: L, tenants: {} } });
     const r1 = g.acquire("a", "held_calls");
