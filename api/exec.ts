@@ -3,13 +3,13 @@
  * read, stdin with real EOF on `close` or half-close, `exit` only after stdout/stderr are
  * drained. The command is killed (whole process tree) on cancel, and at the call's
  * deadline minus a margin, ending with DEADLINE_EXCEEDED + CWSANDBOX_COMMAND_TIMEOUT; a timeout
- * whose kill failed (or is not confirmed within half the margin) ends with INTERNAL +
- * CWSANDBOX_COMMAND_NOT_KILLED instead: the command may still run (ADR 0032).
+ * whose kill failed (after its retries) ends with INTERNAL + CWSANDBOX_COMMAND_NOT_KILLED instead:
+ * the command may still run (ADR 0032). A kill still going on when the call must answer (half the
+ * margin later) is a timeout too: it goes on in the background, and a final failure is reported.
  */
 import type * as grpc from "@grpc/grpc-js";
 import { errors, type FieldViolation } from "../core/errors.js";
 import type { Controller, ExecHandle } from "../controller/controller.js";
-import { KillFailed } from "../core/kill.js";
 import type { ExecProcess } from "../runtime/types.js";
 import type { CallContext } from "./call.js";
 import { writeWithBackpressure } from "./call.js";
@@ -68,18 +68,21 @@ function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
   const kill = commandKiller(handle.process);
   let timedOut = false;
   let notKilled: Error | undefined;
+  /** The timeout's kill had not settled when the call had to answer: it goes on in the background. */
+  let killing = false;
   let stopWaiting!: () => void;
-  /** Settles when the output need not be waited for any more: the call was cancelled, or the timeout's kill failed or is not confirmed in time. */
+  /** Settles when the output need not be waited for any more: the call was cancelled, or the timeout's kill failed or is still going on when the call must answer. */
   const stop = new Promise<void>((r) => (stopWaiting = r));
   const confirmMs = killConfirmMs(policy.deadlineMarginMs);
   const timer = at === undefined ? undefined : setTimeout(() => {
     timedOut = true;
-    const unconfirmed = setTimeout(() => {
-      notKilled ??= new KillFailed(`the kill was not confirmed within ${(confirmMs / 1000).toFixed(1)}s`, "unconfirmed");
+    const answerNow = setTimeout(() => {
+      killing = true;
       stopWaiting();
     }, confirmMs);
     void kill().then((e) => {
-      clearTimeout(unconfirmed);
+      clearTimeout(answerNow);
+      killing = false;
       if (!e) return;
       notKilled ??= e;
       stopWaiting();
@@ -93,8 +96,10 @@ function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
   else ctx.signal.addEventListener("abort", onAbort, { once: true });
   return {
     timedOut: () => timedOut,
-    /** The timeout's kill failed (or was not confirmed in time): the command may still run. */
+    /** The timeout's kill failed after its retries: the command may still run. */
     notKilled: () => notKilled,
+    /** The timeout's kill is still going on (neither confirmed nor failed) when the call must answer. */
+    killing: () => killing,
     stop,
     kill,
     seconds: () => (Date.now() - started) / 1000,
@@ -104,19 +109,19 @@ function armDeadline(handle: ExecHandle, ctx: CallContext, policy: ExecPolicy) {
     },
     /**
      * Kills the command unless it finished, then frees its slot. Waited for, except after a kill
-     * that failed or is unconfirmed: the caller's answer must not wait for its retries (they go on,
-     * bounded, and a final failure is reported there).
+     * that failed or is still going on: the caller's answer must not wait for its retries (they go
+     * on, bounded, and a final failure is reported there); the slot is freed once they end.
      */
     async end(finished: boolean) {
       if (finished) return handle.release();
-      if (notKilled) return void kill().finally(() => handle.release());
+      if (notKilled || killing) return void kill().finally(() => handle.release());
       await kill();
       handle.release();
     },
   };
 }
 
-/** How long the caller waits for the timeout's kill to confirm before hearing that the command may still run: half the deadline margin, at least 0.2 s. Pure. */
+/** How long the caller waits for the timeout's kill to settle before it answers DEADLINE_EXCEEDED with the kill still going on: half the deadline margin, at least 0.2 s. Pure. */
 export const killConfirmMs = (deadlineMarginMs: number) => Math.max(200, Math.floor(deadlineMarginMs / 2));
 
 /**
@@ -240,6 +245,11 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
         metrics.execDone("timeout_not_killed", secs);
         throw errors.commandNotKilled(secs, notKilled.message);
       }
+      // Its kill still going on: the command may not have exited yet, and the caller's deadline is near.
+      if (timer.killing()) {
+        metrics.execDone("timeout", secs);
+        throw errors.commandTimeout(secs, true);
+      }
       // A killed command may end without an exit status (its stream was cut): the timeout or
       // the cancel is what happened, not a lost backend.
       const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
@@ -300,6 +310,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
         throw errors.commandNotKilled(timer.seconds(), notKilled.message);
       }
       if (ctx.signal.aborted) throw errors.unavailable("the call was cancelled");
+      if (timer.killing()) throw errors.commandTimeout(timer.seconds(), true);
       const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
       if (timer.timedOut()) throw errors.commandTimeout(timer.seconds());
       if (outcome instanceof Error) throw outcome;

@@ -84,9 +84,10 @@ export const errors = {
       reason: "CWSANDBOX_FILE_TOO_LARGE",
       metadata: { filepath: path, operation, size_bytes: String(sizeBytes), max_size_bytes: String(maxSizeBytes) },
     }),
-  commandTimeout: (seconds: number) =>
-    new HangarError({ code: "DEADLINE_EXCEEDED", message: `command timed out after ${seconds.toFixed(1)}s and was killed`, reason: "CWSANDBOX_COMMAND_TIMEOUT" }),
-  /** A command's timeout whose kill failed or was not confirmed (ADR 0032): it may still run; not a plain timeout. */
+  /** A command's timeout: its kill confirmed, or (`killing`) still going on when the call had to answer (ADR 0032: a final failure is counted and logged). */
+  commandTimeout: (seconds: number, killing = false) =>
+    new HangarError({ code: "DEADLINE_EXCEEDED", message: killing ? `command timed out after ${seconds.toFixed(1)}s; it is being killed (not confirmed yet when the call had to answer)` : `command timed out after ${seconds.toFixed(1)}s and was killed`, reason: "CWSANDBOX_COMMAND_TIMEOUT" }),
+  /** A command's timeout whose kill failed after its retries (ADR 0032): it may still run; not a plain timeout. */
   commandNotKilled: (seconds: number, why: string) =>
     new HangarError({ code: "INTERNAL", message: `command timed out after ${seconds.toFixed(1)}s and could not be killed: it may still run in the sandbox (${why.slice(0, 300)})`, reason: "CWSANDBOX_COMMAND_NOT_KILLED", metadata: { timeout_seconds: seconds.toFixed(1), may_still_run: "true" } }),
   unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),

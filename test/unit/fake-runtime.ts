@@ -42,6 +42,8 @@ export function fakeRuntime() {
       let stdin = Buffer.alloc(0);
       let closed = false;
       const wake: (() => void)[] = [];
+      let killedNow: () => void = () => undefined;
+      const killed = new Promise<void>((r) => (killedNow = r));
       return {
         async write(d) {
           // deaf MS TEXT: as late, but its stdin is closed (a write fails as a pipe's would: EPIPE).
@@ -58,6 +60,7 @@ export function fakeRuntime() {
           }
           if (opts.argv[0] === "sleep") await new Promise<void>((r) => wake.push(r));
           if (opts.argv[0] === "stubborn" || opts.argv[0] === "sticky") await new Promise<void>(() => undefined); // runs on: its kill fails
+          if (opts.argv[0] === "slowkill" || opts.argv[0] === "slowfail") await killed; // runs until its kill lands
           // late MS TEXT: prints TEXT after MS milliseconds (output that comes after the client's input ended).
           if (opts.argv[0] === "late" || opts.argv[0] === "deaf") {
             await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
@@ -71,6 +74,10 @@ export function fakeRuntime() {
           // stubborn: a command whose kill fails (its processes stay); sticky: one whose kill never answers.
           if (opts.argv[0] === "stubborn") throw new KillFailed("pids 4242 still there after SIGKILL", "still_running");
           if (opts.argv[0] === "sticky") return new Promise<void>(() => undefined);
+          // slowkill MS: its kill confirms only after MS; slowfail MS: its kill fails after MS.
+          if (opts.argv[0] === "slowkill" || opts.argv[0] === "slowfail") await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
+          if (opts.argv[0] === "slowfail") throw new KillFailed("pids 4343 still there after the retries", "still_running");
+          killedNow();
           closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 });
         },
       };

@@ -2,8 +2,10 @@
  * Kills are never silent (issue 38, ADR 0032): a kill that fails is retried (bounded, with
  * backoff), counted in hangar_kill_failures_total, logged with the sandbox id, and surfaced: the
  * call's error (a timeout whose kill failed is INTERNAL CWSANDBOX_COMMAND_NOT_KILLED, never a plain
- * DEADLINE_EXCEEDED) or the sandbox's state_reason (the reaper's force kill). The layer below is
- * the in-memory runtime: `stubborn` is a command whose kill fails, `sticky` one whose kill never answers.
+ * DEADLINE_EXCEEDED) or the sandbox's state_reason (the reaper's force kill). A kill still going on
+ * when the call must answer is a timeout (DEADLINE_EXCEEDED), its end reported later if it fails.
+ * The layer below is the in-memory runtime: `stubborn` is a command whose kill fails, `sticky` one
+ * whose kill never answers, `slowkill MS` / `slowfail MS` ones whose kill confirms / fails after MS.
  */
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,10 +62,13 @@ describe("the kill retry (pure)", () => {
   ])("state reason %j after a failed kill (%s)", (reason, why, want) => {
     expect(withKillNote(reason, new Error(why))).toBe(want);
   });
-  it("half the deadline margin, at least 0.2 s, to confirm a timeout's kill", () => {
+  it("half the deadline margin, at least 0.2 s, for a timeout's kill to settle before the call answers", () => {
     expect([killConfirmMs(5000), killConfirmMs(1000), killConfirmMs(0)]).toEqual([2500, 500, 200]);
   });
 });
+
+const MARGIN_MS = 2000;
+const DEADLINE_MS = 6000;
 
 describe("a failed kill over the real gRPC server", () => {
   const rt = fakeRuntime();
@@ -82,7 +87,8 @@ describe("a failed kill over the real gRPC server", () => {
     return m;
   };
   beforeAll(async () => {
-    s = await startTestServer(rt, { exec: { deadlineMarginMs: 600 } });
+    // Deadlines of 6 s, killed at 4 s: the answer (at most half the margin after the kill) has 1 s to spare on a loaded machine.
+    s = await startTestServer(rt, { exec: { deadlineMarginMs: MARGIN_MS }, controller: { maxExecsPerSandbox: 8 } });
     const { v1 } = loadApi(PROTO_DIR);
     c = new v1.SandboxService(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure()) as unknown as Client;
     id = (await new Promise<{ sandbox_id: string }>((res, rej) => c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, md(), (e, r) => (e ? rej(e) : res(r))))).sandbox_id;
@@ -93,7 +99,7 @@ describe("a failed kill over the real gRPC server", () => {
     await s.api.shutdown(500);
     await s.controller.close();
   });
-  const streamExec = (argv: string[], deadlineMs: number) =>
+  const streamExec = (argv: string[], deadlineMs = DEADLINE_MS) =>
     new Promise<grpc.ServiceError>((resolve, reject) => {
       const call = c.StreamExec(md(), { deadline: Date.now() + deadlineMs });
       call.on("data", () => undefined);
@@ -105,7 +111,7 @@ describe("a failed kill over the real gRPC server", () => {
 
   it("StreamExec: a timeout whose kill fails answers INTERNAL CWSANDBOX_COMMAND_NOT_KILLED (the command may still run), counted and logged with the sandbox id", async () => {
     const before = await failures("fake", "still_running");
-    const e = await streamExec(["stubborn"], 2000);
+    const e = await streamExec(["stubborn"]);
     expect(e.code).toBe(grpc.status.INTERNAL);
     expect(e.details).toMatch(/timed out after .* could not be killed: it may still run/);
     expect(e.details).toContain("pids 4242 still there");
@@ -113,16 +119,39 @@ describe("a failed kill over the real gRPC server", () => {
     expect(logged.some((l) => l.o.sandbox_id === id && l.o.reason === "still_running" && /may still run/.test(l.m))).toBe(true);
   });
 
-  it("StreamExec: a timeout whose kill never answers is not reported as killed either", async () => {
-    const e = await streamExec(["sticky"], 2000);
-    expect(e.code).toBe(grpc.status.INTERNAL);
-    expect(e.details).toContain("not confirmed");
+  // Hangar's own answer, not the client's deadline (which has no "timed out after").
+  const timedOut = (e: grpc.ServiceError) => {
+    expect(e.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    expect(e.details).toMatch(/^command timed out after \S+s; it is being killed \(not confirmed yet/);
+  };
+
+  it("StreamExec: a timeout whose kill is slow but succeeds answers DEADLINE_EXCEEDED (a timeout, not INTERNAL), and nothing is counted", async () => {
+    const before = await failures("fake", "still_running");
+    timedOut(await streamExec(["slowkill", "1500"]));
+    await new Promise((r) => setTimeout(r, 1000)); // the kill has landed
+    expect(await failures("fake", "still_running")).toBe(before);
   });
 
+  it("StreamExec: a timeout whose kill never answers is a timeout too: the kill goes on, the caller is not told it is done", async () => {
+    timedOut(await streamExec(["sticky"]));
+  });
+
+  it("StreamExec: a kill still going on when the call answered, that then fails, is counted and logged with the sandbox id", async () => {
+    const before = await failures("fake", "still_running");
+    const n = logged.length;
+    timedOut(await streamExec(["slowfail", String(MARGIN_MS)]));
+    await until(async () => (await failures("fake", "still_running")) === before + 1);
+    expect(logged.slice(n).some((l) => l.o.sandbox_id === id && /may still run/.test(l.m) && String(l.o.err).includes("pids 4343"))).toBe(true);
+  });
+
+  const unary = (argv: string[]) =>
+    new Promise<grpc.ServiceError>((resolve, reject) => c.Exec({ sandbox_id: id, command: argv }, md(), { deadline: Date.now() + DEADLINE_MS }, (err) => (err ? resolve(err) : reject(new Error("answered")))));
+
   it("Exec (unary): the same", async () => {
-    const e = await new Promise<grpc.ServiceError>((resolve, reject) => c.Exec({ sandbox_id: id, command: ["stubborn"] }, md(), { deadline: Date.now() + 2000 }, (err) => (err ? resolve(err) : reject(new Error("answered")))));
+    const e = await unary(["stubborn"]);
     expect(e.code).toBe(grpc.status.INTERNAL);
     expect(e.details).toMatch(/may still run/);
+    timedOut(await unary(["slowkill", "1500"]));
   });
 
   it("a cancelled stream whose kill fails: counted and logged with the sandbox id (no caller is left to tell)", async () => {
