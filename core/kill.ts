@@ -1,23 +1,26 @@
 /**
  * Kills are never silent (issue 38, ADR 0032). A kill that does not confirm the command gone is
- * retried with backoff up to one bound, KILL_RETRY_BOUND_MS; one that is still unconfirmed then is
- * logged with the sandbox id, counted (`hangar_kill_failures_total{runtime,reason}`) and surfaced
- * (the call's error, or the sandbox's status message). Every runtime and the chaos suite's
- * "a vanished client's command is gone" check use this same bound.
+ * retried with backoff within one bound (tries started within KILL_RETRY_BOUND_MS, all of it over
+ * within KILL_GIVE_UP_MS); one that is still unconfirmed then is logged with the sandbox id,
+ * counted (`hangar_kill_failures_total{runtime,reason}`) and surfaced (the call's error, or the
+ * sandbox's status message). The Kubernetes kills and the chaos suite's "a vanished client's
+ * command is gone" check use this same bound; local kills retry less (runtime/local/cgroups.ts).
  */
 
 /**
- * How long a kill is retried before it counts as failed. It covers a restart of the kubelet or
- * the apiserver on the plain exec path (each answered again within ~4 s on the test node,
- * docs/benchmarks.md), with room for the exec that kills to be scheduled after it.
+ * How long after its first try a kill may still start a try (the pause before it included). It
+ * covers a restart of the kubelet or the apiserver on the plain exec path (each answered again
+ * within ~4 s on the test node, docs/benchmarks.md), with room for the exec that kills to be
+ * scheduled after it.
  */
 export const KILL_RETRY_BOUND_MS = 20_000;
 /** How long one kill try may take before it counts as unconfirmed (Kubernetes: the kill exec's own time). */
 export const KILL_TRY_TIMEOUT_MS = 1_000;
 /**
- * The longest a command may outlive a kill that started: every try within the bound, plus the
- * last one's own time. After that the kill has failed, and was counted, logged and surfaced. The
- * chaos suite's "a vanished client's command is gone" check waits exactly this long.
+ * The longest a command may outlive a kill that started, counted from its first try, tries and
+ * pauses together: tries start within KILL_RETRY_BOUND_MS and each takes at most
+ * KILL_TRY_TIMEOUT_MS (retryKill). After that the kill has failed, and was counted, logged and
+ * surfaced. The chaos suite's "a vanished client's command is gone" check waits exactly this long.
  */
 export const KILL_GIVE_UP_MS = KILL_RETRY_BOUND_MS + KILL_TRY_TIMEOUT_MS;
 /** The first pause between tries; each next one doubles, up to KILL_RETRY_MAX_DELAY_MS. */
@@ -52,18 +55,36 @@ export class KillFailed extends Error {
  * Runs `attempt` until it resolves, pausing `delays[i]` before retry i; rejects with the last
  * error once the delays are spent. `stop()` true ends the retries early (the command ended on its
  * own: nothing is left to kill), resolving.
+ *
+ * With `boundMs` and `tryTimeoutMs`, the tries themselves are bounded too, from the first try's
+ * start: no try starts past `boundMs` (a retry whose pause would start it later is not made, nor
+ * one whose pause ran late; the last error rejects), and each try is given `tryTimeoutMs` (its
+ * argument), by which the attempt must have ended (a try past its time counts as failed). So the
+ * whole kill, tries and pauses, ends within `boundMs + tryTimeoutMs` of its start (KILL_GIVE_UP_MS
+ * for KILL_RETRY_BOUND_MS and KILL_TRY_TIMEOUT_MS). Without them the delays alone bound the
+ * retries, and a try is given Infinity.
  */
-export async function retryKill(attempt: () => Promise<void>, o: { delays?: number[]; sleep?: (ms: number) => Promise<void>; stop?: () => boolean } = {}): Promise<{ tries: number }> {
+export async function retryKill(
+  attempt: (timeoutMs: number) => Promise<void>,
+  o: { delays?: number[]; sleep?: (ms: number) => Promise<void>; stop?: () => boolean; boundMs?: number; tryTimeoutMs?: number; now?: () => number } = {},
+): Promise<{ tries: number }> {
   const delays = o.delays ?? killRetryDelays();
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+  const now = o.now ?? Date.now;
+  const bound = o.boundMs ?? Infinity;
+  const tryMs = o.tryTimeoutMs ?? Infinity;
+  const t0 = now();
   for (let i = 0; ; i++) {
     try {
-      await attempt();
+      await attempt(tryMs);
       return { tries: i + 1 };
     } catch (e) {
-      if (i >= delays.length) throw e;
-      await sleep(delays[i] as number);
+      const pause = delays[i];
+      if (pause === undefined || now() - t0 + pause > bound) throw e;
+      await sleep(pause);
       if (o.stop?.()) return { tries: i + 1 };
+      // A pause that ran late must not start a try past the bound either.
+      if (now() - t0 > bound) throw e;
     }
   }
 }

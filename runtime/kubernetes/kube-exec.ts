@@ -3,15 +3,15 @@
  * one output chunk per websocket frame, stdin with a real EOF (v5 close), TTY with resize,
  * the exit code from the status channel after output is drained. Closing the websocket does
  * not kill the command, so commands run under a tiny sh wrapper that records its pid, and
- * kill() takes that pid's whole process tree down with a second exec (retried up to
- * KILL_RETRY_BOUND_MS; rejects when never confirmed). A websocket lost without a status ends the
+ * kill() takes that pid's whole process tree down with a second exec (retried, tries and pauses
+ * together within KILL_GIVE_UP_MS of the first; rejects when never confirmed). A websocket lost without a status ends the
  * exec with UNAVAILABLE and kills the command.
  */
 import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../core/errors.js";
-import { KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
+import { KILL_GIVE_UP_MS, KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
@@ -118,9 +118,10 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   link.ws = socket as unknown as typeof link.ws;
   /**
    * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
-   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over KILL_TRY_TIMEOUT_MS.
+   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over
+   * `timeoutMs` (retryKill's share of the bound: at most KILL_TRY_TIMEOUT_MS).
    */
-  const killOnce = () =>
+  const killOnce = (timeoutMs: number) =>
     new Promise<boolean>((resolve) => {
       let said = "";
       let ok = false;
@@ -131,14 +132,15 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         .then((w) => {
           w.on("close", () => resolve(ok && said.includes("hangar-killed")));
           // Past the second, given up on: its websocket is closed too, never left open.
-          setTimeout(() => w.close(), KILL_TRY_TIMEOUT_MS).unref();
+          setTimeout(() => w.close(), timeoutMs).unref();
         }, () => resolve(false));
-      setTimeout(() => resolve(false), KILL_TRY_TIMEOUT_MS).unref();
+      setTimeout(() => resolve(false), timeoutMs).unref();
     });
   /**
    * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file).
-   * Not confirmed (the apiserver or kubelet restarting): asked again with backoff up to
-   * KILL_RETRY_BOUND_MS (core/kill.ts, the bound the chaos suite's vanish check uses), so the
+   * Not confirmed (the apiserver or kubelet restarting): asked again with backoff, each try
+   * started within KILL_RETRY_BOUND_MS and ended within KILL_GIVE_UP_MS of the first (core/kill.ts
+   * retryKill; the bound the chaos suite's vanish check uses), so the
    * command of a vanished caller, or of a stream a restart cut, does not outlive it; still not
    * confirmed then, it rejects (KillFailed "unconfirmed"), and whoever asked reports it. Without a
    * shell there is no wrapper to kill through: `lastResort` (the sandbox ends, ADR 0032), else
@@ -151,9 +153,9 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         if (!o.lastResort) throw new KillFailed("the image has no /bin/sh and the command did not run through the exec agent: nothing in the pod can kill it", "no_kill_path");
         return o.lastResort("a command could not be killed otherwise: the image has no /bin/sh and the command did not run through the exec agent");
       }
-      await retryKill(async () => {
-        if (!(await killOnce())) throw new KillFailed(`the kill exec in pod ${o.pod} did not confirm within ${KILL_RETRY_BOUND_MS / 1000}s (the kubelet or apiserver unreachable?)`, "unconfirmed");
-      }, { delays: o.killDelaysMs ?? killRetryDelays() });
+      await retryKill(async (ms) => {
+        if (!(await killOnce(ms))) throw new KillFailed(`the kill exec in pod ${o.pod} did not confirm within ${KILL_GIVE_UP_MS / 1000}s (the kubelet or apiserver unreachable?)`, "unconfirmed");
+      }, { delays: o.killDelaysMs ?? killRetryDelays(), boundMs: KILL_RETRY_BOUND_MS, tryTimeoutMs: KILL_TRY_TIMEOUT_MS });
     })());
   socket.on("close", () => {
     if (marked) push("stderr")(marked.flush());

@@ -13,7 +13,7 @@ import { killConfirmMs } from "../../api/exec.js";
 import { createMetrics } from "../../api/metrics.js";
 import { loadApi, PROTO_DIR } from "../../api/proto.js";
 import { createController } from "../../controller/controller.js";
-import { KILL_RETRY_BOUND_MS, KillFailed, killFailures, killRetryDelays, retryKill, withKillNote } from "../../core/kill.js";
+import { KILL_GIVE_UP_MS, KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill, withKillNote } from "../../core/kill.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
 import { startTestServer, TEST_KEY } from "./test-server.js";
@@ -55,6 +55,30 @@ describe("the kill retry (pure)", () => {
     expect(slept).toEqual([10, 20]);
     // The command ended meanwhile: nothing left to kill.
     await expect(retryKill(async () => { throw new Error("no"); }, { delays: [10, 20], sleep, stop: () => true })).resolves.toEqual({ tries: 1 });
+  });
+  it("bounded: when every try uses all of its time, the whole kill (tries and pauses) ends within KILL_GIVE_UP_MS of its first try", async () => {
+    let clock = 0;
+    const starts: number[] = [];
+    const given: number[] = [];
+    const tryAll = async (ms?: number) => {
+      starts.push(clock);
+      given.push(ms ?? NaN);
+      clock += ms ?? KILL_TRY_TIMEOUT_MS; // no answer: the try takes all it was given (before the bound: its own fixed time)
+      throw new KillFailed(`try ${starts.length}: no answer`, "unconfirmed");
+    };
+    const bounded = { boundMs: KILL_RETRY_BOUND_MS, tryTimeoutMs: KILL_TRY_TIMEOUT_MS, now: () => clock };
+    await expect(retryKill(tryAll, { ...bounded, sleep: async (ms) => void (clock += ms) })).rejects.toThrow(/no answer/);
+    expect(clock).toBeLessThanOrEqual(KILL_GIVE_UP_MS);
+    expect(Math.max(...starts)).toBeLessThanOrEqual(KILL_RETRY_BOUND_MS);
+    expect(given.every((ms) => ms <= KILL_TRY_TIMEOUT_MS)).toBe(true);
+    expect(starts.length).toBeGreaterThan(3);
+    // Pauses that run late (a loaded event loop): still no try past the bound, none ending after KILL_GIVE_UP_MS.
+    clock = 0;
+    starts.length = 0;
+    given.length = 0;
+    await expect(retryKill(tryAll, { ...bounded, sleep: async (ms) => void (clock += ms + 1_700) })).rejects.toThrow(/no answer/);
+    expect(Math.max(...starts)).toBeLessThanOrEqual(KILL_RETRY_BOUND_MS);
+    expect(clock).toBeLessThanOrEqual(KILL_GIVE_UP_MS);
   });
   it.each([
     ["deleted", "x", "deleted; its processes could not be killed (x), retried"],
