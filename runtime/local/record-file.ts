@@ -6,7 +6,7 @@
  * At the next start every record that was not terminal becomes terminal: the sandbox died with
  * the Hangar that ran it (sweep.ts removes what it left). Files are Hangar's alone (0700 / 0600).
  */
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { chmod, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { isTerminal, type SandboxRecord } from "../../core/types.js";
 import type { DurableRecords, RuntimeEvent } from "../types.js";
@@ -44,7 +44,8 @@ export function createRecordFiles(dir: string): RecordFiles {
   const chains = new Map<string, Promise<void>>();
   let seq = 0;
   let made: Promise<void> | undefined;
-  const ensureDir = () => (made ??= mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined, (e: unknown) => {
+  // chmod too: a records dir carried over from elsewhere keeps its mode through mkdir.
+  const ensureDir = () => (made ??= mkdir(dir, { recursive: true, mode: 0o700 }).then(() => chmod(dir, 0o700)).then(() => undefined, (e: unknown) => {
     made = undefined;
     throw e;
   }));

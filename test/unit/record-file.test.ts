@@ -5,7 +5,7 @@
  * is answered only once its record is on disk, and a "restarted" controller answers every
  * acknowledged id with a terminal record.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,6 +35,14 @@ describe("record files", () => {
     expect(Buffer.from((records[0]?.echo as { raw: Uint8Array }).raw)).toEqual(Buffer.from([0, 1, 2]));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(dir, `${ID}.json`)).mode & 0o777).toBe(0o600);
+  });
+
+  it("a records directory that exists with a looser mode is made 0700", async () => {
+    const dir = dirOf();
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    await createRecordFiles(dir).write(record({ id: ID }));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it("writes of one sandbox land in call order, encoded when asked (later changes to the object are not written)", async () => {
