@@ -6,7 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { until } from "../../api/exec.js";
+import { until } from "../../api/exec-deadline.js";
 
 // A full collection on demand, without starting vitest with --expose-gc.
 setFlagsFromString("--expose-gc");

@@ -9,7 +9,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { killConfirmMs } from "../../api/exec.js";
+import { killConfirmMs } from "../../api/exec-deadline.js";
 import { createMetrics } from "../../api/metrics.js";
 import { loadApi, PROTO_DIR } from "../../api/proto.js";
 import { createController } from "../../controller/controller.js";
