@@ -48,3 +48,12 @@ def test_annotations_under_hangars_own_prefix_are_refused(hangar):
     with pytest.raises(CWSandboxError) as e:
         Sandbox.run(tags=["e2e-options"], annotations={"hangar.dev/egress-hosts": '["*.com"]'}).wait()
     assert "hangar.dev/" in str(e.value) and "annotations" in str(e.value), e.value
+
+
+@pytest.mark.parametrize("key", ["container.apparmor.security.beta.kubernetes.io/main", "seccomp.security.alpha.kubernetes.io/pod", "io.kubernetes.cri-o.userns-mode"])
+def test_annotations_the_cluster_acts_on_are_refused(hangar, key):
+    # On Kubernetes these would land on the sandbox's pod: an AppArmor or seccomp profile of the
+    # tenant's choosing, a runtime setting. Refused by name on both runtimes, before any pod exists.
+    with pytest.raises(CWSandboxError) as e:
+        Sandbox.run(tags=["e2e-options"], annotations={key: "unconfined"}).wait()
+    assert key in str(e.value) and "the cluster's own" in str(e.value), e.value
