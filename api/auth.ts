@@ -26,7 +26,8 @@ export function parseKeysFile(text: string, fileName: string): KeyEntry[] {
     if (colon <= 0) throw new Error(`${at}: expected "tenant:key"`);
     const tenant = line.slice(0, colon).trim();
     const key = line.slice(colon + 1).trim();
-    if (!/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/.test(tenant)) throw new Error(`${at}: tenant "${tenant}" must be 1-63 characters of a-z, 0-9, '.', '_', '-'`);
+    if (!/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/.test(tenant))
+      throw new Error(`${at}: tenant "${tenant}" must be 1-63 characters of a-z, 0-9, '.', '_', '-'`);
     if (key.length < 16 || /\s/.test(key)) throw new Error(`${at}: key must be at least 16 characters with no spaces`);
     if (seen.has(key)) throw new Error(`${at}: key repeats an earlier line`);
     seen.add(key);

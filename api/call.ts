@@ -80,7 +80,10 @@ export function createCallWrapper(d: CallDeps) {
     },
 
     /** For server-streaming and bidi calls: fn owns writing; a throw ends the call with that status. */
-    stream<C extends AnyCall & { emit(event: "error", e: unknown): boolean; end(): void }>(method: string, fn: (call: C, ctx: CallContext) => Promise<void>) {
+    stream<C extends AnyCall & { emit(event: "error", e: unknown): boolean; end(): void }>(
+      method: string,
+      fn: (call: C, ctx: CallContext) => Promise<void>,
+    ) {
       return (call: C) => {
         const started = process.hrtime.bigint();
         const ctx = context(method, call);
@@ -105,7 +108,11 @@ export function createCallWrapper(d: CallDeps) {
 export type CallWrapper = ReturnType<typeof createCallWrapper>;
 
 /** Writes one message honouring HTTP/2 flow control: waits for 'drain' when the buffer is full. */
-export async function writeWithBackpressure<T>(call: { write(m: T): boolean; once(e: "drain", l: () => void): unknown }, msg: T, signal: AbortSignal): Promise<void> {
+export async function writeWithBackpressure<T>(
+  call: { write(m: T): boolean; once(e: "drain", l: () => void): unknown },
+  msg: T,
+  signal: AbortSignal,
+): Promise<void> {
   if (call.write(msg)) return;
   if (signal.aborted) return;
   await new Promise<void>((resolve) => {

@@ -23,25 +23,46 @@ export interface ComposeCreate {
 export function renameFields(e: unknown, services: string[]): unknown {
   if (!isHangarError(e) || !e.violations.length) return e;
   const rename = (f: string) =>
-    f.replace(/^sandbox\.spec\.containers\[(\d+)\]/, (_, i: string) => `contents.services.${services[Number(i)] ?? i}`).replace(/^sandbox\.spec\.volumes\[(\d+)\]/, "contents.volumes").replace(/^sandbox\.spec\./, "");
+    f
+      .replace(/^sandbox\.spec\.containers\[(\d+)\]/, (_, i: string) => `contents.services.${services[Number(i)] ?? i}`)
+      .replace(/^sandbox\.spec\.volumes\[(\d+)\]/, "contents.volumes")
+      .replace(/^sandbox\.spec\./, "");
   const v: FieldViolation[] = e.violations.map((x) => ({ field: rename(x.field), description: x.description }));
   if (e.code === "INVALID_ARGUMENT") return errors.invalid(v);
-  return new HangarError({ code: e.code, message: v.map((x) => `${x.field}: ${x.description}`).join("; "), ...(e.reason ? { reason: e.reason } : {}), metadata: { ...e.metadata }, violations: v });
+  return new HangarError({
+    code: e.code,
+    message: v.map((x) => `${x.field}: ${x.description}`).join("; "),
+    ...(e.reason ? { reason: e.reason } : {}),
+    metadata: { ...e.metadata },
+    violations: v,
+  });
 }
 
 export function composeCreate(req: CreateSandboxFromFileRequest__Output, limits: SpecLimits): ComposeCreate {
-  if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+  if ((req.request_id ?? "").length > LIMITS.requestIdLength)
+    throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
   const displayName = req.display_name ?? "";
-  if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName)) throw errors.invalidField("display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
+  if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName))
+    throw errors.invalidField("display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
   const type = req.type ?? "SANDBOX_FILE_TYPE_UNSPECIFIED";
   if (type === "SANDBOX_FILE_TYPE_UNSPECIFIED") throw errors.invalidField("type", "required: SANDBOX_FILE_TYPE_COMPOSE");
-  if (type !== "SANDBOX_FILE_TYPE_COMPOSE") throw errors.notImplemented(`file type ${String(type)} (field type): Hangar reads Compose files`);
+  if (type !== "SANDBOX_FILE_TYPE_COMPOSE")
+    throw errors.notImplemented(`file type ${String(type)} (field type): Hangar reads Compose files`);
   const control = req.control ?? "CONTROL_UNSPECIFIED";
-  if (control === "CONTROL_CONTAINER_ENGINE") throw errors.notImplemented("CONTROL_CONTAINER_ENGINE (field control: a Docker engine inside a sandbox needs a privileged or nested-virtualisation runtime, which sandboxes never get; with control PLATFORM Hangar runs the file's services as the sandbox's own containers)");
-  if (control !== "CONTROL_PLATFORM" && control !== "CONTROL_UNSPECIFIED") throw errors.invalidField("control", `unknown control ${String(control)}`);
+  if (control === "CONTROL_CONTAINER_ENGINE")
+    throw errors.notImplemented(
+      "CONTROL_CONTAINER_ENGINE (field control: a Docker engine inside a sandbox needs a privileged or nested-virtualisation runtime, which sandboxes never get; with control PLATFORM Hangar runs the file's services as the sandbox's own containers)",
+    );
+  if (control !== "CONTROL_PLATFORM" && control !== "CONTROL_UNSPECIFIED")
+    throw errors.invalidField("control", `unknown control ${String(control)}`);
   const contents = Buffer.from(req.contents ?? Buffer.alloc(0));
   if (!contents.length) throw errors.invalidField("contents", "required: the Compose file's bytes");
-  const c = parseCompose({ contents, primaryService: req.primary_service ?? "", imageOverrides: { ...(req.image_overrides ?? {}) }, defaultResources: req.default_resources });
+  const c = parseCompose({
+    contents,
+    primaryService: req.primary_service ?? "",
+    imageOverrides: { ...(req.image_overrides ?? {}) },
+    defaultResources: req.default_resources,
+  });
   const containers = c.spec.containers ?? [];
   // One credential per registry, for the primary service's image (a sidecar's image comes from the node's credentials).
   const v: FieldViolation[] = [];
@@ -49,11 +70,16 @@ export function composeCreate(req: CreateSandboxFromFileRequest__Output, limits:
   (req.image_pull_credentials ?? []).forEach((p, i) => {
     const registry = (p.registry ?? "").replace(/^https?:\/\//, "").replace(/\/+$/, "");
     const at = `image_pull_credentials[${i}]`;
-    if (seen.has(registry)) return v.push({ field: `${at}.registry`, description: `${registry} is named twice (one credential per registry)` });
+    if (seen.has(registry))
+      return v.push({ field: `${at}.registry`, description: `${registry} is named twice (one credential per registry)` });
     seen.add(registry);
     const users = containers.filter((x) => registryOf(x.image ?? "") === registry).map((x) => x.name as string);
     if (!users.length) return v.push({ field: `${at}.registry`, description: `no service's image comes from ${registry}` });
-    if (!users.includes(c.primary)) return v.push({ field: `${at}.registry`, description: `only ${users.join(", ")} pull from ${registry}: pull credentials apply to the primary service's image on this Hangar` });
+    if (!users.includes(c.primary))
+      return v.push({
+        field: `${at}.registry`,
+        description: `only ${users.join(", ")} pull from ${registry}: pull credentials apply to the primary service's image on this Hangar`,
+      });
     const primary = containers.find((x) => x.name === c.primary);
     if (primary) primary.image_pull_credentials = p;
   });

@@ -24,7 +24,10 @@ function toProto(r: RunnerInfo, full: boolean): AvailableRunner {
       supported_architectures: r.architectures,
       supports_privileged: false,
       available_storage_classes: [],
-      supported_service_visibilities: [...(r.serviceDomain ? ["VISIBILITY_PRIVATE" as const] : []), ...(r.serviceDomain && r.publicUrl ? ["VISIBILITY_PUBLIC" as const] : [])],
+      supported_service_visibilities: [
+        ...(r.serviceDomain ? ["VISIBILITY_PRIVATE" as const] : []),
+        ...(r.serviceDomain && r.publicUrl ? ["VISIBILITY_PUBLIC" as const] : []),
+      ],
     },
     resources: full
       ? {
@@ -50,7 +53,9 @@ export function createDiscoveryService(runners: () => RunnerInfo[], wrap: CallWr
           (!req.runner_group_id || r.runnerGroupId === req.runner_group_id) &&
           (!req.architecture || r.architectures.includes(req.architecture)) &&
           (!req.gpu_type || (r.gpus?.types ?? []).some((t) => gpuTypeMatches(req.gpu_type as string, t))) &&
-          (vis === "VISIBILITY_UNSPECIFIED" || (vis === "VISIBILITY_PRIVATE" && !!r.serviceDomain) || (vis === "VISIBILITY_PUBLIC" && !!r.serviceDomain && !!r.publicUrl)),
+          (vis === "VISIBILITY_UNSPECIFIED" ||
+            (vis === "VISIBILITY_PRIVATE" && !!r.serviceDomain) ||
+            (vis === "VISIBILITY_PUBLIC" && !!r.serviceDomain && !!r.publicUrl)),
       );
       return { runners: list.map((r) => toProto(r, full)), next_page_token: "" };
     }),

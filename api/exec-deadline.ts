@@ -20,7 +20,11 @@ export function killAtMs(deadlineMs: number | undefined, nowMs: number, marginMs
  */
 function commandKiller(p: ExecProcess) {
   let k: Promise<Error | undefined> | undefined;
-  return () => (k ??= p.kill().then(() => undefined, (e: unknown) => (e instanceof Error ? e : new Error(String(e)))));
+  return () =>
+    (k ??= p.kill().then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    ));
 }
 
 export function armDeadline(handle: ExecHandle, ctx: CallContext, policy: { deadlineMarginMs: number }) {
@@ -35,20 +39,26 @@ export function armDeadline(handle: ExecHandle, ctx: CallContext, policy: { dead
   /** Settles when the output need not be waited for any more: the call was cancelled, or the timeout's kill failed or is still going on when the call must answer. */
   const stop = new Promise<void>((r) => (stopWaiting = r));
   const confirmMs = killConfirmMs(policy.deadlineMarginMs);
-  const timer = at === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    const answerNow = setTimeout(() => {
-      killing = true;
-      stopWaiting();
-    }, confirmMs);
-    void kill().then((e) => {
-      clearTimeout(answerNow);
-      killing = false;
-      if (!e) return;
-      notKilled ??= e;
-      stopWaiting();
-    });
-  }, Math.max(0, at - started));
+  const timer =
+    at === undefined
+      ? undefined
+      : setTimeout(
+          () => {
+            timedOut = true;
+            const answerNow = setTimeout(() => {
+              killing = true;
+              stopWaiting();
+            }, confirmMs);
+            void kill().then((e) => {
+              clearTimeout(answerNow);
+              killing = false;
+              if (!e) return;
+              notKilled ??= e;
+              stopWaiting();
+            });
+          },
+          Math.max(0, at - started),
+        );
   const onAbort = () => {
     void kill();
     stopWaiting();

@@ -31,15 +31,22 @@ export interface ExecPolicy {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-function validateCommand(init: { sandbox_id?: string; command?: string[]; env?: Record<string, string>; container?: string }, v: FieldViolation[], base: string) {
+function validateCommand(
+  init: { sandbox_id?: string; command?: string[]; env?: Record<string, string>; container?: string },
+  v: FieldViolation[],
+  base: string,
+) {
   const id = sandboxId(init.sandbox_id, `${base}sandbox_id`);
   const argv = init.command ?? [];
   if (argv.length === 0 || !argv[0]) v.push({ field: `${base}command`, description: "required: the program and its arguments" });
   if (argv.some((a) => a.includes("\u0000"))) v.push({ field: `${base}command`, description: "must not contain NUL" });
-  if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > 1024 * 1024) v.push({ field: `${base}command`, description: "must total at most 1 MiB" });
-  if (envBytes(init.env ?? {}) > LIMITS.envBytes) v.push({ field: `${base}env`, description: `names and values must total at most ${LIMITS.envBytes} bytes` });
+  if (argv.reduce((a, s) => a + Buffer.byteLength(s), 0) > 1024 * 1024)
+    v.push({ field: `${base}command`, description: "must total at most 1 MiB" });
+  if (envBytes(init.env ?? {}) > LIMITS.envBytes)
+    v.push({ field: `${base}env`, description: `names and values must total at most ${LIMITS.envBytes} bytes` });
   for (const [k, val] of Object.entries(init.env ?? {})) {
-    if (!ENV_NAME.test(k) || val.includes("\u0000")) v.push({ field: `${base}env[${JSON.stringify(k.slice(0, 64))}]`, description: "invalid environment variable" });
+    if (!ENV_NAME.test(k) || val.includes("\u0000"))
+      v.push({ field: `${base}env[${JSON.stringify(k.slice(0, 64))}]`, description: "invalid environment variable" });
   }
   if ((init.container ?? "").length > 63) v.push({ field: `${base}container`, description: "a container name (at most 63 characters)" });
   return { id, argv };
@@ -83,10 +90,24 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     const init: ExecStreamInit__Output = first.init;
     const v: FieldViolation[] = [];
     const { id, argv } = validateCommand(init, v, "init.");
-    const cols = init.tty_width || 80, rows = init.tty_height || 24;
-    if (init.tty && (cols > 10000 || rows > 10000)) v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
+    const cols = init.tty_width || 80,
+      rows = init.tty_height || 24;
+    if (init.tty && (cols > 10000 || rows > 10000))
+      v.push({ field: "init.tty_width", description: "terminal size must be below 10000x10000" });
     if (v.length) throw errors.invalid(v);
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: init.env ?? {}, tty: init.tty ? { cols, rows } : undefined, noInput, ...(init.container ? { container: init.container } : {}) }, ctx.signal, "init.container");
+    const handle = await controller.exec(
+      ctx.tenant,
+      id,
+      {
+        argv,
+        env: init.env ?? {},
+        tty: init.tty ? { cols, rows } : undefined,
+        noInput,
+        ...(init.container ? { container: init.container } : {}),
+      },
+      ctx.signal,
+      "init.container",
+    );
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;
@@ -115,7 +136,11 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       await writeWithBackpressure(call, { ready: { ready_time: timestamp(Date.now()) } }, ctx.signal);
       for await (const chunk of until(p.output(), timer.stop)) {
         if (ctx.signal.aborted) break;
-        await writeWithBackpressure(call, { output: { stream: chunk.stream === "stdout" ? "STREAM_STDOUT" : "STREAM_STDERR", data: chunk.data } }, ctx.signal);
+        await writeWithBackpressure(
+          call,
+          { output: { stream: chunk.stream === "stdout" ? "STREAM_STDOUT" : "STREAM_STDERR", data: chunk.data } },
+          ctx.signal,
+        );
       }
       const secs = timer.seconds();
       if (ctx.signal.aborted) {
@@ -134,7 +159,10 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       }
       // A killed command may end without an exit status (its stream was cut): the timeout or
       // the cancel is what happened, not a lost backend.
-      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
+      const outcome = await p.exited.then(
+        (r) => r,
+        (e: unknown) => e as Error,
+      );
       if (timer.timedOut()) {
         metrics.execDone("timeout", secs);
         throw errors.commandTimeout(secs);
@@ -165,10 +193,19 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
     const v: FieldViolation[] = [];
     const { id, argv } = validateCommand(req, v, "");
     const max = req.max_output_bytes ?? 0;
-    if (max < 0 || max > policy.maxOutputBytes) v.push({ field: "max_output_bytes", description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}` });
+    if (max < 0 || max > policy.maxOutputBytes)
+      v.push({
+        field: "max_output_bytes",
+        description: `must be between 0 (default ${policy.defaultMaxOutputBytes}) and ${policy.maxOutputBytes}`,
+      });
     if (v.length) throw errors.invalid(v);
     const cap = max || policy.defaultMaxOutputBytes;
-    const handle = await controller.exec(ctx.tenant, id, { argv, env: req.env ?? {}, noInput: true, ...(req.container ? { container: req.container } : {}) }, ctx.signal);
+    const handle = await controller.exec(
+      ctx.tenant,
+      id,
+      { argv, env: req.env ?? {}, noInput: true, ...(req.container ? { container: req.container } : {}) },
+      ctx.signal,
+    );
     const p = handle.process;
     const timer = armDeadline(handle, ctx, policy);
     let finished = false;
@@ -193,7 +230,10 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       }
       if (ctx.signal.aborted) throw errors.unavailable("the call was cancelled");
       if (timer.killing()) throw errors.commandTimeout(timer.seconds(), true);
-      const outcome = await p.exited.then((r) => r, (e: unknown) => e as Error);
+      const outcome = await p.exited.then(
+        (r) => r,
+        (e: unknown) => e as Error,
+      );
       if (timer.timedOut()) throw errors.commandTimeout(timer.seconds());
       if (outcome instanceof Error) throw outcome;
       const { exitCode } = outcome;

@@ -12,7 +12,10 @@ function describe(rule: Rule | undefined): [string, string] {
   if ("honoured" in rule) return ["honoured", rule.honoured];
   if ("checked" in rule) return ["checked", rule.checked];
   if ("output" in rule) return ["output only", "ignored on input (OUTPUT_ONLY in the contract)"];
-  return ["refused", `${rule.unimplemented ? "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED)" : "INVALID_ARGUMENT naming the field"}: ${rule.refused}`];
+  return [
+    "refused",
+    `${rule.unimplemented ? "UNIMPLEMENTED (CWSANDBOX_NOT_IMPLEMENTED)" : "INVALID_ARGUMENT naming the field"}: ${rule.refused}`,
+  ];
 }
 
 function rows(t: protobuf.Type, base: string, stack: Set<string>, out: string[]) {
@@ -25,7 +28,8 @@ function rows(t: protobuf.Type, base: string, stack: Set<string>, out: string[])
     const [k, text] = describe(rule);
     out.push(`| \`${at}\` | ${k} | ${cell(text)} | ${cell(shownBy(rule))} |`);
     const nested = f.resolvedType;
-    if (rule && ("honoured" in rule || "checked" in rule) && nested instanceof protobuf.Type && !nested.fullName.startsWith(".google.")) rows(nested, `${at}.`, stack, out);
+    if (rule && ("honoured" in rule || "checked" in rule) && nested instanceof protobuf.Type && !nested.fullName.startsWith(".google."))
+      rows(nested, `${at}.`, stack, out);
   }
   stack.delete(t.fullName);
 }

@@ -42,7 +42,10 @@ export function createErrorMapper(types: RpcTypes, log: { error(o: object, m: st
     const code = CODES[err.code];
     const details = [];
     if (err.reason) details.push(any(types.ErrorInfo, { reason: err.reason, domain: ERROR_DOMAIN, metadata: { ...err.metadata } }));
-    if (err.violations.length) details.push(any(types.BadRequest, { field_violations: err.violations.map((v) => ({ field: v.field, description: v.description })) }));
+    if (err.violations.length)
+      details.push(
+        any(types.BadRequest, { field_violations: err.violations.map((v) => ({ field: v.field, description: v.description })) }),
+      );
     if (err.retryAfterMs !== undefined) {
       const s = Math.floor(err.retryAfterMs / 1000);
       details.push(any(types.RetryInfo, { retry_delay: { seconds: s, nanos: (err.retryAfterMs % 1000) * 1e6 } }));

@@ -20,7 +20,12 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
   const { watch: watchStats, exec: execStats, agents: agentStats, trim: trimStats, tenants: tenantStats } = sources;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "hangar_process_" });
-  const rpcs = new Counter({ name: "hangar_grpc_requests_total", help: "gRPC calls by method and status code", labelNames: ["method", "code"], registers: [registry] });
+  const rpcs = new Counter({
+    name: "hangar_grpc_requests_total",
+    help: "gRPC calls by method and status code",
+    labelNames: ["method", "code"],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "hangar_grpc_request_duration_seconds",
     help: "gRPC call duration by method (streams: until the stream ends)",
@@ -90,8 +95,16 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
     });
   }
   if (trimStats) {
-    const trims = { trims: "Calls of glibc's malloc_trim since start (HANGAR_MALLOC_TRIM_SECONDS)", seconds: "Seconds spent in malloc_trim since start", releasedBytes: "Bytes of RSS malloc_trim handed back since start (RSS before minus after, summed)" } as const;
-    const names = { trims: "hangar_malloc_trims", seconds: "hangar_malloc_trim_seconds", releasedBytes: "hangar_malloc_trim_released_bytes" } as const;
+    const trims = {
+      trims: "Calls of glibc's malloc_trim since start (HANGAR_MALLOC_TRIM_SECONDS)",
+      seconds: "Seconds spent in malloc_trim since start",
+      releasedBytes: "Bytes of RSS malloc_trim handed back since start (RSS before minus after, summed)",
+    } as const;
+    const names = {
+      trims: "hangar_malloc_trims",
+      seconds: "hangar_malloc_trim_seconds",
+      releasedBytes: "hangar_malloc_trim_released_bytes",
+    } as const;
     for (const key of ["trims", "seconds", "releasedBytes"] as const) {
       new Gauge({
         name: names[key],
@@ -111,12 +124,21 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
     labelled.add(t);
     return t;
   };
-  const refusals = new Counter({ name: "hangar_tenant_limit_refusals_total", help: "Calls refused at a per-tenant limit, by tenant and limit (held_calls also counts GetSandbox calls answered without their hold)", labelNames: ["tenant", "limit"], registers: [registry] });
+  const refusals = new Counter({
+    name: "hangar_tenant_limit_refusals_total",
+    help: "Calls refused at a per-tenant limit, by tenant and limit (held_calls also counts GetSandbox calls answered without their hold)",
+    labelNames: ["tenant", "limit"],
+    registers: [registry],
+  });
   if (tenantStats) {
     for (const key of ["sandboxes", "held_calls", "exec_streams"] as const) {
       new Gauge({
         name: `hangar_tenant_${key}`,
-        help: { sandboxes: "Live sandboxes per tenant (every replica's records)", held_calls: "Held calls per tenant on this replica (held GetSandbox, commands waiting for a start, followed logs)", exec_streams: "Commands running per tenant on this replica" }[key],
+        help: {
+          sandboxes: "Live sandboxes per tenant (every replica's records)",
+          held_calls: "Held calls per tenant on this replica (held GetSandbox, commands waiting for a start, followed logs)",
+          exec_streams: "Commands running per tenant on this replica",
+        }[key],
         labelNames: ["tenant"],
         registers: [registry],
         collect() {

@@ -40,7 +40,12 @@ export const LOADER_OPTIONS: protoLoader.Options = {
 
 export function loadApi(protoDir: string) {
   const packageDefinition = protoLoader.loadSync(PROTO_FILES, { ...LOADER_OPTIONS, includeDirs: [protoDir] });
-  const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as SandboxGrpc & DiscoveryGrpc & SettingsGrpc & TemplateGrpc & VolumeGrpc & DataPlaneGrpc;
+  const loaded = grpc.loadPackageDefinition(packageDefinition) as unknown as SandboxGrpc &
+    DiscoveryGrpc &
+    SettingsGrpc &
+    TemplateGrpc &
+    VolumeGrpc &
+    DataPlaneGrpc;
   return { packageDefinition, v1: loaded.coreweave.sandbox.v1 };
 }
 

@@ -62,7 +62,8 @@ const STATES: Record<string, State | "TERMINATED" | "PREPARING" | undefined> = {
 function tagsViolations(tags: string[], field: string, v: FieldViolation[]) {
   if (tags.length > LIMITS.tags) v.push({ field, description: `at most ${LIMITS.tags} tags` });
   tags.forEach((t, i) => {
-    if (!t || t.length > LIMITS.tagLength || /[\u0000-\u001f]/.test(t)) v.push({ field: `${field}[${i}]`, description: `must be 1-${LIMITS.tagLength} characters without control characters` });
+    if (!t || t.length > LIMITS.tagLength || /[\u0000-\u001f]/.test(t))
+      v.push({ field: `${field}[${i}]`, description: `must be 1-${LIMITS.tagLength} characters without control characters` });
   });
 }
 
@@ -87,14 +88,21 @@ const snapshotId = (id: string | undefined) => {
   return id;
 };
 
-export function createSandboxService(controller: Controller, wrap: CallWrapper, o: SandboxServiceOptions, metrics: Metrics): SandboxServiceHandlers {
+export function createSandboxService(
+  controller: Controller,
+  wrap: CallWrapper,
+  o: SandboxServiceOptions,
+  metrics: Metrics,
+): SandboxServiceHandlers {
   const execs = createExecHandlers(controller, o.exec, metrics);
   const view = (r: SandboxRecord) => toProtoSandbox(r, o.reportPreparing ?? true);
   // Only a create's answer carries the share token (a replay with the same request_id recomputes
   // it); Get and List never do (the SDK: "Get, list, and from_id omit it").
   const created = (r: SandboxRecord) => {
     const v = view(r);
-    return o.shareTokenKey && r.spec.services?.some((s) => s.shareToken) ? { ...v, endpoint_share_token: shareToken(o.shareTokenKey, r.id) } : v;
+    return o.shareTokenKey && r.spec.services?.some((s) => s.shareToken)
+      ? { ...v, endpoint_share_token: shareToken(o.shareTokenKey, r.id) }
+      : v;
   };
   const fss = () => Promise.reject(errors.snapshotsNotSupported());
 
@@ -103,7 +111,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     const id = sandboxId(req.sandbox_id);
     const v: FieldViolation[] = [];
     if ((req.tail_lines ?? 0) < 0) v.push({ field: "tail_lines", description: "must not be negative" });
-    if (Number(req.resume_log_offset ?? 0) > 0 && !req.resume_log_session_id) v.push({ field: "resume_log_offset", description: "an offset needs the resume_log_session_id it belongs to" });
+    if (Number(req.resume_log_offset ?? 0) > 0 && !req.resume_log_session_id)
+      v.push({ field: "resume_log_offset", description: "an offset needs the resume_log_session_id it belongs to" });
     checkContainer(req.container, v);
     if (v.length) throw errors.invalid(v);
     await controller.ensure(id, ctx.tenant);
@@ -118,7 +127,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     let timestamps = !!req.timestamps;
     if (req.resume_log_session_id) {
       const s = parseLogSession(req.resume_log_session_id);
-      if (!s || s.sandboxId !== id || !current || s.epoch !== current) return reject("SESSION_NOT_FOUND", "log session not found (another sandbox's, or its log restarted): start a new stream");
+      if (!s || s.sandboxId !== id || !current || s.epoch !== current)
+        return reject("SESSION_NOT_FOUND", "log session not found (another sandbox's, or its log restarted): start a new stream");
       const offset = Number(req.resume_log_offset ?? 0);
       if (!Number.isSafeInteger(offset) || offset < 0) return reject("INVALID_RESUME_OFFSET", "resume_log_offset is not a byte offset");
       fromOffset = offset;
@@ -126,7 +136,15 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     }
     const session = current ? logSessionId(id, current, timestamps) : undefined;
     const since = req.since_time ? Number(req.since_time.seconds ?? 0) * 1000 + Math.floor((req.since_time.nanos ?? 0) / 1e6) : undefined;
-    const stream = controller.logs(ctx.tenant, id, { follow: !!req.follow, tailLines: req.tail_lines ?? 0, sinceMs: since, timestamps, signal: ctx.signal, ...(fromOffset !== undefined ? { fromOffset } : {}), ...(req.container ? { container: req.container } : {}) });
+    const stream = controller.logs(ctx.tenant, id, {
+      follow: !!req.follow,
+      tailLines: req.tail_lines ?? 0,
+      sinceMs: since,
+      timestamps,
+      signal: ctx.signal,
+      ...(fromOffset !== undefined ? { fromOffset } : {}),
+      ...(req.container ? { container: req.container } : {}),
+    });
     try {
       for await (const chunk of stream) {
         if (ctx.signal.aborted) return;
@@ -142,27 +160,41 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
 
   return {
     CreateSandbox: wrap.unary("CreateSandbox", async (req: CreateSandboxRequest__Output, ctx) => {
-      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength)
+        throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
       if (!req.sandbox) throw errors.invalidField("sandbox", "required");
       if (req.sandbox.sandbox_id) throw errors.invalidField("sandbox.sandbox_id", "output only: Hangar assigns sandbox ids");
       const displayName = req.sandbox.display_name ?? "";
-      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName)) throw errors.invalidField("sandbox.display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
+      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName))
+        throw errors.invalidField("sandbox.display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
       const spec = toDomainSpec(req.sandbox.spec, o.specLimits);
-      const r = await controller.create(ctx.tenant, { spec, echo: req.sandbox.spec, requestId: req.request_id ?? "", displayName: displayName || undefined });
+      const r = await controller.create(ctx.tenant, {
+        spec,
+        echo: req.sandbox.spec,
+        requestId: req.request_id ?? "",
+        displayName: displayName || undefined,
+      });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, image: spec.image }, "sandbox created");
       return created(r);
     }),
     CreateSandboxFromTemplate: wrap.unary("CreateSandboxFromTemplate", async (req, ctx) => {
-      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength)
+        throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
       if (!req.template_id) throw errors.invalidField("template_id", "required");
       const displayName = req.display_name ?? "";
-      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName)) throw errors.invalidField("display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
+      if (displayName.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(displayName))
+        throw errors.invalidField("display_name", `at most ${LIMITS.displayNameLength} characters, no control characters`);
       const t = await controller.templates.get(ctx.tenant, req.template_id.slice(0, LIMITS.idLength));
       // The template's spec with the overrides replacing what they set, then exactly CreateSandbox's checks.
       const merged = applyOverrides(t.spec as never, req.overrides ?? undefined);
       if (o.sandboxSpecType) guardRequest(o.sandboxSpecType, merged, "sandbox.spec");
       const spec = toDomainSpec(merged, o.specLimits);
-      const r = await controller.create(ctx.tenant, { spec, echo: merged, requestId: req.request_id ?? "", displayName: (displayName || t.displayName) || undefined });
+      const r = await controller.create(ctx.tenant, {
+        spec,
+        echo: merged,
+        requestId: req.request_id ?? "",
+        displayName: displayName || t.displayName || undefined,
+      });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, template_id: t.id, image: spec.image }, "sandbox created from a template");
       return created(r);
     }),
@@ -180,7 +212,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       if ((req.page_size ?? 0) < 0) v.push({ field: "page_size", description: "must not be negative" });
       tagsViolations(req.tags ?? [], "tags", v);
       const stateName = req.state ?? "STATE_UNSPECIFIED";
-      if (typeof stateName !== "string" || !(stateName in STATES)) v.push({ field: "state", description: `unknown state ${String(stateName)}` });
+      if (typeof stateName !== "string" || !(stateName in STATES))
+        v.push({ field: "state", description: `unknown state ${String(stateName)}` });
       if (v.length) throw errors.invalid(v);
       const res = controller.list(ctx.tenant, {
         tags: req.tags ?? [],
@@ -197,7 +230,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     DeleteSandbox: wrap.unary("DeleteSandbox", async (req: DeleteSandboxRequest__Output, ctx): Promise<DeleteSandboxResponse> => {
       const id = sandboxId(req.sandbox_id);
       const grace = req.grace_period_seconds ?? 0;
-      if (grace < 0 || grace > o.maxGraceSeconds) throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
+      if (grace < 0 || grace > o.maxGraceSeconds)
+        throw errors.invalidField("grace_period_seconds", `must be between 0 and ${o.maxGraceSeconds}`);
       await controller.ensure(id, ctx.tenant);
       const snapshotIds: string[] = [];
       if (req.snapshot_volumes?.length) {
@@ -212,7 +246,13 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
         // Archived before the stop; one that fails leaves the sandbox running (the caller may retry).
         for (const [i, name] of req.snapshot_volumes.entries()) {
           const snap = await controller.snapshot(ctx.tenant, id, name, "ON_DELETE", req.request_id ? `${req.request_id}/${i}` : "", true);
-          if (snap.state !== "READY") throw new HangarError({ code: "FAILED_PRECONDITION", message: `the snapshot of volume ${name} failed (${snap.stateReason}); the sandbox was not stopped`, reason: "CWSANDBOX_FSS_NOT_READY", metadata: { file_system_snapshot_id: snap.id } });
+          if (snap.state !== "READY")
+            throw new HangarError({
+              code: "FAILED_PRECONDITION",
+              message: `the snapshot of volume ${name} failed (${snap.stateReason}); the sandbox was not stopped`,
+              reason: "CWSANDBOX_FSS_NOT_READY",
+              metadata: { file_system_snapshot_id: snap.id },
+            });
           snapshotIds.push(snap.id);
         }
       }
@@ -244,7 +284,8 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     }),
     CreateFileSystemSnapshot: wrap.unary("CreateFileSystemSnapshot", async (req, ctx) => {
       const id = sandboxId(req.sandbox_id);
-      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength)
+        throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
       await controller.ensure(id, ctx.tenant);
       controller.present(ctx.tenant, id); // an unknown sandbox is NOT_FOUND, as everywhere
       if (!controller.snapshots.enabled()) return fss();
@@ -252,7 +293,9 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
       ctx.log.info({ sandbox_id: id, snapshot_id: snap.id }, "snapshot started");
       return toProtoSnapshot(snap);
     }),
-    GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", async (req, ctx) => toProtoSnapshot(await controller.snapshots.get(ctx.tenant, snapshotId(req.file_system_snapshot_id)))),
+    GetFileSystemSnapshot: wrap.unary("GetFileSystemSnapshot", async (req, ctx) =>
+      toProtoSnapshot(await controller.snapshots.get(ctx.tenant, snapshotId(req.file_system_snapshot_id))),
+    ),
     ListFileSystemSnapshots: wrap.unary("ListFileSystemSnapshots", async (req, ctx) => {
       if ((req.page_size ?? 0) < 0) throw errors.invalidField("page_size", "must not be negative");
       const all = await controller.snapshots.list(ctx.tenant, req.source_sandbox_id || undefined);
@@ -272,9 +315,11 @@ export function createSandboxService(controller: Controller, wrap: CallWrapper, 
     CreateSandboxFromFile: wrap.unary("CreateSandboxFromFile", async (req, ctx) => {
       const c = composeCreate(req, o.specLimits);
       const services = (c.echo.containers ?? []).map((x) => x.name ?? "");
-      const r = await controller.create(ctx.tenant, { spec: c.spec, echo: c.echo, requestId: req.request_id ?? "", displayName: c.displayName }).catch((e: unknown) => {
-        throw renameFields(e, services);
-      });
+      const r = await controller
+        .create(ctx.tenant, { spec: c.spec, echo: c.echo, requestId: req.request_id ?? "", displayName: c.displayName })
+        .catch((e: unknown) => {
+          throw renameFields(e, services);
+        });
       ctx.log.info({ sandbox_id: r.id, tenant: ctx.tenant, services: services.length }, "sandbox created from a Compose file");
       return view(r);
     }),

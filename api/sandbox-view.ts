@@ -8,7 +8,11 @@ import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
 export const timestamp = (ms: number): Timestamp => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
 
 const toProtoEgress = (g: EgressGrant): EgressRule => ({
-  ...(g.to === "any" ? { any: true } : "hostname" in g.to ? { https_hostname: g.to.hostname } : { cidr: { cidr: g.to.cidr, except: g.to.except } }),
+  ...(g.to === "any"
+    ? { any: true }
+    : "hostname" in g.to
+      ? { https_hostname: g.to.hostname }
+      : { cidr: { cidr: g.to.cidr, except: g.to.except } }),
   ports: g.ports.map((p) => ({ protocol: p.protocol, port: p.port, ...(p.endPort ? { end_port: p.endPort } : {}) })),
 });
 
@@ -42,16 +46,39 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
         const url = mine && !terminal && r.state !== "TERMINATING" ? r.serviceUrls?.[serviceKey(mine)] : undefined;
         const visibility = mine ? (mine.public ? "VISIBILITY_PUBLIC" : "VISIBILITY_PRIVATE") : s.visibility;
         // A TLS passthrough port is reached at host:port (its SNI name), not at a URL.
-        if (mine?.tls) return { port: s.port, name: s.name, protocol: s.protocol, visibility, endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" as const, ...(url ? { address: url } : {}) } };
+        if (mine?.tls)
+          return {
+            port: s.port,
+            name: s.name,
+            protocol: s.protocol,
+            visibility,
+            endpoint: { kind: "ENDPOINT_KIND_TLS_PASSTHROUGH" as const, ...(url ? { address: url } : {}) },
+          };
         // An HTTPS endpoint's URL is in its endpoint status (where the SDK reads it) and, for clients
         // that predate endpoints, in `url` too; request_timeout_seconds 0: the Gateway's own.
-        if (mine?.https) return { port: s.port, name: s.name, protocol: s.protocol, visibility, ...(url ? { url } : {}), endpoint: { kind: "ENDPOINT_KIND_HTTPS" as const, auth: mine.shareToken ? ("ENDPOINT_AUTH_SHARE_TOKEN" as const) : ("ENDPOINT_AUTH_OPEN" as const), ...(url ? { url } : {}) } };
+        if (mine?.https)
+          return {
+            port: s.port,
+            name: s.name,
+            protocol: s.protocol,
+            visibility,
+            ...(url ? { url } : {}),
+            endpoint: {
+              kind: "ENDPOINT_KIND_HTTPS" as const,
+              auth: mine.shareToken ? ("ENDPOINT_AUTH_SHARE_TOKEN" as const) : ("ENDPOINT_AUTH_OPEN" as const),
+              ...(url ? { url } : {}),
+            },
+          };
         return { port: s.port, name: s.name, protocol: s.protocol, visibility, ...(url ? { url } : {}) };
       }),
       effective_egress: (r.effectiveEgress ?? []).map(toProtoEgress),
       attached_volume_ids: [...new Set(r.spec.volumes.flatMap((m) => (m.registered ? [m.registered.id] : [])))],
       // One row per container as sent; a sidecar's row follows the sandbox (its primary).
-      container_statuses: (spec.containers?.length ? spec.containers : [{ name: "main" }]).map((x) => ({ name: x.name || "main", state, exit_code: r.exitCode ?? 0 })),
+      container_statuses: (spec.containers?.length ? spec.containers : [{ name: "main" }]).map((x) => ({
+        name: x.name || "main",
+        state,
+        exit_code: r.exitCode ?? 0,
+      })),
     },
   };
 }

@@ -40,7 +40,8 @@ export function createGrpcServer(d: ServerDeps) {
   const root = loadContractRoot(d.protoDir);
   const inputs = new Map<string, protobuf.Type>();
   for (const svc of GUARDED_SERVICES.map((s) => root.lookupService(s))) {
-    for (const m of svc.methodsArray) if (!METHOD_RULES[`${svc.name}.${m.name}`]) inputs.set(m.name, (m.resolve(), m.resolvedRequestType as protobuf.Type));
+    for (const m of svc.methodsArray)
+      if (!METHOD_RULES[`${svc.name}.${m.name}`]) inputs.set(m.name, (m.resolve(), m.resolvedRequestType as protobuf.Type));
   }
   const guard = (method: string, request: unknown) => {
     const type = inputs.get(method);
@@ -65,15 +66,27 @@ export function createGrpcServer(d: ServerDeps) {
     const impl: grpc.UntypedServiceImplementation = {};
     for (const [name, def] of Object.entries(service)) {
       const method = def.originalName ?? name;
-      if (def.requestStream || def.responseStream) impl[method] = plain.stream(method, async () => { throw why(method); }) as unknown as grpc.UntypedHandleCall;
-      else impl[method] = plain.unary(method, () => { throw why(method); });
+      if (def.requestStream || def.responseStream)
+        impl[method] = plain.stream(method, async () => {
+          throw why(method);
+        }) as unknown as grpc.UntypedHandleCall;
+      else
+        impl[method] = plain.unary(method, () => {
+          throw why(method);
+        });
     }
     server.addService(service, impl);
   };
   server.addService(v1.SandboxTemplateService.service, createTemplateService(d.controller, wrap, sandboxSpecType, d.sandbox.specLimits));
   server.addService(v1.VolumeService.service, createVolumeService(d.controller, wrap));
   refuse(v1.SandboxDataPlaneService.service, (m) => errors.notImplemented(`SandboxDataPlaneService/${m} (the direct data plane)`));
-  refuse(v1.SettingsService.service, (m) => (/FileSystemSnapshotBucketConfig/.test(m) ? errors.notImplemented(`SettingsService/${m} (Hangar keeps snapshots in the directory the operator configures, HANGAR_SNAPSHOT_DIR, not in a bucket)`) : errors.notImplemented(`SettingsService/${m}`)));
+  refuse(v1.SettingsService.service, (m) =>
+    /FileSystemSnapshotBucketConfig/.test(m)
+      ? errors.notImplemented(
+          `SettingsService/${m} (Hangar keeps snapshots in the directory the operator configures, HANGAR_SNAPSHOT_DIR, not in a bucket)`,
+        )
+      : errors.notImplemented(`SettingsService/${m}`),
+  );
 
   // Methods that only newer SDK releases know: raw handlers, typed UNIMPLEMENTED.
   const raw = (b: Buffer) => b;
@@ -81,12 +94,23 @@ export function createGrpcServer(d: ServerDeps) {
     const name = m.path.split("/")[2] as string;
     const why = () => errors.notImplemented(name);
     const type = m.clientStream ? (m.serverStream ? "bidi" : "clientStream") : m.serverStream ? "serverStream" : "unary";
-    const handler = type === "unary" ? wrap.unary(name, () => { throw why(); }) : wrap.stream(name, async () => { throw why(); });
+    const handler =
+      type === "unary"
+        ? wrap.unary(name, () => {
+            throw why();
+          })
+        : wrap.stream(name, async () => {
+            throw why();
+          });
     if (type === "clientStream") continue;
     server.register(m.path, handler as unknown as grpc.handleUnaryCall<Buffer, Buffer>, raw, raw, type);
   }
 
-  const health = new HealthImplementation({ "": "SERVING", "coreweave.sandbox.v1.SandboxService": "SERVING", "coreweave.sandbox.v1.DiscoveryService": "SERVING" });
+  const health = new HealthImplementation({
+    "": "SERVING",
+    "coreweave.sandbox.v1.SandboxService": "SERVING",
+    "coreweave.sandbox.v1.DiscoveryService": "SERVING",
+  });
   health.addToServer(server);
   new ReflectionService(packageDefinition).addToServer(server);
 

@@ -33,9 +33,16 @@ export function listenShareTokenCheck(key: Buffer, base: PublicUrlBase, host: st
       res.writeHead(404).end(`see ${SHARE_TOKEN_CHECK_PATH}\n`);
       return;
     }
-    const verdict = checkForwarded(key, base, { host: header(req, "x-forwarded-host"), uri: header(req, "x-forwarded-uri"), token: header(req, SHARE_TOKEN_HEADER) });
+    const verdict = checkForwarded(key, base, {
+      host: header(req, "x-forwarded-host"),
+      uri: header(req, "x-forwarded-uri"),
+      token: header(req, SHARE_TOKEN_HEADER),
+    });
     if (verdict === 200) res.writeHead(200).end();
-    else res.writeHead(401, { "content-type": "text/plain", "www-authenticate": `SandboxShareToken header="X-Sandbox-Share-Token"` }).end("this endpoint needs its sandbox's share token (header X-Sandbox-Share-Token or query parameter share_token)\n");
+    else
+      res
+        .writeHead(401, { "content-type": "text/plain", "www-authenticate": `SandboxShareToken header="X-Sandbox-Share-Token"` })
+        .end("this endpoint needs its sandbox's share token (header X-Sandbox-Share-Token or query parameter share_token)\n");
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);

@@ -27,7 +27,8 @@ function unknownKeys(type: protobuf.Type, x: unknown, at: string): string[] {
     f.resolve();
     const t = f.resolvedType;
     if (!(t instanceof protobuf.Type) || t.fullName.startsWith(".google.")) continue;
-    if (f.map && v && typeof v === "object") for (const [mk, mv] of Object.entries(v)) out.push(...unknownKeys(t, mv, `${at}.${k}[${JSON.stringify(mk)}]`));
+    if (f.map && v && typeof v === "object")
+      for (const [mk, mv] of Object.entries(v)) out.push(...unknownKeys(t, mv, `${at}.${k}[${JSON.stringify(mk)}]`));
     else if (Array.isArray(v)) v.forEach((y, i) => out.push(...unknownKeys(t, y, `${at}.${k}[${i}]`)));
     else out.push(...unknownKeys(t, v, `${at}.${k}`));
   }
@@ -51,14 +52,20 @@ export function parseSharedTemplates(text: string, protoDir: string, limits: Spe
     if (!t || typeof t !== "object") throw new Error(`${at}: a map with id, display_name and spec`);
     const { id, display_name: name, spec, ...rest } = t as Record<string, unknown>;
     if (Object.keys(rest).length) throw new Error(`${at}: unknown key ${Object.keys(rest)[0]} (a template has id, display_name, spec)`);
-    if (typeof id !== "string" || !SHARED_TEMPLATE_ID.test(id)) throw new Error(`${at}.id: a DNS label (a-z, 0-9, '-'), at most 64: the id sandboxes are run from`);
+    if (typeof id !== "string" || !SHARED_TEMPLATE_ID.test(id))
+      throw new Error(`${at}.id: a DNS label (a-z, 0-9, '-'), at most 64: the id sandboxes are run from`);
     if (seen.has(id)) throw new Error(`${at}.id: ${id} appears twice`);
     seen.add(id);
     if (typeof name !== "string" || !name || name.length > 256) throw new Error(`${at}.display_name: required, at most 256 characters`);
     const bad = unknownKeys(partial, spec ?? {}, `${at}.spec`);
     if (bad.length) throw new Error(`${bad[0]}: not a field of PartialSandboxSpec`);
     // Normalised as the API reads requests (keepCase, enums and 64-bit numbers as strings).
-    const normal = partial.toObject(partial.fromObject((spec ?? {}) as Record<string, unknown>), { longs: String, enums: String, defaults: false, oneofs: true });
+    const normal = partial.toObject(partial.fromObject((spec ?? {}) as Record<string, unknown>), {
+      longs: String,
+      enums: String,
+      defaults: false,
+      oneofs: true,
+    });
     try {
       checkTemplateSpec(normal, `${at}.spec`, full, limits);
     } catch (e) {

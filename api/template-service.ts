@@ -18,7 +18,12 @@ import { applyOverrides, toProtoTemplate } from "./template-view.js";
 const STAND_IN_IMAGE = "template-check/image:unset";
 
 /** Refuses a template spec that no run could start (the guard's refused fields, then the spec's own checks). */
-export function checkTemplateSpec(spec: PartialSandboxSpec__Output | undefined, at: string, sandboxSpecType: protobuf.Type, limits: SpecLimits): void {
+export function checkTemplateSpec(
+  spec: PartialSandboxSpec__Output | undefined,
+  at: string,
+  sandboxSpecType: protobuf.Type,
+  limits: SpecLimits,
+): void {
   const full = applyOverrides(spec, undefined);
   guardRequest(sandboxSpecType, full, at);
   const containers = (full.containers ?? []).map((c) => ({ ...c, image: c.image || STAND_IN_IMAGE }));
@@ -29,9 +34,11 @@ function checkTemplate(t: SandboxTemplate__Output | undefined, at: string, type:
   if (!t) throw errors.invalidField(at, "required");
   if (t.sandbox_template_id) throw errors.invalidField(`${at}.sandbox_template_id`, "output only: Hangar assigns template ids");
   const name = t.display_name ?? "";
-  if ((needName && !name) || name.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(name)) throw errors.invalidField(`${at}.display_name`, `required, at most ${LIMITS.displayNameLength} characters, no control characters`);
+  if ((needName && !name) || name.length > LIMITS.displayNameLength || /[\u0000-\u001f\u007f]/.test(name))
+    throw errors.invalidField(`${at}.display_name`, `required, at most ${LIMITS.displayNameLength} characters, no control characters`);
   if (t.spec) checkTemplateSpec(t.spec, `${at}.spec`, type, limits);
-  if (t.attachments && Buffer.byteLength(JSON.stringify(t.attachments)) > 64 * 1024) throw errors.invalidField(`${at}.attachments`, "at most 64 KiB");
+  if (t.attachments && Buffer.byteLength(JSON.stringify(t.attachments)) > 64 * 1024)
+    throw errors.invalidField(`${at}.attachments`, "at most 64 KiB");
 }
 
 const templateId = (id: string | undefined, field = "sandbox_template_id") => {
@@ -40,18 +47,30 @@ const templateId = (id: string | undefined, field = "sandbox_template_id") => {
   return id;
 };
 
-export function createTemplateService(controller: Controller, wrap: CallWrapper, sandboxSpecType: protobuf.Type, limits: SpecLimits): SandboxTemplateServiceHandlers {
+export function createTemplateService(
+  controller: Controller,
+  wrap: CallWrapper,
+  sandboxSpecType: protobuf.Type,
+  limits: SpecLimits,
+): SandboxTemplateServiceHandlers {
   const tpl = controller.templates;
   return {
     CreateSandboxTemplate: wrap.unary("CreateSandboxTemplate", async (req, ctx) => {
-      if ((req.request_id ?? "").length > LIMITS.requestIdLength) throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
+      if ((req.request_id ?? "").length > LIMITS.requestIdLength)
+        throw errors.invalidField("request_id", `at most ${LIMITS.requestIdLength} characters`);
       checkTemplate(req.sandbox_template, "sandbox_template", sandboxSpecType, limits, true);
       const t = req.sandbox_template as SandboxTemplate__Output;
-      const rec = await tpl.create(ctx.tenant, { displayName: t.display_name ?? "", spec: t.spec ?? {}, ...(t.attachments ? { attachments: t.attachments } : {}) }, req.request_id ?? "");
+      const rec = await tpl.create(
+        ctx.tenant,
+        { displayName: t.display_name ?? "", spec: t.spec ?? {}, ...(t.attachments ? { attachments: t.attachments } : {}) },
+        req.request_id ?? "",
+      );
       ctx.log.info({ template_id: rec.id, tenant: ctx.tenant }, "template created");
       return toProtoTemplate(rec);
     }),
-    GetSandboxTemplate: wrap.unary("GetSandboxTemplate", async (req, ctx) => toProtoTemplate(await tpl.get(ctx.tenant, templateId(req.sandbox_template_id), !!req.show_deleted))),
+    GetSandboxTemplate: wrap.unary("GetSandboxTemplate", async (req, ctx) =>
+      toProtoTemplate(await tpl.get(ctx.tenant, templateId(req.sandbox_template_id), !!req.show_deleted)),
+    ),
     ListSandboxTemplates: wrap.unary("ListSandboxTemplates", async (req, ctx) => {
       if ((req.page_size ?? 0) < 0) throw errors.invalidField("page_size", "must not be negative");
       const all = await tpl.list(ctx.tenant, !!req.show_deleted);
@@ -66,7 +85,8 @@ export function createTemplateService(controller: Controller, wrap: CallWrapper,
       const paths = req.update_mask?.paths ?? [];
       const known = ["display_name", "spec", "attachments"];
       const bad = paths.find((p) => !known.includes(p));
-      if (bad !== undefined) throw errors.invalidField("update_mask.paths", `"${bad.slice(0, 64)}" cannot be updated (only ${known.join(", ")})`);
+      if (bad !== undefined)
+        throw errors.invalidField("update_mask.paths", `"${bad.slice(0, 64)}" cannot be updated (only ${known.join(", ")})`);
       const t = req.sandbox_template;
       checkTemplate(t, "sandbox_template", sandboxSpecType, limits, paths.length === 0 || paths.includes("display_name"));
       const set = (p: string) => (paths.length ? paths.includes(p) : p !== "attachments" || !!t?.attachments);

@@ -32,7 +32,10 @@ const present = (v: unknown): boolean => {
  * template's whole (replace on presence, as the SDK documents: the container list is replaced,
  * never patched). A template's partial spec has SandboxSpec's field names, so the result is one.
  */
-export function applyOverrides(template: PartialSandboxSpec__Output | undefined, overrides: PartialSandboxSpec__Output | undefined): SandboxSpec__Output {
+export function applyOverrides(
+  template: PartialSandboxSpec__Output | undefined,
+  overrides: PartialSandboxSpec__Output | undefined,
+): SandboxSpec__Output {
   const out: Record<string, unknown> = { ...(template ?? {}) };
   for (const [k, v] of Object.entries(overrides ?? {})) if (present(v)) out[k] = v;
   return out as SandboxSpec__Output;

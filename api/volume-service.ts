@@ -19,7 +19,9 @@ export function toProtoVolume(v: RegisteredVolume, attached: number, runnerId: s
   return {
     volume_id: v.id,
     spec: {
-      ...("claimName" in v.source ? { pvc: { runner_id: runnerId, namespace: v.source.namespace, claim_name: v.source.claimName, sub_path: "" } } : {}),
+      ...("claimName" in v.source
+        ? { pvc: { runner_id: runnerId, namespace: v.source.namespace, claim_name: v.source.claimName, sub_path: "" } }
+        : {}),
       read_only: v.readOnly,
       description: v.description ?? "",
     },
@@ -60,7 +62,9 @@ export function createVolumeService(controller: Controller, wrap: CallWrapper): 
       const v: FieldViolation[] = [];
       const size = req.page_size ?? 0;
       if (size < 0) v.push({ field: "page_size", description: "must not be negative" });
-      (req.states ?? []).forEach((s, i) => STATES.has(String(s)) || v.push({ field: `states[${i}]`, description: `unknown state ${String(s)}` }));
+      (req.states ?? []).forEach(
+        (s, i) => STATES.has(String(s)) || v.push({ field: `states[${i}]`, description: `unknown state ${String(s)}` }),
+      );
       let offset = 0;
       if (req.page_token) {
         const m = /^v1:(\d{1,6})$/.exec(Buffer.from(req.page_token, "base64url").toString());
@@ -76,7 +80,10 @@ export function createVolumeService(controller: Controller, wrap: CallWrapper): 
       const n = size > 0 ? Math.min(size, 1000) : 100;
       const items = all.slice(offset, offset + n);
       const now = Date.now();
-      return { volumes: items.map((x) => toProtoVolume(x.volume, x.attached, runner, now)), next_page_token: offset + n < all.length ? Buffer.from(`v1:${offset + n}`).toString("base64url") : "" };
+      return {
+        volumes: items.map((x) => toProtoVolume(x.volume, x.attached, runner, now)),
+        next_page_token: offset + n < all.length ? Buffer.from(`v1:${offset + n}`).toString("base64url") : "",
+      };
     }),
     CreateVolume: wrap.unary("CreateVolume", () => {
       throw errors.volumesByOperator("CreateVolume");

@@ -7,7 +7,27 @@
 import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { core, deleteRawPods, hangarExec, now, NS, procUsage, ratio, rawCreate, rawExec, rawPod, readyWarmPods, rlWorkload, settleNode, sleep, startHangar, stats, throughput, unary, waitRunning } from "./lib.mjs";
+import {
+  core,
+  deleteRawPods,
+  hangarExec,
+  now,
+  NS,
+  procUsage,
+  ratio,
+  rawCreate,
+  rawExec,
+  rawPod,
+  readyWarmPods,
+  rlWorkload,
+  settleNode,
+  sleep,
+  startHangar,
+  stats,
+  throughput,
+  unary,
+  waitRunning,
+} from "./lib.mjs";
 
 const N_EXEC = Number(process.env.BENCH_EXECS ?? 200);
 const N_CREATE = Number(process.env.BENCH_CREATES ?? 15);
@@ -17,7 +37,10 @@ const N_SDK = Number(process.env.BENCH_SDK_EXECS ?? 100);
 const N_FULL = Number(process.env.BENCH_FULL ?? 200);
 const log = (...a) => console.error("bench:", ...a);
 // A main process of its own makes a create cold (the pool serves only the default one).
-const coldSpec = { containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM; sleep infinity & wait'] }], max_lifetime_seconds: 600 };
+const coldSpec = {
+  containers: [{ name: "main", image: "python:3.11", command: "/bin/sh", args: ["-c", 'trap "exit 0" TERM; sleep infinity & wait'] }],
+  max_lifetime_seconds: 600,
+};
 const warmSpec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["bench"] };
 const MIB = ["head", "-c", "1048576", "/dev/zero"];
 
@@ -29,11 +52,13 @@ async function waitPool(n, ms = 300_000) {
   }
   return now() - t0;
 }
-const create = (client, spec, i) => unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `bench-${Date.now()}-${i}-${Math.random()}` });
+const create = (client, spec, i) =>
+  unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `bench-${Date.now()}-${i}-${Math.random()}` });
 const del = (client, id) => unary(client, "DeleteSandbox", { sandbox_id: id, grace_period_seconds: 0 });
 
 // Start from an empty pool, so the fill time is real.
-for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items)
+  await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
 // Two Hangar processes on one namespace, as two replicas: `h` with the warm pool and the
 // persistent exec path (ADR 0008), `hp` with plain exec (one websocket per command). Both serve
 // every sandbox, so the same pod is measured three ways: agent, plain, raw.
@@ -43,13 +68,22 @@ const stopHangar = async (x) => {
   x.proc.kill("SIGTERM");
   await new Promise((res) => x.proc.once("exit", res));
 };
-const h = await startHangar({ HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`, HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true" });
+const h = await startHangar({
+  HANGAR_KUBE_WARM_POOLS: `python:3.11=${BURST}`,
+  HANGAR_MAX_SANDBOXES: "1000",
+  HANGAR_KUBE_EXEC_AGENT: "true",
+});
 const hp = await startHangar({ HANGAR_MAX_SANDBOXES: "1000" });
 const { client } = h;
 const plain = hp.client;
 /** The program that ran a command: the agent on the channel, the sh kill wrapper on plain exec. */
 const parentOf = async (c, id) => (await hangarExec(c, id, ["/bin/sh", "-c", 'tr "\\0" " " < /proc/$PPID/cmdline'])).text;
-const r = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13 (make cluster-up)", sizes: { N_EXEC, N_CREATE, BURST, N_RL, N_SDK } };
+const r = {
+  when: new Date().toISOString(),
+  machine: "2 cores, 24 GiB (polyglot kind)",
+  cluster: "offline single-node v1.33.13 (make cluster-up)",
+  sizes: { N_EXEC, N_CREATE, BURST, N_RL, N_SDK },
+};
 try {
   log(`filling the warm pool (${BURST} pods)`);
   r.warm_pool_fill_ms = +(await waitPool(BURST)).toFixed(0);
@@ -57,29 +91,77 @@ try {
   // --- exec round trips into one sandbox: minimal gRPC client, the SDK, raw client-node ---
   const sb = await create(client, coldSpec, "exec");
   await waitRunning(client, sb.sandbox_id);
-  const pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: `hangar.dev/sandbox-id=${sb.sandbox_id}` })).items[0].metadata.name;
+  const pod = (await core.listNamespacedPod({ namespace: NS, labelSelector: `hangar.dev/sandbox-id=${sb.sandbox_id}` })).items[0].metadata
+    .name;
   await waitRunning(plain, sb.sandbox_id);
-  for (let i = 0; i < 10; i++) { await hangarExec(client, sb.sandbox_id, ["true"]); await hangarExec(plain, sb.sandbox_id, ["true"]); await rawExec(pod, ["true"]); }
+  for (let i = 0; i < 10; i++) {
+    await hangarExec(client, sb.sandbox_id, ["true"]);
+    await hangarExec(plain, sb.sandbox_id, ["true"]);
+    await rawExec(pod, ["true"]);
+  }
   // The numbers are only meaningful if each path is the one it claims to be.
-  for (let i = 0; !/hangar-agent-[0-9a-f]{16}/.test(await parentOf(client, sb.sandbox_id)); i++) { if (i > 100) throw new Error("the agent channel did not open"); await sleep(100); }
-  if (/hangar-agent-[0-9a-f]{16}/.test(await parentOf(plain, sb.sandbox_id))) throw new Error("the plain replica ran a command on the agent");
+  for (let i = 0; !/hangar-agent-[0-9a-f]{16}/.test(await parentOf(client, sb.sandbox_id)); i++) {
+    if (i > 100) throw new Error("the agent channel did not open");
+    await sleep(100);
+  }
+  if (/hangar-agent-[0-9a-f]{16}/.test(await parentOf(plain, sb.sandbox_id)))
+    throw new Error("the plain replica ran a command on the agent");
   log("exec true / 1 MiB");
-  const he = [], hpe = [], re = [], hm = [], hpm = [], rm = [];
+  const he = [],
+    hpe = [],
+    re = [],
+    hm = [],
+    hpm = [],
+    rm = [];
   for (let i = 0; i < N_EXEC; i++) {
-    let t0 = now(); await hangarExec(client, sb.sandbox_id, ["true"]); he.push(now() - t0);
-    t0 = now(); await hangarExec(plain, sb.sandbox_id, ["true"]); hpe.push(now() - t0);
-    t0 = now(); await rawExec(pod, ["true"]); re.push(now() - t0);
+    let t0 = now();
+    await hangarExec(client, sb.sandbox_id, ["true"]);
+    he.push(now() - t0);
+    t0 = now();
+    await hangarExec(plain, sb.sandbox_id, ["true"]);
+    hpe.push(now() - t0);
+    t0 = now();
+    await rawExec(pod, ["true"]);
+    re.push(now() - t0);
   }
   for (let i = 0; i < Math.max(10, N_EXEC / 4); i++) {
-    let t0 = now(); const a = await hangarExec(client, sb.sandbox_id, MIB); hm.push(now() - t0);
-    t0 = now(); const ap = await hangarExec(plain, sb.sandbox_id, MIB); hpm.push(now() - t0);
-    t0 = now(); const b = await rawExec(pod, MIB); rm.push(now() - t0);
-    if (a.bytes !== 1 << 20 || ap.bytes !== 1 << 20 || b.bytes !== 1 << 20) throw new Error(`1 MiB exec returned ${a.bytes} / ${ap.bytes} / ${b.bytes} bytes`);
+    let t0 = now();
+    const a = await hangarExec(client, sb.sandbox_id, MIB);
+    hm.push(now() - t0);
+    t0 = now();
+    const ap = await hangarExec(plain, sb.sandbox_id, MIB);
+    hpm.push(now() - t0);
+    t0 = now();
+    const b = await rawExec(pod, MIB);
+    rm.push(now() - t0);
+    if (a.bytes !== 1 << 20 || ap.bytes !== 1 << 20 || b.bytes !== 1 << 20)
+      throw new Error(`1 MiB exec returned ${a.bytes} / ${ap.bytes} / ${b.bytes} bytes`);
   }
   log("exec through the SDK");
-  const sdkVia = (port, argv = ["true"], n = N_SDK) => JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(n), ...argv], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}`, BENCH_SDK_EXPECT_BYTES: argv === MIB ? String(1 << 20) : "-1" }, encoding: "utf8" }));
-  r.exec_true_ms = { hangar: stats(he), hangar_plain: stats(hpe), hangar_sdk: stats(sdkVia(h.port)), hangar_sdk_plain: stats(sdkVia(hp.port)), raw: stats(re) };
-  r.exec_1mib_ms = { hangar: stats(hm), hangar_plain: stats(hpm), hangar_sdk: stats(sdkVia(h.port, MIB, Math.max(10, N_SDK / 2))), raw: stats(rm) };
+  const sdkVia = (port, argv = ["true"], n = N_SDK) =>
+    JSON.parse(
+      execFileSync(".venv/bin/python", ["bench/sdk_exec.py", String(n), ...argv], {
+        env: {
+          ...process.env,
+          CWSANDBOX_BASE_URL: `http://127.0.0.1:${port}`,
+          BENCH_SDK_EXPECT_BYTES: argv === MIB ? String(1 << 20) : "-1",
+        },
+        encoding: "utf8",
+      }),
+    );
+  r.exec_true_ms = {
+    hangar: stats(he),
+    hangar_plain: stats(hpe),
+    hangar_sdk: stats(sdkVia(h.port)),
+    hangar_sdk_plain: stats(sdkVia(hp.port)),
+    raw: stats(re),
+  };
+  r.exec_1mib_ms = {
+    hangar: stats(hm),
+    hangar_plain: stats(hpm),
+    hangar_sdk: stats(sdkVia(h.port, MIB, Math.max(10, N_SDK / 2))),
+    raw: stats(rm),
+  };
 
   log("execs per second");
   r.execs_per_s = [];
@@ -106,12 +188,21 @@ try {
 
   // --- create -> RUNNING: warm, cold, raw (alternating) ---
   log("create -> RUNNING");
-  const cw = [], cc = [], cr = [];
+  const cw = [],
+    cc = [],
+    cr = [];
   for (let i = 0; i < N_CREATE; i++) {
-    let t0 = now(); const w = await create(client, warmSpec, `w${i}`); await waitRunning(client, w.sandbox_id); cw.push(now() - t0);
-    t0 = now(); const c = await create(client, coldSpec, `c${i}`); await waitRunning(client, c.sandbox_id); cc.push(now() - t0);
+    let t0 = now();
+    const w = await create(client, warmSpec, `w${i}`);
+    await waitRunning(client, w.sandbox_id);
+    cw.push(now() - t0);
+    t0 = now();
+    const c = await create(client, coldSpec, `c${i}`);
+    await waitRunning(client, c.sandbox_id);
+    cc.push(now() - t0);
     cr.push(await rawCreate(`bench-raw-${Date.now()}-${i}`));
-    await del(client, w.sandbox_id); await del(client, c.sandbox_id);
+    await del(client, w.sandbox_id);
+    await del(client, c.sandbox_id);
   }
   r.create_to_running_ms = { hangar_warm: stats(cw), hangar_cold: stats(cc), raw: stats(cr) };
   await deleteRawPods();
@@ -127,23 +218,40 @@ try {
   // below): 100 clients each polling their own sandbox would be load of their own on 2 cores.
   const burstTag = `burst-${Date.now()}`;
   let t0 = now();
-  const made = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => create(client, { ...warmSpec, tags: ["bench", burstTag] }, `b${i}`)));
+  const made = await Promise.allSettled(
+    Array.from({ length: BURST }, (_, i) => create(client, { ...warmSpec, tags: ["bench", burstTag] }, `b${i}`)),
+  );
   const createdIds = made.filter((m) => m.status === "fulfilled").map((m) => m.value.sandbox_id);
   const runningAt = new Map();
   while (runningAt.size < createdIds.length && now() - t0 < 120_000) {
     const l = await unary(client, "ListSandboxes", { tags: [burstTag], page_size: 1000 });
-    for (const sbx of l.sandboxes ?? []) if (sbx.status?.state === "STATE_RUNNING" && !runningAt.has(sbx.sandbox_id)) runningAt.set(sbx.sandbox_id, now() - t0);
+    for (const sbx of l.sandboxes ?? [])
+      if (sbx.status?.state === "STATE_RUNNING" && !runningAt.has(sbx.sandbox_id)) runningAt.set(sbx.sandbox_id, now() - t0);
     await sleep(20);
   }
   const ok = [...runningAt].map(([id, ms]) => ({ id, ms }));
-  const hangarBurst = { requested: BURST, running: ok.length, success_rate: ok.length / BURST, all_running_ms: +(Math.max(...ok.map((x) => x.ms))).toFixed(0), ...stats(ok.map((x) => x.ms)) };
+  const hangarBurst = {
+    requested: BURST,
+    running: ok.length,
+    success_rate: ok.length / BURST,
+    all_running_ms: +Math.max(...ok.map((x) => x.ms)).toFixed(0),
+    ...stats(ok.map((x) => x.ms)),
+  };
   const during = procUsage(h.proc.pid);
-  r.hangar_process = { sandboxes: ok.length, rss_mib: during.rssMiB, cpu_seconds_for_burst: +(during.cpuSeconds - before.cpuSeconds).toFixed(2) };
-  const idle0 = procUsage(h.proc.pid); await sleep(5000); const idle1 = procUsage(h.proc.pid);
+  r.hangar_process = {
+    sandboxes: ok.length,
+    rss_mib: during.rssMiB,
+    cpu_seconds_for_burst: +(during.cpuSeconds - before.cpuSeconds).toFixed(2),
+  };
+  const idle0 = procUsage(h.proc.pid);
+  await sleep(5000);
+  const idle1 = procUsage(h.proc.pid);
   r.hangar_process.cpu_percent_idle_with_sandboxes = +(((idle1.cpuSeconds - idle0.cpuSeconds) / 5) * 100).toFixed(1);
   await Promise.all(createdIds.map((id) => del(client, id)));
   t0 = now();
-  const raw = await Promise.allSettled(Array.from({ length: BURST }, (_, i) => core.createNamespacedPod({ namespace: NS, body: rawPod(`bench-burst-${Date.now()}-${i}`) })));
+  const raw = await Promise.allSettled(
+    Array.from({ length: BURST }, (_, i) => core.createNamespacedPod({ namespace: NS, body: rawPod(`bench-burst-${Date.now()}-${i}`) })),
+  );
   let rawRunning = 0;
   while (now() - t0 < 300_000) {
     const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
@@ -151,7 +259,10 @@ try {
     if (rawRunning >= raw.filter((x) => x.status === "fulfilled").length) break;
     await sleep(20);
   }
-  r.burst = { hangar_warm: hangarBurst, raw: { requested: BURST, running: rawRunning, success_rate: rawRunning / BURST, all_running_ms: +(now() - t0).toFixed(0) } };
+  r.burst = {
+    hangar_warm: hangarBurst,
+    raw: { requested: BURST, running: rawRunning, success_rate: rawRunning / BURST, all_running_ms: +(now() - t0).toFixed(0) },
+  };
   await deleteRawPods();
 
   // --- the RL reward workload: create, write the solution, run it, collect, stop ---
@@ -163,24 +274,36 @@ try {
   r.settle_ms.before_rl = await settleNode();
   // Where each completion's time goes: the wall time of each step, per completion (all run at once).
   const rl = await rlWorkload(client, N_RL, warmSpec);
-  r.rl_workload = { completions: N_RL, correct: rl.correct, seconds: +rl.seconds.toFixed(2), completions_per_s: +(N_RL / rl.seconds).toFixed(2), steps: rl.steps };
+  r.rl_workload = {
+    completions: N_RL,
+    correct: rl.correct,
+    seconds: +rl.seconds.toFixed(2),
+    completions_per_s: +(N_RL / rl.seconds).toFixed(2),
+    steps: rl.steps,
+  };
   // The same workload on raw Kubernetes: pod create, wait Running, exec with the file on stdin, exec, delete.
   log(`RL workload on raw pods (${N_RL} completions)`);
   await sleep(30_000);
   t0 = now();
-  const rawRewards = await Promise.all(Array.from({ length: N_RL }, async (_, i) => {
-    const name = `bench-rl-${Date.now()}-${i}`;
-    try {
-      await rawCreate(name);
-      await rawExec(name, ["/bin/sh", "-c", "cat > /tmp/solution.py"], `print(${i} * ${i})\n`);
-      const out = await rawExec(name, ["python3", "/tmp/solution.py"]);
-      return out.text.trim() === String(i * i) ? 1 : 0;
-    } finally {
-      await core.deleteNamespacedPod({ name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-    }
-  }));
+  const rawRewards = await Promise.all(
+    Array.from({ length: N_RL }, async (_, i) => {
+      const name = `bench-rl-${Date.now()}-${i}`;
+      try {
+        await rawCreate(name);
+        await rawExec(name, ["/bin/sh", "-c", "cat > /tmp/solution.py"], `print(${i} * ${i})\n`);
+        const out = await rawExec(name, ["python3", "/tmp/solution.py"]);
+        return out.text.trim() === String(i * i) ? 1 : 0;
+      } finally {
+        await core.deleteNamespacedPod({ name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+      }
+    }),
+  );
   const rawSecs = (now() - t0) / 1000;
-  r.rl_workload.raw = { correct: rawRewards.reduce((a, b) => a + b, 0), seconds: +rawSecs.toFixed(2), completions_per_s: +(N_RL / rawSecs).toFixed(2) };
+  r.rl_workload.raw = {
+    correct: rawRewards.reduce((a, b) => a + b, 0),
+    seconds: +rawSecs.toFixed(2),
+    completions_per_s: +(N_RL / rawSecs).toFixed(2),
+  };
 
   // --- the node full: as many sandboxes as it holds, Hangar's RSS/CPU, and one exec in each ---
   // The pool goes (its idle pods would take the node's room): the first Hangar stops, its pool
@@ -188,7 +311,8 @@ try {
   log(`node full (${N_FULL} sandboxes)`);
   await stopHangar(h);
   await stopHangar(hp);
-  for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items) await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+  for (const p of (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" })).items)
+    await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
   await sleep(10_000);
   hfull = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EXEC_AGENT: "true", HANGAR_MAX_EXECS: "100000" });
   const fullTag = `full-${Date.now()}`;
@@ -198,7 +322,9 @@ try {
   const usage0 = procUsage(hfull.proc.pid);
   for (let wave = 0; fullIds.length < N_FULL; wave++) {
     const n = Math.min(20, N_FULL - fullIds.length);
-    const got = await Promise.allSettled(Array.from({ length: n }, (_, i) => create(hfull.client, { ...coldSpec, tags: ["bench", fullTag] }, `f${wave}-${i}`)));
+    const got = await Promise.allSettled(
+      Array.from({ length: n }, (_, i) => create(hfull.client, { ...coldSpec, tags: ["bench", fullTag] }, `f${wave}-${i}`)),
+    );
     fullIds.push(...got.filter((g) => g.status === "fulfilled").map((g) => g.value.sandbox_id));
     const waveStart = now();
     for (;;) {
@@ -211,11 +337,24 @@ try {
   }
   const fullAt = procUsage(hfull.proc.pid);
   await sleep(5_000); // the agent channels open in the background after RUNNING
-  const q0 = procUsage(hfull.proc.pid); await sleep(5000); const q1 = procUsage(hfull.proc.pid);
-  const fullExec = await throughput(16, 5000, (() => { let k = 0; return () => hangarExec(hfull.client, fullIds[k++ % fullIds.length], ["true"]); })());
+  const q0 = procUsage(hfull.proc.pid);
+  await sleep(5000);
+  const q1 = procUsage(hfull.proc.pid);
+  const fullExec = await throughput(
+    16,
+    5000,
+    (() => {
+      let k = 0;
+      return () => hangarExec(hfull.client, fullIds[k++ % fullIds.length], ["true"]);
+    })(),
+  );
   r.node_full = {
-    requested: N_FULL, running, seconds_to_fill: +((now() - t0) / 1000).toFixed(1),
-    rss_mib: q1.rssMiB, cpu_seconds_to_fill: +(fullAt.cpuSeconds - usage0.cpuSeconds).toFixed(1), cpu_percent_idle: +(((q1.cpuSeconds - q0.cpuSeconds) / 5) * 100).toFixed(1),
+    requested: N_FULL,
+    running,
+    seconds_to_fill: +((now() - t0) / 1000).toFixed(1),
+    rss_mib: q1.rssMiB,
+    cpu_seconds_to_fill: +(fullAt.cpuSeconds - usage0.cpuSeconds).toFixed(1),
+    cpu_percent_idle: +(((q1.cpuSeconds - q0.cpuSeconds) / 5) * 100).toFixed(1),
     exec_round_robin_16: fullExec,
   };
   await Promise.all(fullIds.map((id) => del(hfull.client, id).catch(() => {})));
@@ -225,10 +364,17 @@ try {
   // The pool's idle pods are shared state of the namespace: the bench leaves none behind.
   // Nor records: finished sandboxes' pods are released (finalizer off) as retention would.
   const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
-  await Promise.all(left.items.map(async (p) => {
-    await core.patchNamespacedPod({ name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch)).catch(() => {});
-    await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-  }));
+  await Promise.all(
+    left.items.map(async (p) => {
+      await core
+        .patchNamespacedPod(
+          { name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } },
+          setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+        )
+        .catch(() => {});
+      await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+    }),
+  );
 }
 r.exec_true_ms.ratio = ratio(r.exec_true_ms.hangar, r.exec_true_ms.raw);
 r.exec_true_ms.ratio_sdk = ratio(r.exec_true_ms.hangar_sdk, r.exec_true_ms.raw);

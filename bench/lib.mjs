@@ -17,11 +17,18 @@ export const kc = new k8s.KubeConfig();
 kc.loadFromFile(process.env.KUBECONFIG);
 export const core = kc.makeApiClient(k8s.CoreV1Api);
 
-const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]; };
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+};
 export const stats = (xs) => ({ n: xs.length, p50: +pct(xs, 50).toFixed(2), p99: +pct(xs, 99).toFixed(2) });
 export const now = () => Number(process.hrtime.bigint()) / 1e6;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-export const ratio = (h, r) => ({ p50: +(h.p50 / r.p50).toFixed(2), p99: +(h.p99 / r.p99).toFixed(2), p50_delta_ms: +(h.p50 - r.p50).toFixed(2) });
+export const ratio = (h, r) => ({
+  p50: +(h.p50 / r.p50).toFixed(2),
+  p99: +(h.p99 / r.p99).toFixed(2),
+  p50_delta_ms: +(h.p50 - r.p50).toFixed(2),
+});
 
 /** The sandbox pods' init container image in the test cluster (test/cluster/netinit-image.sh writes its name). */
 export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFileSync(".cluster/netinit-image", "utf8").trim() : "");
@@ -30,8 +37,22 @@ export const netinitImage = () => (existsSync(".cluster/netinit-image") ? readFi
 export const NODE_FLAGS = "--max-semi-space-size=4";
 
 export async function startHangar(extraEnv) {
-  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))), HANGAR_KUBE_NETINIT_IMAGE: netinitImage(), HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_LOG_LEVEL: "info", HANGAR_MAX_EXECS_PER_SANDBOX: "1000", HANGAR_RETENTION_SECONDS: "5", ...extraEnv };
-  const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? NODE_FLAGS).split(" ").filter(Boolean), "dist/cmd/main.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))),
+    HANGAR_KUBE_NETINIT_IMAGE: netinitImage(),
+    HANGAR_LISTEN: "127.0.0.1:0",
+    HANGAR_METRICS_LISTEN: "off",
+    HANGAR_RUNTIME: "kubernetes",
+    HANGAR_NAMESPACE: NS,
+    HANGAR_LOG_LEVEL: "info",
+    HANGAR_MAX_EXECS_PER_SANDBOX: "1000",
+    HANGAR_RETENTION_SECONDS: "5",
+    ...extraEnv,
+  };
+  const p = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? NODE_FLAGS).split(" ").filter(Boolean), "dist/cmd/main.js"], {
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let metricsPort;
   const port = await new Promise((resolve, reject) => {
     let buf = "";
@@ -43,8 +64,17 @@ export async function startHangar(extraEnv) {
     });
     p.once("exit", (c) => reject(new Error(`hangar exited ${c}`)));
   });
-  p.stdout.on("data", (b) => { if (process.env.BENCH_DEBUG) process.stderr.write(b); });
-  const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
+  p.stdout.on("data", (b) => {
+    if (process.env.BENCH_DEBUG) process.stderr.write(b);
+  });
+  const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], {
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: false,
+    oneofs: true,
+    includeDirs: ["proto"],
+  });
   const v1 = grpc.loadPackageDefinition(def).coreweave.sandbox.v1;
   return { proc: p, port, metricsPort, client: new v1.SandboxService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) };
 }
@@ -74,7 +104,13 @@ export function hangarExec(client, id, argv) {
 export function rawExec(pod, argv, input) {
   let bytes = 0;
   let text = "";
-  const sink = new Writable({ write: (c, _e, cb) => { bytes += c.length; if (text.length < 4096) text += c.toString(); cb(); } });
+  const sink = new Writable({
+    write: (c, _e, cb) => {
+      bytes += c.length;
+      if (text.length < 4096) text += c.toString();
+      cb();
+    },
+  });
   let stdin = null;
   if (input !== undefined) {
     stdin = new PassThrough();
@@ -95,7 +131,23 @@ export async function waitRunning(client, id, everyMs = 5) {
   }
 }
 
-export const rawPod = (name) => ({ metadata: { name, labels: { "app.kubernetes.io/managed-by": "hangar-bench" } }, spec: { restartPolicy: "Never", terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, enableServiceLinks: false, containers: [{ name: "main", image: "python:3.11", imagePullPolicy: "IfNotPresent", command: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'] }] } });
+export const rawPod = (name) => ({
+  metadata: { name, labels: { "app.kubernetes.io/managed-by": "hangar-bench" } },
+  spec: {
+    restartPolicy: "Never",
+    terminationGracePeriodSeconds: 0,
+    automountServiceAccountToken: false,
+    enableServiceLinks: false,
+    containers: [
+      {
+        name: "main",
+        image: "python:3.11",
+        imagePullPolicy: "IfNotPresent",
+        command: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'],
+      },
+    ],
+  },
+});
 
 export async function rawCreate(name) {
   const t0 = now();
@@ -109,13 +161,21 @@ export async function rawCreate(name) {
 
 export async function deleteRawPods() {
   const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench" });
-  await Promise.all(pods.items.map((p) => core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {})));
+  await Promise.all(
+    pods.items.map((p) => core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {})),
+  );
 }
 
 /** Idle warm pods ready to claim (exec proven), as Hangar's pool sees them. */
 export async function readyWarmPods() {
   const pods = await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/warm-pool" });
-  return pods.items.filter((p) => p.metadata.annotations?.["hangar.dev/exec"] && !p.metadata.labels?.["hangar.dev/sandbox-id"] && !p.metadata.deletionTimestamp && p.status?.phase === "Running").length;
+  return pods.items.filter(
+    (p) =>
+      p.metadata.annotations?.["hangar.dev/exec"] &&
+      !p.metadata.labels?.["hangar.dev/sandbox-id"] &&
+      !p.metadata.deletionTimestamp &&
+      p.status?.phase === "Running",
+  ).length;
 }
 
 /**
@@ -143,16 +203,31 @@ export async function settleNode(maxMs = 60_000) {
 export async function rlWorkload(client, n, spec) {
   const t0 = now();
   const steps = { create: [], wait_running: [], write_file: [], exec: [], delete: [] };
-  const step = async (name, f) => { const s0 = now(); const v = await f(); steps[name].push(now() - s0); return v; };
-  const ok = await Promise.all(Array.from({ length: n }, async (_, i) => {
-    const s = await step("create", () => unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `rl-${Date.now()}-${i}-${Math.random()}` }));
-    await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
-    await step("write_file", () => unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }));
-    const out = await step("exec", async () => (await hangarExec(client, s.sandbox_id, ["python3", "/tmp/solution.py"])).text);
-    await step("delete", () => unary(client, "DeleteSandbox", { sandbox_id: s.sandbox_id, grace_period_seconds: 0 }));
-    return out.trim() === String(i * i) ? 1 : 0;
-  }));
-  return { seconds: (now() - t0) / 1000, correct: ok.reduce((a, b) => a + b, 0), steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])) };
+  const step = async (name, f) => {
+    const s0 = now();
+    const v = await f();
+    steps[name].push(now() - s0);
+    return v;
+  };
+  const ok = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const s = await step("create", () =>
+        unary(client, "CreateSandbox", { sandbox: { spec }, request_id: `rl-${Date.now()}-${i}-${Math.random()}` }),
+      );
+      await step("wait_running", () => waitRunning(client, s.sandbox_id, 20));
+      await step("write_file", () =>
+        unary(client, "WriteFile", { sandbox_id: s.sandbox_id, path: "/tmp/solution.py", content: Buffer.from(`print(${i} * ${i})\n`) }),
+      );
+      const out = await step("exec", async () => (await hangarExec(client, s.sandbox_id, ["python3", "/tmp/solution.py"])).text);
+      await step("delete", () => unary(client, "DeleteSandbox", { sandbox_id: s.sandbox_id, grace_period_seconds: 0 }));
+      return out.trim() === String(i * i) ? 1 : 0;
+    }),
+  );
+  return {
+    seconds: (now() - t0) / 1000,
+    correct: ok.reduce((a, b) => a + b, 0),
+    steps: Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, stats(v)])),
+  };
 }
 
 /** RSS (MiB) and CPU seconds used so far by a process, from /proc. */
@@ -171,17 +246,25 @@ export async function throughput(concurrency, ms, fn) {
   let firstError;
   const end = now() + ms;
   const timeout = () => new Promise((_, rej) => setTimeout(() => rej(new Error("no answer in 30 s")), 30_000).unref());
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (now() < end) {
-      const t0 = now();
-      try {
-        await Promise.race([fn(), timeout()]);
-        lat.push(now() - t0);
-      } catch (e) {
-        failed++;
-        firstError ??= String(e?.message ?? e);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (now() < end) {
+        const t0 = now();
+        try {
+          await Promise.race([fn(), timeout()]);
+          lat.push(now() - t0);
+        } catch (e) {
+          failed++;
+          firstError ??= String(e?.message ?? e);
+        }
       }
-    }
-  }));
-  return { concurrency, ops_per_s: +(lat.length / (ms / 1000)).toFixed(1), failed, ...(firstError ? { first_error: firstError } : {}), ...stats(lat.length ? lat : [0]) };
+    }),
+  );
+  return {
+    concurrency,
+    ops_per_s: +(lat.length / (ms / 1000)).toFixed(1),
+    failed,
+    ...(firstError ? { first_error: firstError } : {}),
+    ...stats(lat.length ? lat : [0]),
+  };
 }

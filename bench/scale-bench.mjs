@@ -36,7 +36,11 @@ const ms = (ts) => Number(ts?.seconds ?? 0) * 1000 + Number(ts?.nanos ?? 0) / 1e
 
 /** Requests the apiserver has answered for pods, all clients, by verb and subresource (its own /metrics counter). */
 function podRequestsBy() {
-  const text = execFileSync("curl", ["-sS", "--cacert", `${PKI}/ca.crt`, "--cert", `${PKI}/admin.crt`, "--key", `${PKI}/admin.key`, "https://127.0.0.1:6443/metrics"], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const text = execFileSync(
+    "curl",
+    ["-sS", "--cacert", `${PKI}/ca.crt`, "--cert", `${PKI}/admin.crt`, "--key", `${PKI}/admin.key`, "https://127.0.0.1:6443/metrics"],
+    { encoding: "utf8", maxBuffer: 256 << 20 },
+  );
   const by = {};
   for (const line of text.split("\n")) {
     if (!line.startsWith("apiserver_request_total{") || !line.includes('resource="pods"')) continue;
@@ -46,7 +50,12 @@ function podRequestsBy() {
   return by;
 }
 const podRequests = () => Object.values(podRequestsBy()).reduce((a, b) => a + b, 0);
-const perSecond = (a, b, s) => Object.fromEntries(Object.keys(b).map((k) => [k, +((b[k] - (a[k] ?? 0)) / s).toFixed(1)]).filter(([, v]) => v > 0));
+const perSecond = (a, b, s) =>
+  Object.fromEntries(
+    Object.keys(b)
+      .map((k) => [k, +((b[k] - (a[k] ?? 0)) / s).toFixed(1)])
+      .filter(([, v]) => v > 0),
+  );
 
 /** CPU seconds used so far by the cluster's daemons, both replicas and this process (where a phase's time goes). */
 function cpu() {
@@ -72,22 +81,34 @@ function cpu() {
 const cpuSince = (a, wallMs) => {
   const b = cpu();
   // A process restarted meanwhile (the watch-expiry phase's apiserver) counts from its start.
-  const used = Object.fromEntries(Object.keys(b).filter((k) => k in a).map((k) => [k, +(b[k] >= a[k] ? b[k] - a[k] : b[k]).toFixed(1)]));
-  return { wall_s: +(wallMs / 1000).toFixed(1), cpu_s: used, cpu_total_s: +Object.values(used).reduce((x, y) => x + y, 0).toFixed(1) };
+  const used = Object.fromEntries(
+    Object.keys(b)
+      .filter((k) => k in a)
+      .map((k) => [k, +(b[k] >= a[k] ? b[k] - a[k] : b[k]).toFixed(1)]),
+  );
+  return {
+    wall_s: +(wallMs / 1000).toFixed(1),
+    cpu_s: used,
+    cpu_total_s: +Object.values(used)
+      .reduce((x, y) => x + y, 0)
+      .toFixed(1),
+  };
 };
 
 /** Runs fn(i) for i in [0, n) with `conc` in flight; returns each call's latency in ms. */
 async function pool(n, conc, fn) {
   const lat = [];
   let next = 0;
-  await Promise.all(Array.from({ length: conc }, async () => {
-    while (next < n) {
-      const i = next++;
-      const t0 = now();
-      await fn(i);
-      lat.push(now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: conc }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t0 = now();
+        await fn(i);
+        lat.push(now() - t0);
+      }
+    }),
+  );
   return lat;
 }
 
@@ -125,9 +146,14 @@ async function processReading(x) {
   const num = (re) => Number(re.exec(text)?.[1] ?? NaN);
   const buckets = [...text.matchAll(/^hangar_grpc_request_duration_seconds_bucket\{([^}]*)\} (\d+)$/gm)]
     .filter((m) => /(^|,)method="ListSandboxes"/.test(m[1]))
-    .map((m) => { const le = /le="([^"]+)"/.exec(m[1])?.[1] ?? "+Inf"; return [le === "+Inf" ? Infinity : Number(le), Number(m[2])]; })
+    .map((m) => {
+      const le = /le="([^"]+)"/.exec(m[1])?.[1] ?? "+Inf";
+      return [le === "+Inf" ? Infinity : Number(le), Number(m[2])];
+    })
     .sort((x, y) => x[0] - y[0]);
-  const gc = Object.fromEntries([...text.matchAll(/^hangar_process_nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} ([0-9.e+-]+)$/gm)].map((m) => [m[1], Number(m[2])]));
+  const gc = Object.fromEntries(
+    [...text.matchAll(/^hangar_process_nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} ([0-9.e+-]+)$/gm)].map((m) => [m[1], Number(m[2])]),
+  );
   return {
     buckets,
     loopP50: num(/^hangar_process_nodejs_eventloop_lag_p50_seconds ([0-9.e+-]+)$/m),
@@ -144,7 +170,15 @@ function processDelta(a, b) {
   const q = (f) => (total ? counts.find(([, n]) => n >= f * total)?.[0] * 1000 : null);
   const gc = Object.fromEntries(Object.entries(b.gc).map(([k, v]) => [k, +((v - (a.gc[k] ?? 0)) * 1000).toFixed(1)]));
   const ms = (s) => (Number.isFinite(s) ? +(s * 1000).toFixed(2) : null);
-  return { list_calls: total, list_handler_p50_le_ms: q(0.5), list_handler_p99_le_ms: q(0.99), eventloop_delay_p50_ms: ms(b.loopP50), eventloop_delay_p99_ms: ms(b.loopP99), eventloop_delay_max_ms: ms(b.loopMax), gc_ms: gc };
+  return {
+    list_calls: total,
+    list_handler_p50_le_ms: q(0.5),
+    list_handler_p99_le_ms: q(0.99),
+    eventloop_delay_p50_ms: ms(b.loopP50),
+    eventloop_delay_p99_ms: ms(b.loopP99),
+    eventloop_delay_max_ms: ms(b.loopMax),
+    gc_ms: gc,
+  };
 }
 
 // BENCH_SCALE_ENV_A / BENCH_SCALE_ENV_B: extra environment (JSON) for the first / second replica only, to compare two settings in one run.
@@ -164,7 +198,12 @@ async function rawPhase(n) {
   // An informer, not a bare watch: an apiserver this busy closes watches it finds slow ("Forcing
   // pods watcher close due to unresponsiveness"), and the informer watches again from where it was.
   const sel = "app.kubernetes.io/managed-by=hangar-bench-scale";
-  const inf = k8s.makeInformer(kc, `/api/v1/namespaces/${NS}/pods`, () => api.listNamespacedPod({ namespace: NS, labelSelector: sel }), sel);
+  const inf = k8s.makeInformer(
+    kc,
+    `/api/v1/namespaces/${NS}/pods`,
+    () => api.listNamespacedPod({ namespace: NS, labelSelector: sel }),
+    sel,
+  );
   const seen = (p) => {
     if (p.status?.phase === "Running") running.add(p.metadata.name);
     if (running.size >= n) done();
@@ -175,7 +214,14 @@ async function rawPhase(n) {
   await inf.start();
   const pod = (i) => ({
     metadata: { name: `raw-scale-${i}`, labels: { "app.kubernetes.io/managed-by": "hangar-bench-scale" } },
-    spec: { restartPolicy: "Never", automountServiceAccountToken: false, enableServiceLinks: false, nodeSelector: { type: "kwok" }, tolerations: JSON.parse(env.HANGAR_KUBE_TOLERATIONS), containers: [{ name: "main", image: "python:3.11" }] },
+    spec: {
+      restartPolicy: "Never",
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      nodeSelector: { type: "kwok" },
+      tolerations: JSON.parse(env.HANGAR_KUBE_TOLERATIONS),
+      containers: [{ name: "main", image: "python:3.11" }],
+    },
   });
   const cpu0 = cpu();
   const t0 = now();
@@ -185,8 +231,20 @@ async function rawPhase(n) {
   const runningMs = now() - t0;
   const used = cpuSince(cpu0, runningMs);
   await inf.stop();
-  await api.deleteCollectionNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale", gracePeriodSeconds: 0 });
-  return { pods: n, create_per_s: +(n / (createMs / 1000)).toFixed(1), create_p50_ms: stats(lat).p50, create_p99_ms: stats(lat).p99, all_running_ms: +runningMs.toFixed(0), running: running.size, create_to_running_cpu: used };
+  await api.deleteCollectionNamespacedPod({
+    namespace: NS,
+    labelSelector: "app.kubernetes.io/managed-by=hangar-bench-scale",
+    gracePeriodSeconds: 0,
+  });
+  return {
+    pods: n,
+    create_per_s: +(n / (createMs / 1000)).toFixed(1),
+    create_p50_ms: stats(lat).p50,
+    create_p99_ms: stats(lat).p99,
+    all_running_ms: +runningMs.toFixed(0),
+    running: running.size,
+    create_to_running_cpu: used,
+  };
 }
 
 /**
@@ -198,9 +256,12 @@ async function rawPhase(n) {
 async function poolPhase(n) {
   const label = `hangar.dev/warm-pool=${poolName("python:3.11", undefined, { type: "kwok" })}`;
   // From the apiserver's watch cache (resourceVersion 0): a quorum list of every pod each second would be the bench's own load.
-  const ready = async () => (await core.listNamespacedPod({ namespace: NS, labelSelector: label, resourceVersion: "0" })).items.filter((p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running").length;
+  const ready = async () =>
+    (await core.listNamespacedPod({ namespace: NS, labelSelector: label, resourceVersion: "0" })).items.filter(
+      (p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running",
+    ).length;
   const full = async (t0, what) => {
-    for (let logged = 0; ; ) {
+    for (let logged = 0; ;) {
       const r = await ready();
       if (r >= logged + 100) log(`${what}: ${(logged = r)} of ${n} ready after ${((now() - t0) / 1000).toFixed(1)} s`);
       if (r >= n) return { ms: +(now() - t0).toFixed(0), ready: r };
@@ -230,14 +291,17 @@ async function poolPhase(n) {
     for (;;) {
       const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: claimIds[i] });
       if (s.status.state === "STATE_RUNNING") return;
-      if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state)) throw new Error(`claim ${claimIds[i]} ended: ${s.status.state}`);
+      if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state))
+        throw new Error(`claim ${claimIds[i]} ended: ${s.status.state}`);
       await sleep(100);
     }
   });
   const allRunningMs = now() - tc;
   const claimCpu = cpuSince(cpuC, allRunningMs);
   const mine = new Set(claimIds);
-  const warm = (await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/claimed=true", resourceVersion: "0" })).items.filter((p) => mine.has(p.metadata?.labels?.["hangar.dev/sandbox-id"])).length;
+  const warm = (
+    await core.listNamespacedPod({ namespace: NS, labelSelector: "hangar.dev/claimed=true", resourceVersion: "0" })
+  ).items.filter((p) => mine.has(p.metadata?.labels?.["hangar.dev/sandbox-id"])).length;
   const cpuR = cpu();
   const tr = now();
   const refill = await full(tr, "refill");
@@ -269,7 +333,14 @@ const ids = [];
 const running = new Set();
 /** The list-probe sandboxes (the first 100) that ran: what List by tag must find. */
 const listProbes = () => ids.slice(0, 100).filter((id) => running.has(id)).length;
-const out = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)", replicas: 2, concurrency: CONC, sizes: [] };
+const out = {
+  when: new Date().toISOString(),
+  machine: "2 cores, 24 GiB (polyglot kind)",
+  cluster: "offline v1.33.13 (make cluster-up) + kwok v0.7.0 fake nodes (test/cluster/kwok-up.sh)",
+  replicas: 2,
+  concurrency: CONC,
+  sizes: [],
+};
 try {
   const nRaw = Number(process.env.BENCH_SCALE_RAW ?? 1000);
   if (nRaw > 0) {
@@ -286,7 +357,17 @@ try {
     const base = ids.length;
     // Each replica's RSS once a second through the whole size (one reading at the end is one point of a sawtooth).
     const rssSamples = reps.map(() => []);
-    const sampler = setInterval(() => reps.forEach((x, i) => { try { rssSamples[i].push(procUsage(x.proc.pid).rssMiB); } catch { /* restarting */ } }), 1000);
+    const sampler = setInterval(
+      () =>
+        reps.forEach((x, i) => {
+          try {
+            rssSamples[i].push(procUsage(x.proc.pid).rssMiB);
+          } catch {
+            /* restarting */
+          }
+        }),
+      1000,
+    );
     const createLat = await pool(todo, CONC, async (i) => {
       const n = base + i;
       const tags = ["scale", ...(n < 100 ? ["list-probe"] : [])];
@@ -301,7 +382,10 @@ try {
       for (;;) {
         const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: ids[base + i] });
         if (s.status.state === "STATE_RUNNING") return void running.add(ids[base + i]);
-        if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state)) { notRunning++; return; }
+        if (["STATE_FAILED", "STATE_COMPLETED", "STATE_TERMINATED"].includes(s.status.state)) {
+          notRunning++;
+          return;
+        }
         await sleep(100);
       }
     });
@@ -335,19 +419,28 @@ try {
 
     log(`reaper lag: ${N_REAP} sandboxes with a 5 s lifetime`);
     const reap = [];
-    for (let i = 0; i < N_REAP; i++) reap.push((await unary(reps[i % 2].client, "CreateSandbox", { sandbox: { spec: spec(["reap"], 5) }, request_id: reqId(`r${size}-${i}`) })).sandbox_id);
-    const lags = await Promise.all(reap.map(async (id, i) => {
-      for (;;) {
-        const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: id });
-        const st = s.status.state;
-        if (st !== "STATE_RUNNING" && st !== "STATE_CREATING" && st !== "STATE_PENDING" && st !== "STATE_PREPARING") {
-          const started = ms(s.status.start_time);
-          if (!started) { log(`reaped sandbox without a start time: ${JSON.stringify(s.status)}`); return NaN; }
-          return Date.now() - (started + 5000);
+    for (let i = 0; i < N_REAP; i++)
+      reap.push(
+        (await unary(reps[i % 2].client, "CreateSandbox", { sandbox: { spec: spec(["reap"], 5) }, request_id: reqId(`r${size}-${i}`) }))
+          .sandbox_id,
+      );
+    const lags = await Promise.all(
+      reap.map(async (id, i) => {
+        for (;;) {
+          const s = await unary(reps[i % 2].client, "GetSandbox", { sandbox_id: id });
+          const st = s.status.state;
+          if (st !== "STATE_RUNNING" && st !== "STATE_CREATING" && st !== "STATE_PENDING" && st !== "STATE_PREPARING") {
+            const started = ms(s.status.start_time);
+            if (!started) {
+              log(`reaped sandbox without a start time: ${JSON.stringify(s.status)}`);
+              return NaN;
+            }
+            return Date.now() - (started + 5000);
+          }
+          await sleep(50);
         }
-        await sleep(50);
-      }
-    }));
+      }),
+    );
     clearInterval(sampler);
     const rss = reps.map((x) => procUsage(x.proc.pid).rssMiB);
     const mean = (a) => +(a.reduce((x, y) => x + y, 0) / Math.max(1, a.length)).toFixed(1);
@@ -401,17 +494,37 @@ try {
   const listening = now() - t0;
   const probe = [...running].at(-1);
   for (;;) {
-    const ok = await unary(reps[1].client, "GetSandbox", { sandbox_id: probe }).then((s) => s.status.state === "STATE_RUNNING", () => false);
-    const listed = ok && (await unary(reps[1].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 }).then((r) => r.sandboxes.length, () => 0));
+    const ok = await unary(reps[1].client, "GetSandbox", { sandbox_id: probe }).then(
+      (s) => s.status.state === "STATE_RUNNING",
+      () => false,
+    );
+    const listed =
+      ok &&
+      (await unary(reps[1].client, "ListSandboxes", { tags: ["list-probe"], page_size: 100 }).then(
+        (r) => r.sandboxes.length,
+        () => 0,
+      ));
     if (ok && listed === listProbes()) break;
     if (now() - t0 > 120_000) throw new Error("the restarted replica did not serve within 120 s");
     await sleep(50);
   }
-  out.restart = { sandboxes: running.size, listening_ms: +listening.toFixed(0), serving_ms: +(now() - t0).toFixed(0), rss_mib_after: procUsage(reps[1].proc.pid).rssMiB };
+  out.restart = {
+    sandboxes: running.size,
+    listening_ms: +listening.toFixed(0),
+    serving_ms: +(now() - t0).toFixed(0),
+    rss_mib_after: procUsage(reps[1].proc.pid).rssMiB,
+  };
   log(JSON.stringify(out.restart));
 
-  log("watch expiry: the apiserver restarted (SIGKILL); each replica's pod watch resumes past the new watch cache's start, gets 410 Gone and lists every pod again");
-  const relists = async (x) => Number(/^hangar_kube_pod_watch_relists (\d+)$/m.exec(await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text())?.[1] ?? NaN);
+  log(
+    "watch expiry: the apiserver restarted (SIGKILL); each replica's pod watch resumes past the new watch cache's start, gets 410 Gone and lists every pod again",
+  );
+  const relists = async (x) =>
+    Number(
+      /^hangar_kube_pod_watch_relists (\d+)$/m.exec(
+        await (await globalThis.fetch(`http://127.0.0.1:${x.metricsPort}/metrics`)).text(),
+      )?.[1] ?? NaN,
+    );
   const relists0 = await Promise.all(reps.map(relists));
   const cpuW = cpu();
   const tw = now();
@@ -420,7 +533,8 @@ try {
   // Without them an idle namespace's watch may resume cleanly, and there is no expiry to measure.
   const bump = { metadata: { name: `hangar-bench-rv-${process.pid}`, namespace: "default" }, data: { n: "0" } };
   await core.createNamespacedConfigMap({ namespace: "default", body: bump });
-  for (let i = 1; i <= 5; i++) await core.replaceNamespacedConfigMap({ name: bump.metadata.name, namespace: "default", body: { ...bump, data: { n: String(i) } } });
+  for (let i = 1; i <= 5; i++)
+    await core.replaceNamespacedConfigMap({ name: bump.metadata.name, namespace: "default", body: { ...bump, data: { n: String(i) } } });
   await core.deleteNamespacedConfigMap({ name: bump.metadata.name, namespace: "default" });
   execFileSync("bash", ["test/cluster/restart-daemon.sh", "kube-apiserver"], { stdio: "ignore", timeout: 180_000 });
   const apiserverReadyMs = now() - tw;
@@ -432,15 +546,22 @@ try {
   }
   const relistedMs = now() - tw;
   // The watch is live again on both: a new sandbox through each one reaches RUNNING.
-  const fresh = await Promise.all(reps.map(async (x, i) => (await unary(x.client, "CreateSandbox", { sandbox: { spec: spec(["after-410"]) }, request_id: reqId(`w${i}`) })).sandbox_id));
-  await Promise.all(fresh.map(async (id, i) => {
-    for (;;) {
-      const s = await unary(reps[i].client, "GetSandbox", { sandbox_id: id }).catch(() => undefined);
-      if (s?.status.state === "STATE_RUNNING") return;
-      if (now() - tw > 300_000) throw new Error(`sandbox ${id} not RUNNING 300 s after the apiserver restart`);
-      await sleep(100);
-    }
-  }));
+  const fresh = await Promise.all(
+    reps.map(
+      async (x, i) =>
+        (await unary(x.client, "CreateSandbox", { sandbox: { spec: spec(["after-410"]) }, request_id: reqId(`w${i}`) })).sandbox_id,
+    ),
+  );
+  await Promise.all(
+    fresh.map(async (id, i) => {
+      for (;;) {
+        const s = await unary(reps[i].client, "GetSandbox", { sandbox_id: id }).catch(() => undefined);
+        if (s?.status.state === "STATE_RUNNING") return;
+        if (now() - tw > 300_000) throw new Error(`sandbox ${id} not RUNNING 300 s after the apiserver restart`);
+        await sleep(100);
+      }
+    }),
+  );
   out.watch_expiry = {
     sandboxes: running.size,
     apiserver_ready_ms: +apiserverReadyMs.toFixed(0),
@@ -460,7 +581,12 @@ try {
   const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
   await pool(left.items.length, 32, async (i) => {
     const p = left.items[i];
-    await core.patchNamespacedPod({ name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch)).catch(() => {});
+    await core
+      .patchNamespacedPod(
+        { name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } },
+        setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+      )
+      .catch(() => {});
     await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
   });
 }

@@ -22,7 +22,15 @@ function startHangar(env) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_")));
   const p = spawn(process.execPath, ["--max-semi-space-size=4", path.join(DIR, "dist/cmd/main.js")], {
     cwd: DIR,
-    env: { ...clean, HANGAR_LISTEN: "127.0.0.1:0", HANGAR_METRICS_LISTEN: "off", HANGAR_LOG_LEVEL: "info", HANGAR_MAX_SANDBOXES: "1000", HANGAR_RETENTION_SECONDS: "5", ...env },
+    env: {
+      ...clean,
+      HANGAR_LISTEN: "127.0.0.1:0",
+      HANGAR_METRICS_LISTEN: "off",
+      HANGAR_LOG_LEVEL: "info",
+      HANGAR_MAX_SANDBOXES: "1000",
+      HANGAR_RETENTION_SECONDS: "5",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -44,21 +52,47 @@ async function stopHangar(h) {
 }
 
 const sdkLoop = (h) =>
-  JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_rl.py"], { env: { ...process.env, CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}`, BENCH_HANGAR_PID: String(h.proc.pid), BENCH_SDK_ROUNDS: String(ROUNDS), BENCH_SDK_BATCH: String(BATCH), BENCH_SDK_STOPS: String(STOPS) }, encoding: "utf8", maxBuffer: 1 << 24 }));
+  JSON.parse(
+    execFileSync(".venv/bin/python", ["bench/sdk_rl.py"], {
+      env: {
+        ...process.env,
+        CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}`,
+        BENCH_HANGAR_PID: String(h.proc.pid),
+        BENCH_SDK_ROUNDS: String(ROUNDS),
+        BENCH_SDK_BATCH: String(BATCH),
+        BENCH_SDK_STOPS: String(STOPS),
+      },
+      encoding: "utf8",
+      maxBuffer: 1 << 24,
+    }),
+  );
 
 const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, "utf8")) : {};
-const run = { when: new Date().toISOString(), hangar: execFileSync("git", ["-C", DIR, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(), rounds: ROUNDS, batch: BATCH };
+const run = {
+  when: new Date().toISOString(),
+  hangar: execFileSync("git", ["-C", DIR, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(),
+  rounds: ROUNDS,
+  batch: BATCH,
+};
 
 log(`local runtime (${DIR})`);
 // A checkout that runs images (ADR 0010) reads them from the offline images make images builds.
 const IMAGES = path.join(process.env.HANGAR_TEST_CACHE ?? "/var/cache/hangar-test", "images-v1");
-const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS") ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false", HANGAR_LOCAL_IMAGE_CACHE_DIR: "/tmp/hangar-bench-image-cache" } : {};
+const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS")
+  ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false", HANGAR_LOCAL_IMAGE_CACHE_DIR: "/tmp/hangar-bench-image-cache" }
+  : {};
 const local = await startHangar({ ...imageEnv, HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
 try {
   run.local = sdkLoop(local);
   if (imageEnv.HANGAR_LOCAL_IMAGE_DIRS) {
     log("local boundary: egress and flood");
-    run.local_boundary = JSON.parse(execFileSync(".venv/bin/python", ["bench/sdk_boundary.py"], { env: { ...process.env, PYTHONPATH: "bench", CWSANDBOX_BASE_URL: `http://127.0.0.1:${local.port}` }, encoding: "utf8", maxBuffer: 1 << 24 }));
+    run.local_boundary = JSON.parse(
+      execFileSync(".venv/bin/python", ["bench/sdk_boundary.py"], {
+        env: { ...process.env, PYTHONPATH: "bench", CWSANDBOX_BASE_URL: `http://127.0.0.1:${local.port}` },
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      }),
+    );
   }
 } finally {
   await stopHangar(local);
@@ -72,7 +106,13 @@ if (KUBE) {
   // The cluster's netinit image (make cluster-up imports it): egress rules are loaded by netinit, as deployed.
   const netinit = existsSync(".cluster/netinit-image") ? readFileSync(".cluster/netinit-image", "utf8").trim() : "";
   if (!netinit) throw new Error("no .cluster/netinit-image: run make cluster-up (it imports the netinit image) before make bench-sdk");
-  const kube = await startHangar({ HANGAR_RUNTIME: "kubernetes", HANGAR_NAMESPACE: NS, HANGAR_KUBE_NETINIT_IMAGE: netinit, HANGAR_KUBE_WARM_POOLS: `python:3.11=${pool}`, HANGAR_KUBE_EXEC_AGENT: "true" });
+  const kube = await startHangar({
+    HANGAR_RUNTIME: "kubernetes",
+    HANGAR_NAMESPACE: NS,
+    HANGAR_KUBE_NETINIT_IMAGE: netinit,
+    HANGAR_KUBE_WARM_POOLS: `python:3.11=${pool}`,
+    HANGAR_KUBE_EXEC_AGENT: "true",
+  });
   try {
     const t0 = now();
     while ((await readyWarmPods()) < pool) {
@@ -85,10 +125,17 @@ if (KUBE) {
     // Leave nothing behind: idle pool pods go, finished sandboxes' records are released as retention would.
     const { PatchStrategy, setHeaderOptions } = await import("@kubernetes/client-node");
     const left = await core.listNamespacedPod({ namespace: NS, labelSelector: "app.kubernetes.io/managed-by=hangar" });
-    await Promise.all(left.items.map(async (p) => {
-      await core.patchNamespacedPod({ name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch)).catch(() => {});
-      await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
-    }));
+    await Promise.all(
+      left.items.map(async (p) => {
+        await core
+          .patchNamespacedPod(
+            { name: p.metadata.name, namespace: NS, body: { metadata: { finalizers: null } } },
+            setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+          )
+          .catch(() => {});
+        await core.deleteNamespacedPod({ name: p.metadata.name, namespace: NS, gracePeriodSeconds: 0 }).catch(() => {});
+      }),
+    );
   }
 
   // The same loop on raw pods: per completion create + wait Running, exec python, delete and wait until gone.
@@ -108,23 +155,30 @@ if (KUBE) {
   let done = 0;
   const tAll = now();
   for (let round = 0; round < ROUNDS; round++) {
-    await Promise.all(Array.from({ length: BATCH }, async (_, i) => {
-      const name = `bench-sdkloop-${Date.now()}-${round}-${i}`;
-      const t0 = now();
-      parts.run_to_running_ms.push(await rawCreate(name));
-      const t1 = now();
-      const out = await rawExec(name, ["python", "-c", CODE]);
-      parts.exec_ms.push(now() - t1);
-      parts.reward_ms.push(now() - t0);
-      if (out.text.trim() === "332833500") done++;
-      const t2 = now();
-      await core.deleteNamespacedPod({ name, namespace: NS, gracePeriodSeconds: 0 });
-      await gone(name);
-      parts.stop_ms.push(now() - t2);
-    }));
+    await Promise.all(
+      Array.from({ length: BATCH }, async (_, i) => {
+        const name = `bench-sdkloop-${Date.now()}-${round}-${i}`;
+        const t0 = now();
+        parts.run_to_running_ms.push(await rawCreate(name));
+        const t1 = now();
+        const out = await rawExec(name, ["python", "-c", CODE]);
+        parts.exec_ms.push(now() - t1);
+        parts.reward_ms.push(now() - t0);
+        if (out.text.trim() === "332833500") done++;
+        const t2 = now();
+        await core.deleteNamespacedPod({ name, namespace: NS, gracePeriodSeconds: 0 });
+        await gone(name);
+        parts.stop_ms.push(now() - t2);
+      }),
+    );
   }
   const seconds = (now() - tAll) / 1000;
-  run.raw = { completions: done, seconds: +seconds.toFixed(2), completions_per_s: +(done / seconds).toFixed(2), ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v)])) };
+  run.raw = {
+    completions: done,
+    seconds: +seconds.toFixed(2),
+    completions_per_s: +(done / seconds).toFixed(2),
+    ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v)])),
+  };
 }
 
 results[LABEL] = run;

@@ -32,20 +32,29 @@ export function parseTenantLimits(text: string, g: { maxSandboxes: number; maxEx
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new LimitsConfigError(`HANGAR_TENANT_LIMITS: not JSON (${(e as Error).message}); expected e.g. {"team-a": {"concurrent_sandboxes": 128, "exec_streams": 512}}`);
+    throw new LimitsConfigError(
+      `HANGAR_TENANT_LIMITS: not JSON (${(e as Error).message}); expected e.g. {"team-a": {"concurrent_sandboxes": 128, "exec_streams": 512}}`,
+    );
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new LimitsConfigError("HANGAR_TENANT_LIMITS: expected a JSON object of tenant -> limits");
+  if (!v || typeof v !== "object" || Array.isArray(v))
+    throw new LimitsConfigError("HANGAR_TENANT_LIMITS: expected a JSON object of tenant -> limits");
   const out: Record<string, Partial<TenantLimits>> = {};
   for (const [tenant, entry] of Object.entries(v as Record<string, unknown>)) {
     const at = `HANGAR_TENANT_LIMITS.${tenant}`;
-    if (!TENANT.test(tenant)) throw new LimitsConfigError(`${at}: "${tenant.slice(0, 64)}" is not a tenant name (1-63 characters of a-z, 0-9, '.', '_', '-', as in HANGAR_API_KEYS_FILE)`);
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw new LimitsConfigError(`${at}: expected an object of limits (${LIMIT_NAMES.join(", ")})`);
+    if (!TENANT.test(tenant))
+      throw new LimitsConfigError(
+        `${at}: "${tenant.slice(0, 64)}" is not a tenant name (1-63 characters of a-z, 0-9, '.', '_', '-', as in HANGAR_API_KEYS_FILE)`,
+      );
+    if (!entry || typeof entry !== "object" || Array.isArray(entry))
+      throw new LimitsConfigError(`${at}: expected an object of limits (${LIMIT_NAMES.join(", ")})`);
     const limits: Partial<TenantLimits> = {};
     for (const [k, n] of Object.entries(entry as Record<string, unknown>)) {
-      if (!(LIMIT_NAMES as string[]).includes(k)) throw new LimitsConfigError(`${at}.${k}: unknown limit (one of ${LIMIT_NAMES.join(", ")})`);
+      if (!(LIMIT_NAMES as string[]).includes(k))
+        throw new LimitsConfigError(`${at}.${k}: unknown limit (one of ${LIMIT_NAMES.join(", ")})`);
       const key = k as keyof TenantLimits;
       const [min, max] = bounds(key, g);
-      if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min || n > max) throw new LimitsConfigError(`${at}.${k}=${JSON.stringify(n)}: expected an integer from ${min} to ${max}`);
+      if (typeof n !== "number" || !Number.isSafeInteger(n) || n < min || n > max)
+        throw new LimitsConfigError(`${at}.${k}=${JSON.stringify(n)}: expected an integer from ${min} to ${max}`);
       limits[key] = n;
     }
     out[tenant] = limits;
@@ -69,7 +78,11 @@ function bounds(key: keyof TenantLimits, g: { maxSandboxes: number; maxExecs: nu
  * global limits and no create rate to speak of (the bound, 10,000 a second): there is no other
  * tenant to be fair to.
  */
-export function readTenantLimits(int: Int, str: (key: string, def: string) => string, g: { maxSandboxes: number; maxExecs: number; open: boolean; localLogBytes: number }): LimitTable {
+export function readTenantLimits(
+  int: Int,
+  str: (key: string, def: string) => string,
+  g: { maxSandboxes: number; maxExecs: number; open: boolean; localLogBytes: number },
+): LimitTable {
   const share = (n: number) => (g.open ? n : Math.max(1, Math.floor(n / 4)));
   const concurrent = int("HANGAR_TENANT_MAX_SANDBOXES", share(g.maxSandboxes), 1, g.maxSandboxes);
   const defaults: TenantLimits = {

@@ -26,7 +26,10 @@ export function crashHandler(log: CrashLog, exit: (code: number) => void, flushM
     const done = () => exit(EXIT_UNHANDLED);
     if (!log.flush) return done();
     const timer = setTimeout(done, flushMs); // referenced: the process must not end with code 0 first
-    log.flush(() => { clearTimeout(timer); done(); });
+    log.flush(() => {
+      clearTimeout(timer);
+      done();
+    });
   };
 }
 

@@ -46,13 +46,20 @@ async function buildSecrets(cfg: Config, kube?: { core: unknown }): Promise<Secr
   if (!cfg.secretStores.length) return undefined;
   const { readDirSecret } = await import("../runtime/local/secret-dir.js");
   const readKube = kube ? (await import("../runtime/kubernetes/secret-store.js")).readKubeSecret : undefined;
-  return resolverOf(cfg.secretStores.map((config) => ({
-    config,
-    get: (place: string, ref: SecretRef) => (config.kind === "dir" ? readDirSecret(place, ref) : readKube!(kube!.core as never, place, ref)),
-  })));
+  return resolverOf(
+    cfg.secretStores.map((config) => ({
+      config,
+      get: (place: string, ref: SecretRef) =>
+        config.kind === "dir" ? readDirSecret(place, ref) : readKube!(kube!.core as never, place, ref),
+    })),
+  );
 }
 
-async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolConfig[]): Promise<{ runtime: Runtime; kube?: { core: unknown } }> {
+async function buildRuntime(
+  cfg: Config,
+  log: pino.Logger,
+  warmPools: WarmPoolConfig[],
+): Promise<{ runtime: Runtime; kube?: { core: unknown } }> {
   if (cfg.runtime === "kubernetes") {
     // Loaded only here: the Kubernetes client doubles Hangar's memory, and every process the
     // local runtime starts pays for the parent's size in fork().
@@ -66,7 +73,9 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
       kubeConfig: kc,
       namespace: cfg.kube.namespace,
       clusterDomain: cfg.kube.clusterDomain,
-      ...(cfg.kube.publicGateway ? { publicGateway: { ...cfg.kube.publicGateway, ...(cfg.kube.shareTokens ? { authFilter: cfg.kube.shareTokens.authFilter } : {}) } } : {}),
+      ...(cfg.kube.publicGateway
+        ? { publicGateway: { ...cfg.kube.publicGateway, ...(cfg.kube.shareTokens ? { authFilter: cfg.kube.shareTokens.authFilter } : {}) } }
+        : {}),
       ...(cfg.kube.publicTls ? { publicTls: cfg.kube.publicTls } : {}),
       startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
       deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
@@ -99,7 +108,8 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
         break;
       } catch (e) {
         const msg = (e as Error).message;
-        if (!isTransient(e) || Date.now() - t0 > cfg.kube.startupTimeoutSeconds * 1000) fail(msg.startsWith("HANGAR_") ? msg : `HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${msg}`);
+        if (!isTransient(e) || Date.now() - t0 > cfg.kube.startupTimeoutSeconds * 1000)
+          fail(msg.startsWith("HANGAR_") ? msg : `HANGAR_RUNTIME=kubernetes: cannot watch pods in namespace ${cfg.kube.namespace}: ${msg}`);
         log.warn({ err: msg, attempt }, "the Kubernetes API is not answering; trying again");
         await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)));
       }
@@ -124,8 +134,14 @@ async function buildRuntime(cfg: Config, log: pino.Logger, warmPools: WarmPoolCo
     seccompBpf: cfg.local.seccompBpf,
     snapshotLayers: cfg.local.snapshotLayers,
     diskBytes: cfg.local.diskBytes,
-    egress: isRoot && !cfg.local.unsafe ? { tools: cfg.local.tools, deniedCidrs: [...DEFAULT_DENIED_CIDRS, ...cfg.local.egressDeniedCidrs] } : undefined,
-    users: isRoot && !cfg.local.unsafe ? { range: { start: cfg.local.idRangeStart, size: 65_536 }, slots: slotPool(cfg.local.slotUidBase, 65_536) } : undefined,
+    egress:
+      isRoot && !cfg.local.unsafe
+        ? { tools: cfg.local.tools, deniedCidrs: [...DEFAULT_DENIED_CIDRS, ...cfg.local.egressDeniedCidrs] }
+        : undefined,
+    users:
+      isRoot && !cfg.local.unsafe
+        ? { range: { start: cfg.local.idRangeStart, size: 65_536 }, slots: slotPool(cfg.local.slotUidBase, 65_536) }
+        : undefined,
     maskPaths: [...cfg.local.maskPaths, installDir],
     sandboxUid: cfg.local.sandboxUid,
     pidsMax: cfg.local.pidsMax,
@@ -149,7 +165,10 @@ async function startTrim(cfg: Config, log: pino.Logger): Promise<TrimLoop | unde
   if (cfg.mallocTrimSeconds === 0) return undefined;
   const loaded = await loadMallocTrim();
   if ("trim" in loaded) return startMallocTrim({ trim: loaded.trim, intervalMs: cfg.mallocTrimSeconds * 1000 });
-  log.warn({ err: loaded.error }, "HANGAR_MALLOC_TRIM_SECONDS: glibc's malloc_trim is not available here; freed native memory stays with the process");
+  log.warn(
+    { err: loaded.error },
+    "HANGAR_MALLOC_TRIM_SECONDS: glibc's malloc_trim is not available here; freed native memory stays with the process",
+  );
   return undefined;
 }
 
@@ -170,7 +189,10 @@ async function main() {
   // An override for a tenant no key names is a typo that would leave the real tenant on the defaults.
   const tenantNames = new Set(keys ? keys.map((k) => k.tenant) : [OPEN_TENANT]);
   const unknownTenant = Object.keys(cfg.tenantLimits.tenants).find((t) => !tenantNames.has(t));
-  if (unknownTenant) fail(`HANGAR_TENANT_LIMITS.${unknownTenant}: no such tenant (${keys ? "HANGAR_API_KEYS_FILE names it nowhere" : `open mode has the one tenant "${OPEN_TENANT}"`})`);
+  if (unknownTenant)
+    fail(
+      `HANGAR_TENANT_LIMITS.${unknownTenant}: no such tenant (${keys ? "HANGAR_API_KEYS_FILE names it nowhere" : `open mode has the one tenant "${OPEN_TENANT}"`})`,
+    );
   let shareTokenKey: Buffer | undefined;
   if (cfg.kube.shareTokens) {
     try {
@@ -178,12 +200,21 @@ async function main() {
     } catch (e) {
       fail(`HANGAR_SHARE_TOKEN_KEY_FILE=${cfg.kube.shareTokens.keyFile}: ${(e as Error).message}`);
     }
-    if (shareTokenKey.length < MIN_SHARE_TOKEN_KEY_BYTES) fail(`HANGAR_SHARE_TOKEN_KEY_FILE=${cfg.kube.shareTokens.keyFile}: ${shareTokenKey.length} bytes; a key is at least ${MIN_SHARE_TOKEN_KEY_BYTES} random bytes (head -c 32 /dev/urandom)`);
+    if (shareTokenKey.length < MIN_SHARE_TOKEN_KEY_BYTES)
+      fail(
+        `HANGAR_SHARE_TOKEN_KEY_FILE=${cfg.kube.shareTokens.keyFile}: ${shareTokenKey.length} bytes; a key is at least ${MIN_SHARE_TOKEN_KEY_BYTES} random bytes (head -c 32 /dev/urandom)`,
+      );
   }
-  const specLimits = (stores?: string[]) => ({ maxLifetimeSeconds: cfg.maxLifetimeSeconds, secretStores: stores, runtimeClassSelection: cfg.runtimeClassSelection });
+  const specLimits = (stores?: string[]) => ({
+    maxLifetimeSeconds: cfg.maxLifetimeSeconds,
+    secretStores: stores,
+    runtimeClassSelection: cfg.runtimeClassSelection,
+  });
   let sharedTemplates;
   try {
-    sharedTemplates = cfg.sharedTemplatesFile ? parseSharedTemplates(readFileSync(cfg.sharedTemplatesFile, "utf8"), PROTO_DIR, specLimits(cfg.secretStores.map((s) => s.name))) : [];
+    sharedTemplates = cfg.sharedTemplatesFile
+      ? parseSharedTemplates(readFileSync(cfg.sharedTemplatesFile, "utf8"), PROTO_DIR, specLimits(cfg.secretStores.map((s) => s.name)))
+      : [];
   } catch (e) {
     fail(`HANGAR_SHARED_TEMPLATES_FILE=${cfg.sharedTemplatesFile}: ${(e as Error).message}`);
   }
@@ -194,18 +225,29 @@ async function main() {
       const t = sharedTemplates.find((x) => x.id === id);
       return t && toDomainSpec(applyOverrides(t.spec as never, undefined), specLimits(cfg.secretStores.map((s) => s.name)));
     };
-    if (cfg.runtime === "kubernetes") warmPools = resolveWarmPools(cfg.kube.warmPools, specOf, (s) => allowsEgress(s, cfg.defaultDenyEgress), cfg.kube.egress.enforcement === "netinit", cfg.kube.runners);
+    if (cfg.runtime === "kubernetes")
+      warmPools = resolveWarmPools(
+        cfg.kube.warmPools,
+        specOf,
+        (s) => allowsEgress(s, cfg.defaultDenyEgress),
+        cfg.kube.egress.enforcement === "netinit",
+        cfg.kube.runners,
+      );
   } catch (e) {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }
   const log = pino({ level: cfg.logLevel, base: { service: "hangar" } });
   installCrashPolicy(log);
   killFailures.setLog(log); // a kill that fails is logged with its sandbox id (ADR 0032)
-  if (cfg.local.unsafe && cfg.runtime === "local") log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
+  if (cfg.local.unsafe && cfg.runtime === "local")
+    log.warn("HANGAR_LOCAL_UNSAFE_NO_ISOLATION=true: sandboxes run as plain processes of this user, with no isolation");
   if (process.pid === 1 && cfg.runtime === "local") {
-    log.warn("Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)");
+    log.warn(
+      "Hangar runs as pid 1 with no init: every ended sandbox leaves a zombie process; start it under an init (tini --, as Hangar's image does, or docker run --init)",
+    );
   }
-  if (!keys) log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
+  if (!keys)
+    log.warn({ listen: cfg.listen.text }, "no HANGAR_API_KEYS_FILE: running open (no authentication), every caller is tenant 'local'");
   const trimLoop = await startTrim(cfg, log);
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools);
   const secrets = await buildSecrets(cfg, kube);
@@ -218,7 +260,12 @@ async function main() {
     tenants: () => {
       const live = holder.controller?.liveByTenant() ?? new Map<string, number>();
       const used = new Map(tenantGuard.usage().map((u) => [u.tenant, u]));
-      return [...new Set([...live.keys(), ...used.keys()])].map((tenant) => ({ tenant, sandboxes: live.get(tenant) ?? 0, held_calls: used.get(tenant)?.held_calls ?? 0, exec_streams: used.get(tenant)?.exec_streams ?? 0 }));
+      return [...new Set([...live.keys(), ...used.keys()])].map((tenant) => ({
+        tenant,
+        sandboxes: live.get(tenant) ?? 0,
+        held_calls: used.get(tenant)?.held_calls ?? 0,
+        exec_streams: used.get(tenant)?.exec_streams ?? 0,
+      }));
     },
   });
   const tenantGuard = createTenantGuard({ table: cfg.tenantLimits, onRefused: (tenant, limit) => metrics.limitRefused(tenant, limit) });
@@ -236,7 +283,15 @@ async function main() {
     secrets,
     tenants: tenantGuard,
     sharedTemplates,
-    ...(cfg.snapshots ? { snapshots: { store: await createDirSnapshotStore(cfg.snapshots.dir), maxBytes: cfg.snapshots.maxBytes, maxPerTenant: cfg.snapshots.perTenant } } : {}),
+    ...(cfg.snapshots
+      ? {
+          snapshots: {
+            store: await createDirSnapshotStore(cfg.snapshots.dir),
+            maxBytes: cfg.snapshots.maxBytes,
+            maxPerTenant: cfg.snapshots.perTenant,
+          },
+        }
+      : {}),
     log: log.child({ component: "controller" }),
   });
   holder.controller = controller;
@@ -262,12 +317,30 @@ async function main() {
   } catch (e) {
     fail(`HANGAR_LISTEN=${cfg.listen.text}: cannot listen: ${(e as Error).message}`);
   }
-  const metricsServer = cfg.metrics ? await metrics.listen(cfg.metrics.host, cfg.metrics.port).catch((e: Error) => fail(`HANGAR_METRICS_LISTEN=${cfg.metrics?.text}: ${e.message}`)) : undefined;
+  const metricsServer = cfg.metrics
+    ? await metrics
+        .listen(cfg.metrics.host, cfg.metrics.port)
+        .catch((e: Error) => fail(`HANGAR_METRICS_LISTEN=${cfg.metrics?.text}: ${e.message}`))
+    : undefined;
   const metricsAddr = metricsServer?.address();
   const st = cfg.kube.shareTokens;
-  const shareTokenServer = st && shareTokenKey && cfg.kube.publicGateway ? await listenShareTokenCheck(shareTokenKey, cfg.kube.publicGateway.url, st.listen.host, st.listen.port).catch((e: Error) => fail(`HANGAR_SHARE_TOKEN_CHECK_LISTEN=${st.listen.text}: ${e.message}`)) : undefined;
+  const shareTokenServer =
+    st && shareTokenKey && cfg.kube.publicGateway
+      ? await listenShareTokenCheck(shareTokenKey, cfg.kube.publicGateway.url, st.listen.host, st.listen.port).catch((e: Error) =>
+          fail(`HANGAR_SHARE_TOKEN_CHECK_LISTEN=${st.listen.text}: ${e.message}`),
+        )
+      : undefined;
   if (shareTokenServer) log.info({ address: shareTokenServer.address(), filter: st?.authFilter }, "share-token check listening");
-  log.info({ host: cfg.listen.host, port, runtime: runtime.name, metrics_port: typeof metricsAddr === "object" ? metricsAddr?.port : undefined, auth: keys ? "api-keys" : "open" }, "listening");
+  log.info(
+    {
+      host: cfg.listen.host,
+      port,
+      runtime: runtime.name,
+      metrics_port: typeof metricsAddr === "object" ? metricsAddr?.port : undefined,
+      auth: keys ? "api-keys" : "open",
+    },
+    "listening",
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

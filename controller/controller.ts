@@ -10,7 +10,18 @@ import { dockerConfig, type PullCredentials, type SecretResolver } from "../core
 import { effectiveGrants } from "../core/egress.js";
 import { publicRoute, tlsAddress } from "../core/public-url.js";
 import { chooseRunner } from "./placement.js";
-import { containerTarget, isTerminal, NODE_DEFAULT_RUNTIME_CLASS, serviceKey, serviceUrl, type RunnerInfo, type ServicePort, type SandboxRecord, type SandboxSpec, type State } from "../core/types.js";
+import {
+  containerTarget,
+  isTerminal,
+  NODE_DEFAULT_RUNTIME_CLASS,
+  serviceKey,
+  serviceUrl,
+  type RunnerInfo,
+  type ServicePort,
+  type SandboxRecord,
+  type SandboxSpec,
+  type State,
+} from "../core/types.js";
 import type { ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import * as files from "./files.js";
 import { createTemplates } from "./templates.js";
@@ -210,7 +221,10 @@ export function createController(o: ControllerOptions) {
     if (!o.runtime.records) return apply();
     ending.add(id);
     const ended: SandboxRecord = { ...r, exitCode: exit.exitCode, endedAtMs: exit.endedAtMs, state: next.state, stateReason: next.reason };
-    void o.runtime.records.save(ended).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: id }, "could not store the record")).then(apply);
+    void o.runtime.records
+      .save(ended)
+      .catch((e: unknown) => o.log.warn({ err: e, sandbox_id: id }, "could not store the record"))
+      .then(apply);
   };
 
   /** Creates waiting for their record to be stored ("stored" events), by sandbox id. */
@@ -219,15 +233,19 @@ export function createController(o: ControllerOptions) {
   /** The runtime's one stream of events: every input from below that is not an answer to a call. */
   const onEvent = (e: RuntimeEvent) => {
     switch (e.t) {
-      case "progress": return onProgress(e.id, e.reason, e.preparing);
+      case "progress":
+        return onProgress(e.id, e.reason, e.preparing);
       case "stored": {
         const w = storedWaiters.get(e.id);
         storedWaiters.delete(e.id);
         return w?.();
       }
-      case "exit": return onExit(e.id, e.exit);
-      case "record": return onRecord(e.record);
-      case "started": return onStarted(e.id, e.started);
+      case "exit":
+        return onExit(e.id, e.exit);
+      case "record":
+        return onRecord(e.record);
+      case "started":
+        return onStarted(e.id, e.started);
     }
   };
   o.runtime.subscribe(onEvent);
@@ -268,16 +286,24 @@ export function createController(o: ControllerOptions) {
     checkGlobal();
     o.tenants?.checkCreate(tenant, live(tenant));
     const placed = chooseRunner(input.spec, o.runtime.runners());
-    if ("refused" in placed) throw placed.reason ? errors.endpointNotSupported(placed.reason, placed.refused) : placed.field ? errors.invalidField(placed.field, placed.refused) : errors.noSuitableRunner(placed.refused);
+    if ("refused" in placed)
+      throw placed.reason
+        ? errors.endpointNotSupported(placed.reason, placed.refused)
+        : placed.field
+          ? errors.invalidField(placed.field, placed.refused)
+          : errors.noSuitableRunner(placed.refused);
     const runner = placed.runner;
     // Looked up before anything is stored: a secret the tenant's store lacks refuses the create.
     const secretRefs = input.spec.secrets ?? [];
-    if (secretRefs.length && !o.secrets) throw errors.invalidField(secretRefs[0]?.at ?? "secret_stores", "no secret stores are configured on this Hangar");
+    if (secretRefs.length && !o.secrets)
+      throw errors.invalidField(secretRefs[0]?.at ?? "secret_stores", "no secret stores are configured on this Hangar");
     const secretValues = secretRefs.length && o.secrets ? await o.secrets.resolve(tenant, secretRefs) : undefined;
     const pullConfig = input.spec.imagePull ? await pullConfigFor(tenant, input.spec.imagePull) : undefined;
     // Awaited only when there is something to look up: a create without registered volumes (or
     // secrets) reaches its record's insert in the same turn.
-    const { spec: resolved, used: volumesUsed } = input.spec.volumes.some((m) => m.registered) ? await resolveVolumes(tenant, input.spec, o.runtime.volumes) : { spec: input.spec, used: [] };
+    const { spec: resolved, used: volumesUsed } = input.spec.volumes.some((m) => m.registered)
+      ? await resolveVolumes(tenant, input.spec, o.runtime.volumes)
+      : { spec: input.spec, used: [] };
     input = { ...input, spec: resolved };
     if (input.spec.volumes.some((m) => m.restore)) await snapshots.checkRestores(tenant, input.spec);
     // A retry with the same request_id that arrived while this one awaited a lookup has been
@@ -301,7 +327,10 @@ export function createController(o: ControllerOptions) {
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
       effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
-      effectiveEgress: input.spec.runtimeClass && runner.gvisorRuntimeClasses?.includes(input.spec.runtimeClass) ? [] : effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
+      effectiveEgress:
+        input.spec.runtimeClass && runner.gvisorRuntimeClasses?.includes(input.spec.runtimeClass)
+          ? []
+          : effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
       ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };
@@ -309,7 +338,12 @@ export function createController(o: ControllerOptions) {
       const domain = runner.serviceDomain;
       const base = runner.publicUrl;
       const tls = runner.publicTls;
-      const where = (s: ServicePort) => (s.public && s.tls && tls ? tlsAddress(tls, r.id, s.port).address : s.public && base ? publicRoute(base, r.id, s.port).url : serviceUrl(r.id, domain, s.port));
+      const where = (s: ServicePort) =>
+        s.public && s.tls && tls
+          ? tlsAddress(tls, r.id, s.port).address
+          : s.public && base
+            ? publicRoute(base, r.id, s.port).url
+            : serviceUrl(r.id, domain, s.port);
       r.serviceUrls = Object.fromEntries(input.spec.services.map((s) => [serviceKey(s), where(s)]));
     }
     records.set(r.id, r);
@@ -330,7 +364,9 @@ export function createController(o: ControllerOptions) {
     if (durable) storedWaiters.set(r.id, onStored);
     const startFailed = new Promise<never>((_, rej) => {
       const secrets = secretValues || pullConfig ? { env: secretValues, pullConfig } : undefined;
-      const starting = r.spec.volumes.some((m) => m.restore) ? snapshots.layered(tenant, r.spec).then((spec) => o.runtime.start(r.id, spec, runner.runnerId, r, secrets)) : o.runtime.start(r.id, r.spec, runner.runnerId, r, secrets);
+      const starting = r.spec.volumes.some((m) => m.restore)
+        ? snapshots.layered(tenant, r.spec).then((spec) => o.runtime.start(r.id, spec, runner.runnerId, r, secrets))
+        : o.runtime.start(r.id, r.spec, runner.runnerId, r, secrets);
       starting.then(
         (started) => {
           onStored();
@@ -339,7 +375,12 @@ export function createController(o: ControllerOptions) {
           if (!r.spec.volumes.some((m) => m.restore)) return void becomeRunning(r, started.imageNote, started.stored);
           // Restored volumes are filled before the sandbox shows RUNNING.
           snapshots.restore(r, started.restored).then(
-            () => becomeRunning(r, `${started.imageNote}; restored from ${r.spec.volumes.flatMap((m) => (m.restore ? [m.restore.snapshotId] : [])).join(", ")}`, false),
+            () =>
+              becomeRunning(
+                r,
+                `${started.imageNote}; restored from ${r.spec.volumes.flatMap((m) => (m.restore ? [m.restore.snapshotId] : [])).join(", ")}`,
+                false,
+              ),
             (e: unknown) => {
               o.log.warn({ sandbox_id: r.id, err: e }, "restore failed");
               if (!isTerminal(r.state)) setState(r, "FAILED", (e as Error).message);
@@ -366,7 +407,10 @@ export function createController(o: ControllerOptions) {
     });
     startFailed.catch(() => undefined);
     if (durable) {
-      storing.set(r.id, Promise.race([durable, startFailed]).catch(() => undefined));
+      storing.set(
+        r.id,
+        Promise.race([durable, startFailed]).catch(() => undefined),
+      );
       try {
         await Promise.race([durable, startFailed]);
       } finally {
@@ -383,7 +427,9 @@ export function createController(o: ControllerOptions) {
   async function becomeRunning(r: SandboxRecord, note: string, alreadyStored = false) {
     if (r.state === "CREATING" && alreadyStored) setState(r, "RUNNING", note, true);
     else if (r.state === "CREATING" && o.runtime.records) {
-      await o.runtime.records.save({ ...r, state: "RUNNING", stateReason: note }).catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
+      await o.runtime.records
+        .save({ ...r, state: "RUNNING", stateReason: note })
+        .catch((e: unknown) => o.log.warn({ err: e, sandbox_id: r.id }, "could not store the record"));
       if (r.state === "CREATING") setState(r, "RUNNING", note, true);
     } else if (r.state === "CREATING") setState(r, "RUNNING", note);
     if (r.stop) void o.runtime.stop(r.id, r.stop.graceMs).catch((e) => o.log.warn({ err: e, sandbox_id: r.id }, "stop failed"));
@@ -398,7 +444,14 @@ export function createController(o: ControllerOptions) {
    * signal fires: a GetSandbox of a sandbox in a transitional state answers the moment it
    * moves on instead of leaving the caller to poll (ADR 0009).
    */
-  async function getChanged(tenant: string, id: string, from: State, maxMs: number, signal: AbortSignal, counted = true): Promise<SandboxRecord> {
+  async function getChanged(
+    tenant: string,
+    id: string,
+    from: State,
+    maxMs: number,
+    signal: AbortSignal,
+    counted = true,
+  ): Promise<SandboxRecord> {
     const r = owned(tenant, id);
     if (r.state !== from || maxMs <= 0 || signal.aborted) return r;
     // A tenant at its held_calls limit is answered at once, as a poll would be (the hold only saves it the next poll).
@@ -455,8 +508,11 @@ export function createController(o: ControllerOptions) {
   }
 
   function purge(tenant: string, q: { tags: string[]; dryRun: boolean; purgeAll: boolean }) {
-    if (!q.purgeAll && q.tags.length === 0) throw errors.invalidField("tags", "give at least one tag, or set purge_all to purge every sandbox");
-    const hits = [...records.values()].filter((r) => r.tenant === tenant && !isTerminal(r.state) && !r.stop && matches(r, { tags: q.tags, showTerminated: false, runnerIds: [] }));
+    if (!q.purgeAll && q.tags.length === 0)
+      throw errors.invalidField("tags", "give at least one tag, or set purge_all to purge every sandbox");
+    const hits = [...records.values()].filter(
+      (r) => r.tenant === tenant && !isTerminal(r.state) && !r.stop && matches(r, { tags: q.tags, showTerminated: false, runnerIds: [] }),
+    );
     if (!q.dryRun) for (const r of hits) stop(r, 0, "purged");
     return { count: hits.length, failed: [] as string[], ids: hits.map((r) => r.id) };
   }
@@ -472,7 +528,7 @@ export function createController(o: ControllerOptions) {
     if (first.state !== "PENDING" && first.state !== "CREATING") return;
     const held = o.tenants?.acquire(tenant, "held_calls"); // one slot for the whole wait
     try {
-      for (let r = first; (r.state === "PENDING" || r.state === "CREATING") && !signal?.aborted; ) {
+      for (let r = first; (r.state === "PENDING" || r.state === "CREATING") && !signal?.aborted;) {
         const left = until - now();
         if (left <= 0) return;
         const before = r.state;
@@ -488,7 +544,8 @@ export function createController(o: ControllerOptions) {
   function takeSlot(tenant: string, id: string): () => void {
     running(tenant, id);
     const n = execCounts.get(id) ?? 0;
-    if (n >= o.maxExecsPerSandbox) throw errors.tooManyExecs(`sandbox ${id} already runs ${n} commands (limit ${o.maxExecsPerSandbox})`, 500);
+    if (n >= o.maxExecsPerSandbox)
+      throw errors.tooManyExecs(`sandbox ${id} already runs ${n} commands (limit ${o.maxExecsPerSandbox})`, 500);
     if (execTotal >= o.maxExecs) throw errors.tooManyExecs(`Hangar already runs ${execTotal} commands (limit ${o.maxExecs})`, 500);
     const tenantSlot = o.tenants?.acquire(tenant, "exec_streams");
     execCounts.set(id, n + 1);
@@ -512,7 +569,13 @@ export function createController(o: ControllerOptions) {
     return t.sidecar;
   }
 
-  async function exec(tenant: string, id: string, opts: ExecOptions & { container?: string }, signal?: AbortSignal, field = "container"): Promise<ExecHandle> {
+  async function exec(
+    tenant: string,
+    id: string,
+    opts: ExecOptions & { container?: string },
+    signal?: AbortSignal,
+    field = "container",
+  ): Promise<ExecHandle> {
     await ensure(id, tenant);
     const { container, ...rest } = opts;
     const sidecar = sidecarFor(tenant, id, container, field);
@@ -638,9 +701,22 @@ export function createController(o: ControllerOptions) {
   };
 
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
-  const snapshots = createSnapshots(o.runtime, o.snapshots, now, (obj, msg) => o.log.warn(obj, msg), (obj, msg) => o.log.info(obj, msg));
+  const snapshots = createSnapshots(
+    o.runtime,
+    o.snapshots,
+    now,
+    (obj, msg) => o.log.warn(obj, msg),
+    (obj, msg) => o.log.info(obj, msg),
+  );
   /** A snapshot of one of the tenant's running sandboxes (wait: until READY or FAILED, as a stop's). */
-  async function snapshot(tenant: string, id: string, volume: string | undefined, trigger: "MANUAL" | "ON_DELETE", requestId: string, wait: boolean) {
+  async function snapshot(
+    tenant: string,
+    id: string,
+    volume: string | undefined,
+    trigger: "MANUAL" | "ON_DELETE",
+    requestId: string,
+    wait: boolean,
+  ) {
     await ensure(id, tenant);
     return snapshots.create(owned(tenant, id), volume, trigger, requestId, wait);
   }
@@ -653,5 +729,30 @@ export function createController(o: ControllerOptions) {
       return mine.map((volume) => ({ volume, attached: uses.filter((u) => u.volumeId === volume.id).length }));
     },
   };
-  return { templates, volumes, snapshots, snapshot, logSession, create, ensure, get, present, getChanged, list, remove, stored, purge, exec, readFile, writeFile, logs, runners, reapOnce, start, close, counts, liveByTenant };
+  return {
+    templates,
+    volumes,
+    snapshots,
+    snapshot,
+    logSession,
+    create,
+    ensure,
+    get,
+    present,
+    getChanged,
+    list,
+    remove,
+    stored,
+    purge,
+    exec,
+    readFile,
+    writeFile,
+    logs,
+    runners,
+    reapOnce,
+    start,
+    close,
+    counts,
+    liveByTenant,
+  };
 }

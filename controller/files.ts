@@ -9,7 +9,7 @@ import type { ExecProcess, Runtime } from "../runtime/types.js";
 import { reportKills } from "../core/kill.js";
 
 const READ = [
-  'p=$1',
+  "p=$1",
   'if [ ! -e "$p" ]; then exit 2; fi',
   'if [ -d "$p" ]; then exit 3; fi',
   'if [ ! -r "$p" ]; then exit 4; fi',
@@ -25,7 +25,7 @@ const READ = [
  * an existing file keeps its mode. Where the directory is not writable but the file is, in place.
  */
 const WRITE = [
-  'p=$1; n=$2',
+  "p=$1; n=$2",
   '[ -L "$p" ] && p=$(readlink -f -- "$p")',
   'd=$(dirname -- "$p")',
   'mkdir -p -- "$d" 2>/dev/null',
@@ -45,12 +45,18 @@ const NO_SHELL = 127;
 
 function mapExit(code: number, path: string, op: "read" | "write", stderr: string): Error {
   switch (code) {
-    case 2: return errors.fileNotFound(path, op);
-    case 3: return errors.fileIsDirectory(path, op);
-    case 4: return errors.filePermissionDenied(path, op);
-    case 6: return errors.fileIoFailed(path, op, "a parent of the path is not a directory");
-    case NO_SHELL: return errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
-    default: return errors.fileIoFailed(path, op, stderr.trim().slice(0, 500) || `exit code ${code}`);
+    case 2:
+      return errors.fileNotFound(path, op);
+    case 3:
+      return errors.fileIsDirectory(path, op);
+    case 4:
+      return errors.filePermissionDenied(path, op);
+    case 6:
+      return errors.fileIoFailed(path, op, "a parent of the path is not a directory");
+    case NO_SHELL:
+      return errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
+    default:
+      return errors.fileIoFailed(path, op, stderr.trim().slice(0, 500) || `exit code ${code}`);
   }
 }
 
@@ -64,16 +70,31 @@ async function collectStderr(p: ExecProcess, onStdout: (b: Buffer) => boolean | 
 }
 
 /** Starts a file script; an image without a shell becomes the file error the SDK expects. */
-async function startScript(rt: Runtime, id: string, argv: string[], path: string, op: "read" | "write", sidecar?: string): Promise<ExecProcess> {
+async function startScript(
+  rt: Runtime,
+  id: string,
+  argv: string[],
+  path: string,
+  op: "read" | "write",
+  sidecar?: string,
+): Promise<ExecProcess> {
   try {
     return reportKills(await rt.exec(id, { argv, ...(sidecar ? { sidecar } : {}) }), rt.name, id);
   } catch (e) {
-    if (isHangarError(e) && e.metadata.no_shell) throw errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
+    if (isHangarError(e) && e.metadata.no_shell)
+      throw errors.fileIoFailed(path, op, "the sandbox image has no /bin/sh, which file operations need");
     throw e;
   }
 }
 
-export async function readFile(rt: Runtime, id: string, path: string, maxBytes: number, signal: AbortSignal, sidecar?: string): Promise<Buffer> {
+export async function readFile(
+  rt: Runtime,
+  id: string,
+  path: string,
+  maxBytes: number,
+  signal: AbortSignal,
+  sidecar?: string,
+): Promise<Buffer> {
   const p = await startScript(rt, id, ["/bin/sh", "-c", READ, "hangar-read-file", path], path, "read", sidecar);
   const abort = () => void p.kill().catch(() => undefined); // a failure is reported (reportKills)
   signal.addEventListener("abort", abort, { once: true });
@@ -116,7 +137,14 @@ export async function readFile(rt: Runtime, id: string, path: string, maxBytes: 
   }
 }
 
-export async function writeFile(rt: Runtime, id: string, path: string, content: Buffer, signal: AbortSignal, sidecar?: string): Promise<void> {
+export async function writeFile(
+  rt: Runtime,
+  id: string,
+  path: string,
+  content: Buffer,
+  signal: AbortSignal,
+  sidecar?: string,
+): Promise<void> {
   const p = await startScript(rt, id, ["/bin/sh", "-c", WRITE, "hangar-write-file", path, String(content.length)], path, "write", sidecar);
   const abort = () => void p.kill().catch(() => undefined); // a failure is reported (reportKills)
   signal.addEventListener("abort", abort, { once: true });

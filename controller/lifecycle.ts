@@ -12,10 +12,7 @@ export interface LifecyclePolicy {
   stuckAfterMs: number;
 }
 
-export type ReapAction =
-  | { t: "expire"; id: string; graceMs: number }
-  | { t: "force-kill"; id: string }
-  | { t: "forget"; id: string };
+export type ReapAction = { t: "expire"; id: string; graceMs: number } | { t: "force-kill"; id: string } | { t: "forget"; id: string };
 
 /** Lifetime is counted from start (from create while the sandbox has not started yet). */
 export function expiresAtMs(r: SandboxRecord): number | undefined {
@@ -41,14 +38,21 @@ export function planReap(records: Iterable<SandboxRecord>, nowMs: number, p: Lif
 }
 
 /** The state a sandbox takes when its main process ended. */
-export function stateOnExit(r: SandboxRecord, exitCode: number, runtimeReason: string, startFailure?: string, endedBy?: string): { state: State; reason: string } {
+export function stateOnExit(
+  r: SandboxRecord,
+  exitCode: number,
+  runtimeReason: string,
+  startFailure?: string,
+  endedBy?: string,
+): { state: State; reason: string } {
   if (startFailure && !r.stop) return { state: "FAILED", reason: `main process could not start: ${startFailure}` };
   // CREATING with a start time: the start finished and RUNNING is being stored (ADR 0014); it ran.
   if ((r.state === "PENDING" || r.state === "CREATING") && r.startedAtMs === undefined) {
     if (r.stop) return { state: "COMPLETED", reason: `stopped before it started (${runtimeReason})` };
     return { state: "FAILED", reason: `main process exited during start: ${runtimeReason}` };
   }
-  if (r.stop?.why === "expired") return { state: "COMPLETED", reason: `max lifetime of ${r.effectiveLifetimeSeconds}s exceeded; exit code ${exitCode}` };
+  if (r.stop?.why === "expired")
+    return { state: "COMPLETED", reason: `max lifetime of ${r.effectiveLifetimeSeconds}s exceeded; exit code ${exitCode}` };
   if (r.stop) return { state: "COMPLETED", reason: `stopped by ${r.stop.why === "purged" ? "purge" : "delete"}; exit code ${exitCode}` };
   if (endedBy) return { state: "COMPLETED", reason: `${endedBy}; exit code ${exitCode}` };
   return { state: "COMPLETED", reason: `main process exited with code ${exitCode}` };

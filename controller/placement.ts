@@ -25,7 +25,13 @@ function describeGpus(r: RunnerInfo): string {
 }
 
 /** A refusal names the field it is about, or carries the reason the SDK branches on (FAILED_PRECONDITION). */
-export type Placement = { runner: RunnerInfo } | { refused: string; field?: string; reason?: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" | "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED" };
+export type Placement =
+  | { runner: RunnerInfo }
+  | {
+      refused: string;
+      field?: string;
+      reason?: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" | "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED";
+    };
 
 const classesOf = (r: RunnerInfo) => (r.runtimeClasses.length ? r.runtimeClasses.join(", ") : "none");
 
@@ -40,18 +46,45 @@ export function unreachableGrant(grants: EgressGrant[], e: RunnerEgress): { refu
     if (g.to === "any" || "hostname" in g.to) continue;
     const c = parseCidr(g.to.cidr);
     if (!c) continue;
-    const inside = e.privateCidrs.find((p) => { const pc = parseCidr(p); return pc !== undefined && contains(pc, c); });
+    const inside = e.privateCidrs.find((p) => {
+      const pc = parseCidr(p);
+      return pc !== undefined && contains(pc, c);
+    });
     if (inside && !open.some((o) => overlaps(o, c))) {
-      const grantable = e.grantableCidrs.length ? `; ranges opened to grants: ${e.grantableCidrs.join(", ")}` : "; the operator opens such ranges with HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS";
-      return { refused: `egress to ${g.to.cidr} cannot be granted: it lies in ${inside}, which sandboxes never reach${grantable}`, field: `sandbox.spec.network.egress[${i}].cidr` };
+      const grantable = e.grantableCidrs.length
+        ? `; ranges opened to grants: ${e.grantableCidrs.join(", ")}`
+        : "; the operator opens such ranges with HANGAR_KUBE_EGRESS_GRANTABLE_CIDRS";
+      return {
+        refused: `egress to ${g.to.cidr} cannot be granted: it lies in ${inside}, which sandboxes never reach${grantable}`,
+        field: `sandbox.spec.network.egress[${i}].cidr`,
+      };
     }
   }
   return undefined;
 }
 
-export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | "limits" | "runtimeClass" | "egress" | "denyEgress" | "imagePull" | "services" | "sidecars" | "imageEntrypoint" | "hostAliases">, runners: RunnerInfo[]): Placement {
+export function chooseRunner(
+  spec: Pick<
+    SandboxSpec,
+    | "runnerIds"
+    | "requests"
+    | "limits"
+    | "runtimeClass"
+    | "egress"
+    | "denyEgress"
+    | "imagePull"
+    | "services"
+    | "sidecars"
+    | "imageEntrypoint"
+    | "hostAliases"
+  >,
+  runners: RunnerInfo[],
+): Placement {
   const named = spec.runnerIds.length ? runners.filter((r) => spec.runnerIds.includes(r.runnerId)) : runners;
-  if (!named.length) return { refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}` };
+  if (!named.length)
+    return {
+      refused: `no runner among [${spec.runnerIds.join(", ")}]; this Hangar's runners: ${runners.map((r) => r.runnerId).join(", ")}`,
+    };
   const ask = gpuAsk(spec);
   let able = named;
   if (ask) {
@@ -63,62 +96,110 @@ export function chooseRunner(spec: Pick<SandboxSpec, "runnerIds" | "requests" | 
   }
   if (spec.sidecars?.length) {
     able = able.filter((r) => r.multiContainer);
-    if (!able.length) return { refused: `only one container is supported by this runtime (got ${spec.sidecars.length + 1}): sandboxes with several containers need the Kubernetes runtime`, field: "sandbox.spec.containers" };
+    if (!able.length)
+      return {
+        refused: `only one container is supported by this runtime (got ${spec.sidecars.length + 1}): sandboxes with several containers need the Kubernetes runtime`,
+        field: "sandbox.spec.containers",
+      };
   }
   if (spec.imageEntrypoint || spec.hostAliases?.length) {
     able = able.filter((r) => r.multiContainer);
-    if (!able.length) return spec.imageEntrypoint
-      ? { refused: "this runtime does not read an image's ENTRYPOINT and CMD: give the service an entrypoint (its full command)", field: "sandbox.spec.containers[0].command" }
-      : { refused: "host aliases need the Kubernetes runtime", field: "sandbox.spec.containers" };
+    if (!able.length)
+      return spec.imageEntrypoint
+        ? {
+            refused: "this runtime does not read an image's ENTRYPOINT and CMD: give the service an entrypoint (its full command)",
+            field: "sandbox.spec.containers[0].command",
+          }
+        : { refused: "host aliases need the Kubernetes runtime", field: "sandbox.spec.containers" };
   }
   if (spec.services?.length) {
     const tlsAt = spec.services.findIndex((s) => s.public && s.tls);
     if (tlsAt >= 0) {
       able = able.filter((r) => r.serviceDomain && r.publicTls);
-      if (!able.length) return { refused: `TLS passthrough endpoints need a Gateway TLS listener, and none is configured on this Hangar (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox.spec.services[${tlsAt}].endpoint.kind)`, reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" };
+      if (!able.length)
+        return {
+          refused: `TLS passthrough endpoints need a Gateway TLS listener, and none is configured on this Hangar (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox.spec.services[${tlsAt}].endpoint.kind)`,
+          reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED",
+        };
     }
     // Share-token first: the SDK skips its test on this reason alone.
     const tokenAt = spec.services.findIndex((s) => s.public && s.shareToken);
     if (tokenAt >= 0) {
       able = able.filter((r) => r.serviceDomain && r.publicShareTokens);
-      if (!able.length) return { refused: `HTTPS share-token endpoints need the Gateway to ask Hangar about each request, and this Hangar is not set up for it (HANGAR_PUBLIC_AUTH_FILTER, HANGAR_SHARE_TOKEN_KEY_FILE, HANGAR_SHARE_TOKEN_CHECK_LISTEN; field sandbox.spec.services[${tokenAt}].endpoint.auth)`, reason: "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED" };
+      if (!able.length)
+        return {
+          refused: `HTTPS share-token endpoints need the Gateway to ask Hangar about each request, and this Hangar is not set up for it (HANGAR_PUBLIC_AUTH_FILTER, HANGAR_SHARE_TOKEN_KEY_FILE, HANGAR_SHARE_TOKEN_CHECK_LISTEN; field sandbox.spec.services[${tokenAt}].endpoint.auth)`,
+          reason: "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED",
+        };
     }
     const httpsAt = spec.services.findIndex((s) => s.public && s.https);
     if (httpsAt >= 0) {
       able = able.filter((r) => r.serviceDomain && r.publicUrl?.scheme === "https");
-      if (!able.length) return { refused: `HTTPS endpoints need a Gateway that terminates TLS, and this Hangar publishes PUBLIC services ${runners.some((r) => r.publicUrl) ? "over plain HTTP (HANGAR_PUBLIC_URL is http://)" : "nowhere (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=https://...)"}`, field: `sandbox.spec.services[${httpsAt}].endpoint.kind` };
+      if (!able.length)
+        return {
+          refused: `HTTPS endpoints need a Gateway that terminates TLS, and this Hangar publishes PUBLIC services ${runners.some((r) => r.publicUrl) ? "over plain HTTP (HANGAR_PUBLIC_URL is http://)" : "nowhere (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=https://...)"}`,
+          field: `sandbox.spec.services[${httpsAt}].endpoint.kind`,
+        };
     }
     const publicAt = spec.services.findIndex((s) => s.public && !s.tls);
     able = able.filter((r) => r.serviceDomain && (publicAt < 0 || r.publicUrl));
     if (!able.length && publicAt >= 0) {
       const privateToo = runners.some((r) => r.serviceDomain) ? "; PRIVATE services are offered" : "";
-      return { refused: `PUBLIC services need a Gateway, and none is configured on this Hangar (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL)${privateToo}`, field: `sandbox.spec.services[${publicAt}].visibility` };
+      return {
+        refused: `PUBLIC services need a Gateway, and none is configured on this Hangar (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL)${privateToo}`,
+        field: `sandbox.spec.services[${publicAt}].visibility`,
+      };
     }
-    if (!able.length) return { refused: "PRIVATE services need the Kubernetes runtime (a Service per sandbox): local sandboxes take no inbound connections", field: "sandbox.spec.services" };
+    if (!able.length)
+      return {
+        refused: "PRIVATE services need the Kubernetes runtime (a Service per sandbox): local sandboxes take no inbound connections",
+        field: "sandbox.spec.services",
+      };
   }
   if (spec.imagePull) {
     able = able.filter((r) => r.pullCredentials);
-    if (!able.length) return { refused: "image pull credentials are not supported by this runtime: the local runtime runs images from HANGAR_LOCAL_IMAGE_DIRS or anonymous pulls, and shares its unpacked images between tenants (use the Kubernetes runtime for private images)", field: "sandbox.spec.containers[0].image_pull_credentials" };
+    if (!able.length)
+      return {
+        refused:
+          "image pull credentials are not supported by this runtime: the local runtime runs images from HANGAR_LOCAL_IMAGE_DIRS or anonymous pulls, and shares its unpacked images between tenants (use the Kubernetes runtime for private images)",
+        field: "sandbox.spec.containers[0].image_pull_credentials",
+      };
   }
   const rc = spec.runtimeClass;
   if (rc) {
     const offering = able.filter((r) => r.runtimeClasses.includes(rc));
     if (!offering.length) {
-      const elsewhere = runners.filter((r) => !able.includes(r) && r.runtimeClasses.length).map((r) => `${r.runnerId} offers: ${classesOf(r)}`);
-      return { refused: `runtime class "${rc}" is not offered by ${able.map((r) => `${r.runnerId} (it offers ${classesOf(r)})`).join(", ")}${elsewhere.length ? `; ${elsewhere.join("; ")}` : ""}`, field: "sandbox.spec.runtime_class" };
+      const elsewhere = runners
+        .filter((r) => !able.includes(r) && r.runtimeClasses.length)
+        .map((r) => `${r.runnerId} offers: ${classesOf(r)}`);
+      return {
+        refused: `runtime class "${rc}" is not offered by ${able.map((r) => `${r.runnerId} (it offers ${classesOf(r)})`).join(", ")}${elsewhere.length ? `; ${elsewhere.join("; ")}` : ""}`,
+        field: "sandbox.spec.runtime_class",
+      };
     }
     able = offering;
   }
   if (rc && (spec.egress?.length || spec.denyEgress === false) && able.every((r) => r.gvisorRuntimeClasses?.includes(rc))) {
-    return { refused: `runtime class "${rc}" runs sandboxes with no network at all: egress cannot be granted there (ask for none, or another runtime class)`, field: spec.egress?.length ? "sandbox.spec.network.egress" : "sandbox.spec.network.deny_egress" };
+    return {
+      refused: `runtime class "${rc}" runs sandboxes with no network at all: egress cannot be granted there (ask for none, or another runtime class)`,
+      field: spec.egress?.length ? "sandbox.spec.network.egress" : "sandbox.spec.network.deny_egress",
+    };
   }
   const hostRule = (spec.egress ?? []).findIndex((g) => g.to !== "any" && "hostname" in g.to);
   if (hostRule >= 0 && !able.some((r) => r.egress?.hostnames)) {
-    return { refused: "hostname egress grants (dns_name in the SDK) need Hangar's egress proxy, which this Hangar does not run (HANGAR_KUBE_EGRESS_PROXY_LISTEN on Kubernetes): grant the addresses by cidr", field: `sandbox.spec.network.egress[${hostRule}].https_hostname` };
+    return {
+      refused:
+        "hostname egress grants (dns_name in the SDK) need Hangar's egress proxy, which this Hangar does not run (HANGAR_KUBE_EGRESS_PROXY_LISTEN on Kubernetes): grant the addresses by cidr",
+      field: `sandbox.spec.network.egress[${hostRule}].https_hostname`,
+    };
   }
   if (spec.egress?.length) {
     const enforcing = able.filter((r) => r.egress);
-    if (!enforcing.length) return { refused: `egress rules are not enforced by ${able.map((r) => r.runnerId).join(", ")} (this runtime offers deny_egress=true or false only)`, field: "sandbox.spec.network.egress" };
+    if (!enforcing.length)
+      return {
+        refused: `egress rules are not enforced by ${able.map((r) => r.runnerId).join(", ")} (this runtime offers deny_egress=true or false only)`,
+        field: "sandbox.spec.network.egress",
+      };
     able = enforcing;
     if (hostRule >= 0) able = able.filter((r) => r.egress?.hostnames);
     const egress = able[0]?.egress as RunnerEgress;

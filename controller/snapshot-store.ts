@@ -40,7 +40,8 @@ export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): P
     if (!SAFE_TENANT.test(t)) continue;
     for (const n of (await readdir(path.join(dir, t)).catch(() => [] as string[])).filter((x) => x.endsWith(".json"))) {
       const r = await get(t, n.slice(0, -5)).catch(() => undefined);
-      if (r?.state === "CREATING") await put({ ...r, state: "FAILED", stateReason: "Hangar restarted while archiving", completedAtMs: nowMs });
+      if (r?.state === "CREATING")
+        await put({ ...r, state: "FAILED", stateReason: "Hangar restarted while archiving", completedAtMs: nowMs });
     }
   }
   return {

@@ -13,14 +13,19 @@ export interface TemplateInput {
   attachments?: unknown;
 }
 
-const notFound = (id: string) => new HangarError({ code: "NOT_FOUND", message: `sandbox template ${id.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 128)} not found` });
+const notFound = (id: string) =>
+  new HangarError({ code: "NOT_FOUND", message: `sandbox template ${id.replace(/[\u0000-\u001f\u007f]/g, "?").slice(0, 128)} not found` });
 const idFor = (tenant: string, requestId: string) => {
   const h = createHash("sha256").update(`template\u0000${tenant}\u0000${requestId}`).digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
 /** A shared template (the operator's, every tenant's to run) is read-only through the API. */
-const sharedIsReadOnly = (id: string) => new HangarError({ code: "FAILED_PRECONDITION", message: `sandbox template ${id} is shared by the operator (HANGAR_SHARED_TEMPLATES_FILE): it cannot be changed or deleted through the API; create your own from it` });
+const sharedIsReadOnly = (id: string) =>
+  new HangarError({
+    code: "FAILED_PRECONDITION",
+    message: `sandbox template ${id} is shared by the operator (HANGAR_SHARED_TEMPLATES_FILE): it cannot be changed or deleted through the API; create your own from it`,
+  });
 
 /** shared: the operator's templates (tenant ""), run by every tenant, read-only; a tenant's own id never collides (those are UUIDs). */
 export function createTemplates(store: TemplateStore | undefined, now: () => number = Date.now, shared: TemplateRecord[] = []) {
@@ -55,7 +60,15 @@ export function createTemplates(store: TemplateStore | undefined, now: () => num
       }
       const live = (await s.list(tenant)).filter((t) => t.deletedAtMs === undefined).length;
       if (live >= MAX_TEMPLATES) throw errors.capacityExhausted(`a tenant keeps at most ${MAX_TEMPLATES} templates; delete some`, 0);
-      const t: TemplateRecord = { id, tenant, ...input, revision: 1, createdAtMs: now(), updatedAtMs: now(), ...(requestId ? { requestId } : {}) };
+      const t: TemplateRecord = {
+        id,
+        tenant,
+        ...input,
+        revision: 1,
+        createdAtMs: now(),
+        updatedAtMs: now(),
+        ...(requestId ? { requestId } : {}),
+      };
       try {
         await s.put(t, 0);
       } catch (e) {

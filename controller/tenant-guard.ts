@@ -4,7 +4,18 @@
  * here: the controller counts them from its records, which hold every replica's sandboxes.
  */
 import { errors } from "../core/errors.js";
-import { decideCreate, decideSlot, LIMIT_WHAT, limitsFor, type Bucket, type LimitName, type LimitTable, type Refusal, type SlotLimit, type TenantLimits } from "./tenant-limits.js";
+import {
+  decideCreate,
+  decideSlot,
+  LIMIT_WHAT,
+  limitsFor,
+  type Bucket,
+  type LimitName,
+  type LimitTable,
+  type Refusal,
+  type SlotLimit,
+  type TenantLimits,
+} from "./tenant-limits.js";
 
 export interface TenantGuardOptions {
   table: LimitTable;
@@ -85,7 +96,11 @@ export function createTenantGuard(o: TenantGuardOptions) {
     /** Slots in use per tenant (tenants with none are left out). */
     usage(): TenantUsage[] {
       const tenants = new Set([...inUse.held_calls.keys(), ...inUse.exec_streams.keys()]);
-      return [...tenants].map((tenant) => ({ tenant, held_calls: inUse.held_calls.get(tenant) ?? 0, exec_streams: inUse.exec_streams.get(tenant) ?? 0 }));
+      return [...tenants].map((tenant) => ({
+        tenant,
+        held_calls: inUse.held_calls.get(tenant) ?? 0,
+        exec_streams: inUse.exec_streams.get(tenant) ?? 0,
+      }));
     },
   };
 }

@@ -30,10 +30,21 @@ export interface LimitTable {
   tenants: Readonly<Record<string, Partial<TenantLimits>>>;
 }
 
-export const LIMIT_NAMES: readonly (keyof TenantLimits)[] = ["concurrent_sandboxes", "creates_per_second", "create_burst", "held_calls", "exec_streams", "log_bytes"];
+export const LIMIT_NAMES: readonly (keyof TenantLimits)[] = [
+  "concurrent_sandboxes",
+  "creates_per_second",
+  "create_burst",
+  "held_calls",
+  "exec_streams",
+  "log_bytes",
+];
 
 /** The retry delay a refusal carries: about when a slot of that kind is likely free again. */
-export const RETRY_AFTER_MS: Readonly<Record<"concurrent_sandboxes" | SlotLimit, number>> = { concurrent_sandboxes: 2000, held_calls: 1000, exec_streams: 500 };
+export const RETRY_AFTER_MS: Readonly<Record<"concurrent_sandboxes" | SlotLimit, number>> = {
+  concurrent_sandboxes: 2000,
+  held_calls: 1000,
+  exec_streams: 500,
+};
 
 export const limitsFor = (table: LimitTable, tenant: string): TenantLimits => ({ ...table.defaults, ...table.tenants[tenant] });
 
@@ -61,8 +72,14 @@ export function refill(b: Bucket | undefined, perSecond: number, burst: number, 
  * the bucket after taking a token, or the refusal (the bucket unchanged: a refused create costs
  * no token). The concurrent limit is judged first, so a tenant at it spends nothing.
  */
-export function decideCreate(l: TenantLimits, live: number, bucket: Bucket | undefined, nowMs: number): { bucket: Bucket } | { refused: Refusal } {
-  if (live >= l.concurrent_sandboxes) return { refused: { limit: "concurrent_sandboxes", value: l.concurrent_sandboxes, retryAfterMs: RETRY_AFTER_MS.concurrent_sandboxes } };
+export function decideCreate(
+  l: TenantLimits,
+  live: number,
+  bucket: Bucket | undefined,
+  nowMs: number,
+): { bucket: Bucket } | { refused: Refusal } {
+  if (live >= l.concurrent_sandboxes)
+    return { refused: { limit: "concurrent_sandboxes", value: l.concurrent_sandboxes, retryAfterMs: RETRY_AFTER_MS.concurrent_sandboxes } };
   const b = refill(bucket, l.creates_per_second, l.create_burst, nowMs);
   if (b.tokens >= 1) return { bucket: { tokens: b.tokens - 1, atMs: b.atMs } };
   // Until one whole token is back (at least 1 ms).

@@ -11,7 +11,11 @@ import { writerConflict, type RegisteredVolume, type VolumeRegistry, type Volume
 import { isTerminal } from "../core/types.js";
 
 /** The spec with each registered mount's source filled in for `tenant`, and the volumes it uses. */
-export async function resolveVolumes(tenant: string, spec: SandboxSpec, registry: VolumeRegistry | undefined): Promise<{ spec: SandboxSpec; used: RegisteredVolume[] }> {
+export async function resolveVolumes(
+  tenant: string,
+  spec: SandboxSpec,
+  registry: VolumeRegistry | undefined,
+): Promise<{ spec: SandboxSpec; used: RegisteredVolume[] }> {
   const mounts = spec.volumes.filter((m) => m.registered);
   if (!mounts.length) return { spec, used: [] };
   const first = mounts[0]?.registered?.at ?? "sandbox.spec.volumes";

@@ -28,7 +28,11 @@ export const KILL_RETRY_FIRST_DELAY_MS = 250;
 export const KILL_RETRY_MAX_DELAY_MS = 2_000;
 
 /** The pauses before each retry: doubling from `firstMs`, capped at `maxMs`, all of them within `boundMs`. Pure. */
-export function killRetryDelays(boundMs = KILL_RETRY_BOUND_MS, firstMs = KILL_RETRY_FIRST_DELAY_MS, maxMs = KILL_RETRY_MAX_DELAY_MS): number[] {
+export function killRetryDelays(
+  boundMs = KILL_RETRY_BOUND_MS,
+  firstMs = KILL_RETRY_FIRST_DELAY_MS,
+  maxMs = KILL_RETRY_MAX_DELAY_MS,
+): number[] {
   const out: number[] = [];
   let total = 0;
   for (let d = firstMs; d > 0 && total + d <= boundMs; d = Math.min(d * 2, maxMs)) {
@@ -66,7 +70,14 @@ export class KillFailed extends Error {
  */
 export async function retryKill(
   attempt: (timeoutMs: number) => Promise<void>,
-  o: { delays?: number[]; sleep?: (ms: number) => Promise<void>; stop?: () => boolean; boundMs?: number; tryTimeoutMs?: number; now?: () => number } = {},
+  o: {
+    delays?: number[];
+    sleep?: (ms: number) => Promise<void>;
+    stop?: () => boolean;
+    boundMs?: number;
+    tryTimeoutMs?: number;
+    now?: () => number;
+  } = {},
 ): Promise<{ tries: number }> {
   const delays = o.delays ?? killRetryDelays();
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
@@ -110,7 +121,9 @@ export const killFailures = (() => {
   const counts = new Map<string, number>();
   const reported = new WeakSet<object>();
   // Until cmd/ installs Hangar's logger: one JSON line on stderr, never nothing.
-  let log: KillLog = { warn: (o, m) => void process.stderr.write(`${JSON.stringify({ msg: m, ...o, err: String((o as { err?: unknown }).err) })}\n`) };
+  let log: KillLog = {
+    warn: (o, m) => void process.stderr.write(`${JSON.stringify({ msg: m, ...o, err: String((o as { err?: unknown }).err) })}\n`),
+  };
   return {
     setLog(l: KillLog) {
       log = l;

@@ -21,7 +21,12 @@ export type ProbeOutcome = { ok: true; attempts: number } | { ok: false; attempt
  * failureThreshold times in a row (a try that outlives its timeout fails). `run` resolves with the
  * exit code, or rejects when the command could not run (counted as a failure).
  */
-export async function runStartupProbe(p: StartupProbe, run: (argv: string[], timeoutMs: number) => Promise<number>, sleep: (ms: number) => Promise<void>, alive: () => boolean = () => true): Promise<ProbeOutcome> {
+export async function runStartupProbe(
+  p: StartupProbe,
+  run: (argv: string[], timeoutMs: number) => Promise<number>,
+  sleep: (ms: number) => Promise<void>,
+  alive: () => boolean = () => true,
+): Promise<ProbeOutcome> {
   await sleep(p.initialDelaySeconds * 1000);
   let last = "";
   for (let attempt = 1; attempt <= p.failureThreshold; attempt++) {
@@ -31,5 +36,9 @@ export async function runStartupProbe(p: StartupProbe, run: (argv: string[], tim
     last = typeof code === "number" ? (code === 124 ? `timed out after ${p.timeoutSeconds}s` : `exit code ${code}`) : code.message;
     if (attempt < p.failureThreshold) await sleep(p.periodSeconds * 1000);
   }
-  return { ok: false, attempts: p.failureThreshold, reason: `the startup probe failed ${p.failureThreshold} time${p.failureThreshold > 1 ? "s" : ""} (last: ${last})` };
+  return {
+    ok: false,
+    attempts: p.failureThreshold,
+    reason: `the startup probe failed ${p.failureThreshold} time${p.failureThreshold > 1 ? "s" : ""} (last: ${last})`,
+  };
 }

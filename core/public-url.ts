@@ -34,11 +34,19 @@ export function parsePublicUrl(text: string): PublicUrlBase {
   const wildcard = rawHost.startsWith("*.");
   const host = (wildcard ? rawHost.slice(2) : rawHost).toLowerCase();
   const ip = IPV4.exec(host);
-  if (ip ? !ip.slice(1).every((o) => Number(o) <= 255) : !DOMAIN.test(host)) throw new Error(`${rawHost} is not a DNS name or an IPv4 address`);
+  if (ip ? !ip.slice(1).every((o) => Number(o) <= 255) : !DOMAIN.test(host))
+    throw new Error(`${rawHost} is not a DNS name or an IPv4 address`);
   if (wildcard && ip) throw new Error(`host routing needs a DNS domain after "*.", not an address (${rawHost})`);
   const prefix = rawPath.replace(/\/+$/, "");
   if (wildcard && prefix) throw new Error(`host routing (${rawHost}) takes no path (${rawPath})`);
-  if (prefix && !prefix.slice(1).split("/").every((s) => PREFIX_SEGMENT.test(s))) throw new Error(`path prefix ${rawPath}: segments of letters, digits and ._~- only`);
+  if (
+    prefix &&
+    !prefix
+      .slice(1)
+      .split("/")
+      .every((s) => PREFIX_SEGMENT.test(s))
+  )
+    throw new Error(`path prefix ${rawPath}: segments of letters, digits and ._~- only`);
   return { scheme: scheme as "http" | "https", host, port: rawPort, wildcard, prefix };
 }
 

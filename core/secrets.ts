@@ -75,16 +75,23 @@ export function dockerConfig(registry: string, value: string): { config: string 
       return { problem: "looks like JSON but is not a Docker config document" };
     }
     const auths = (doc as { auths?: unknown })?.auths;
-    if (!auths || typeof auths !== "object" || !Object.keys(auths).some((k) => k === key || k === registry || k.replace(/^https?:\/\//, "").replace(/\/.*$/, "") === registry)) return { problem: `is a Docker config without an entry for ${registry}` };
+    if (
+      !auths ||
+      typeof auths !== "object" ||
+      !Object.keys(auths).some((k) => k === key || k === registry || k.replace(/^https?:\/\//, "").replace(/\/.*$/, "") === registry)
+    )
+      return { problem: `is a Docker config without an entry for ${registry}` };
     return { config: text };
   }
   const colon = text.indexOf(":");
-  if (colon <= 0 || colon === text.length - 1 || /[\r\n]/.test(text)) return { problem: 'must be "username:password" (or a Docker config document, {"auths": …})' };
+  if (colon <= 0 || colon === text.length - 1 || /[\r\n]/.test(text))
+    return { problem: 'must be "username:password" (or a Docker config document, {"auths": …})' };
   return { config: JSON.stringify({ auths: { [key]: { auth: Buffer.from(text).toString("base64") } } }) };
 }
 
 /** A tenant as it appears in a store's location: only tenants whose name is already a DNS label (no "." or "_"), so two tenants never share a place. */
-export const tenantPlace = (tenant: string): string | undefined => (/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(tenant) ? tenant : undefined);
+export const tenantPlace = (tenant: string): string | undefined =>
+  /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(tenant) ? tenant : undefined;
 
 /**
  * HANGAR_SECRET_STORES: comma-separated `name=kind:location`, e.g.
@@ -93,13 +100,18 @@ export const tenantPlace = (tenant: string): string | undefined => (/^[a-z0-9]([
  */
 export function parseSecretStores(text: string): SecretStoreConfig[] | string {
   const out: SecretStoreConfig[] = [];
-  for (const raw of text.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^([a-z0-9][a-z0-9_.-]{0,62})=(kubernetes|dir):(.+)$/.exec(raw);
     if (!m) return `"${raw}": expected name=kubernetes:<namespace> or name=dir:<directory> (name: a-z, 0-9, '_', '.', '-')`;
     const [, name, kind, location] = m as unknown as [string, string, "kubernetes" | "dir", string];
     if (out.some((s) => s.name === name)) return `store "${name}" is named twice`;
-    if ((location.match(/\{tenant\}/g) ?? []).length !== 1) return `store "${name}": the location must hold {tenant} once, so each tenant's secrets are apart`;
-    if (kind === "kubernetes" && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(location.replace("{tenant}", "x")) ) return `store "${name}": "${location}" is not a namespace name with {tenant} in it`;
+    if ((location.match(/\{tenant\}/g) ?? []).length !== 1)
+      return `store "${name}": the location must hold {tenant} once, so each tenant's secrets are apart`;
+    if (kind === "kubernetes" && !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(location.replace("{tenant}", "x")))
+      return `store "${name}": "${location}" is not a namespace name with {tenant} in it`;
     if (kind === "dir" && !location.startsWith("/")) return `store "${name}": "${location}" must be an absolute directory`;
     out.push({ name, kind, location });
   }
@@ -122,7 +134,11 @@ export function resolverOf(stores: { config: SecretStoreConfig; get(place: strin
     const store = stores.find((s) => s.config.name === ref.store);
     if (!store) throw errors.invalidField(`${ref.at}`, `no store named "${ref.store}"`);
     const place = tenantPlace(tenant);
-    if (!place) throw errors.secretUnavailable(ref.at, `tenant "${tenant}" has no place in secret stores (tenant names with "." or "_" cannot name a namespace or directory of their own)`);
+    if (!place)
+      throw errors.secretUnavailable(
+        ref.at,
+        `tenant "${tenant}" has no place in secret stores (tenant names with "." or "_" cannot name a namespace or directory of their own)`,
+      );
     const v = await store.get(store.config.location.replace("{tenant}", place), ref);
     const problem = secretValueProblem(v);
     if (problem) throw errors.secretUnavailable(ref.at, `secret "${ref.name}"${ref.field ? ` field "${ref.field}"` : ""} ${problem}`);

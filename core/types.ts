@@ -127,7 +127,10 @@ export interface SidecarSpec {
 }
 
 /** The container a command, file or log call names: undefined for the primary, else a sidecar's name. */
-export function containerTarget(spec: Pick<SandboxSpec, "primaryName" | "sidecars">, name: string | undefined): { sidecar?: string } | undefined {
+export function containerTarget(
+  spec: Pick<SandboxSpec, "primaryName" | "sidecars">,
+  name: string | undefined,
+): { sidecar?: string } | undefined {
   if (!name || name === (spec.primaryName ?? "main")) return {};
   return spec.sidecars?.some((s) => s.name === name) ? { sidecar: name } : undefined;
 }

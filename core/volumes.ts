@@ -43,9 +43,12 @@ export function writerConflict(v: RegisteredVolume, writes: boolean, live: Volum
   if (v.readOnly) return `volume ${v.id} is registered read-only: mount it with read_only`;
   const modes = v.accessModes;
   if (modes.includes("ReadWriteMany")) return undefined;
-  if (!modes.includes("ReadWriteOnce") && !modes.includes("ReadWriteOncePod")) return `volume ${v.id} is ${modes.join(", ") || "without access modes"}: mount it with read_only`;
+  if (!modes.includes("ReadWriteOnce") && !modes.includes("ReadWriteOncePod"))
+    return `volume ${v.id} is ${modes.join(", ") || "without access modes"}: mount it with read_only`;
   const writer = live.find((u) => u.volumeId === v.id && u.writes);
-  return writer ? `volume ${v.id} is ${modes.includes("ReadWriteOncePod") ? "ReadWriteOncePod" : "ReadWriteOnce"} and sandbox ${writer.sandboxId} writes to it: mount it with read_only, or wait until that sandbox ends` : undefined;
+  return writer
+    ? `volume ${v.id} is ${modes.includes("ReadWriteOncePod") ? "ReadWriteOncePod" : "ReadWriteOnce"} and sandbox ${writer.sandboxId} writes to it: mount it with read_only, or wait until that sandbox ends`
+    : undefined;
 }
 
 /** Where a Kubernetes sandbox's container mounts Hangar's exec agent, read-only (ADR 0023): no volume mounts there. */
@@ -54,6 +57,7 @@ export const AGENT_MOUNT_PATH = "/.hangar-agent";
 /** Why a volume may not be mounted at this path, if it may not. */
 export function reservedMountPath(p: string): string | undefined {
   const norm = p.replace(/\/+/g, "/").replace(/\/$/, "");
-  if (norm === AGENT_MOUNT_PATH || norm.startsWith(`${AGENT_MOUNT_PATH}/`)) return `${AGENT_MOUNT_PATH} is where Hangar mounts its exec agent; mount the volume elsewhere`;
+  if (norm === AGENT_MOUNT_PATH || norm.startsWith(`${AGENT_MOUNT_PATH}/`))
+    return `${AGENT_MOUNT_PATH} is where Hangar mounts its exec agent; mount the volume elsewhere`;
   return undefined;
 }

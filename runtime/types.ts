@@ -116,7 +116,10 @@ export interface LogChunk {
 
 /** Resuming a log at an offset it cannot serve: REPLAY_GAP (no longer kept) or INVALID_RESUME_OFFSET (past its end). */
 export class LogResumeError extends Error {
-  constructor(readonly code: "REPLAY_GAP" | "INVALID_RESUME_OFFSET", message: string) {
+  constructor(
+    readonly code: "REPLAY_GAP" | "INVALID_RESUME_OFFSET",
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -83,7 +83,11 @@ export class FrameParser {
         this.buf = Buffer.alloc(0);
         break;
       }
-      out.push({ kind: String.fromCharCode(this.buf[0] ?? 0), id: this.buf.readUInt32BE(1), payload: this.buf.subarray(HEADER, HEADER + len) });
+      out.push({
+        kind: String.fromCharCode(this.buf[0] ?? 0),
+        id: this.buf.readUInt32BE(1),
+        payload: this.buf.subarray(HEADER, HEADER + len),
+      });
       this.buf = this.buf.subarray(HEADER + len);
     }
     return out;
@@ -309,7 +313,10 @@ export function createAgentChannel(t: Transport): AgentChannel {
           await Promise.race([exitSeen, wait(Math.min(2000, deadline - Date.now()))]);
           if (gone || r.ended || closed) return;
         }
-        throw new KillFailed(`the exec agent did not report the command's end within ${KILL_RETRY_BOUND_MS / 1000}s of its kill`, "unconfirmed");
+        throw new KillFailed(
+          `the exec agent did not report the command's end within ${KILL_RETRY_BOUND_MS / 1000}s of its kill`,
+          "unconfirmed",
+        );
       },
     };
   }

@@ -45,12 +45,16 @@ export interface DirectDial {
 export async function listenDirect(control: AgentChannel, o: { host: string; ports: DirectPorts; timeoutMs: number }): Promise<DirectDial> {
   const token = randomBytes(32);
   const { port, cert } = await within(control.listen(token, o.ports.first, o.ports.count), o.timeoutMs, "listen reply from the agent");
-  if (!Number.isInteger(port) || port < o.ports.first || port >= o.ports.first + o.ports.count) throw new Error(`the agent listens on port ${port}, outside ${o.ports.first}-${o.ports.first + o.ports.count - 1}`);
+  if (!Number.isInteger(port) || port < o.ports.first || port >= o.ports.first + o.ports.count)
+    throw new Error(`the agent listens on port ${port}, outside ${o.ports.first}-${o.ports.first + o.ports.count - 1}`);
   return { host: o.host, port, cert, token };
 }
 
 /** Asks the agent behind `control` to listen, then connects to it at `host`; resolves with the open link. */
-export async function openDirectLink(control: AgentChannel, o: { host: string; ports: DirectPorts; timeoutMs: number }): Promise<AgentChannel> {
+export async function openDirectLink(
+  control: AgentChannel,
+  o: { host: string; ports: DirectPorts; timeoutMs: number },
+): Promise<AgentChannel> {
   return dialDirectLink({ ...(await listenDirect(control, o)), timeoutMs: o.timeoutMs });
 }
 

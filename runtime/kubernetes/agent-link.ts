@@ -37,9 +37,20 @@ export function agentBinary(bytes: Buffer): AgentBinary {
 }
 
 /** Argv that starts the first of these copies of the agent that exists, or exits NOT_INSTALLED when this pod has none yet. */
-export const startArgv = (...paths: string[]) => ["/bin/sh", "-c", `for p in "$@"; do [ -x "$p" ] && exec "$p"; done; exit ${NOT_INSTALLED}`, "hangar-agent", ...paths];
+export const startArgv = (...paths: string[]) => [
+  "/bin/sh",
+  "-c",
+  `for p in "$@"; do [ -x "$p" ] && exec "$p"; done; exit ${NOT_INSTALLED}`,
+  "hangar-agent",
+  ...paths,
+];
 /** Argv that installs the agent from stdin (atomically: a half-written file is never run). */
-export const installArgv = (path: string) => ["/bin/sh", "-c", 'umask 077; t="$0.$$"; cat > "$t" && chmod 700 "$t" && mv -f "$t" "$0"', path];
+export const installArgv = (path: string) => [
+  "/bin/sh",
+  "-c",
+  'umask 077; t="$0.$$"; cat > "$t" && chmod 700 "$t" && mv -f "$t" "$0"',
+  path,
+];
 
 /** The pod has no agent of this build (the start script exited NOT_INSTALLED). */
 export class AgentMissing extends Error {}
@@ -50,16 +61,40 @@ async function connect(kc: k8s.KubeConfig, namespace: string, pod: string, bin: 
   const link: { ws?: { close(): void } } = {};
   const ch = createAgentChannel({ send: (b) => stdin.write(b), close: () => link.ws?.close() });
   let status: k8s.V1Status | undefined;
-  const stdout = new Writable({ write: (c: Buffer, _e, cb) => { ch.receive(c); cb(); } });
+  const stdout = new Writable({
+    write: (c: Buffer, _e, cb) => {
+      ch.receive(c);
+      cb();
+    },
+  });
   let stderr = "";
-  const errSink = new Writable({ write: (c: Buffer, _e, cb) => { if (stderr.length < 2000) stderr += c.toString(); cb(); } });
+  const errSink = new Writable({
+    write: (c: Buffer, _e, cb) => {
+      if (stderr.length < 2000) stderr += c.toString();
+      cb();
+    },
+  });
   // Without a shell only netinit's copy can run, started as it is (ADR 0032): nothing can install one.
-  const ws = await new k8s.Exec(kc).exec(namespace, pod, "main", shell ? startArgv(bin.mounted, bin.path) : [bin.mounted], stdout, errSink, stdin, false, (s) => (status = s));
+  const ws = await new k8s.Exec(kc).exec(
+    namespace,
+    pod,
+    "main",
+    shell ? startArgv(bin.mounted, bin.path) : [bin.mounted],
+    stdout,
+    errSink,
+    stdin,
+    false,
+    (s) => (status = s),
+  );
   link.ws = ws as unknown as { close(): void };
   ws.on("error", () => undefined);
   ws.on("close", () => {
     const code = status?.details?.causes?.find((c) => c.reason === "ExitCode")?.message;
-    ch.end(code === String(NOT_INSTALLED) ? "not installed" : `the agent's exec ended (${status?.message ?? status?.status ?? "websocket closed"}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ""})`);
+    ch.end(
+      code === String(NOT_INSTALLED)
+        ? "not installed"
+        : `the agent's exec ended (${status?.message ?? status?.status ?? "websocket closed"}${stderr ? `: ${stderr.trim().slice(0, 200)}` : ""})`,
+    );
   });
   const timer = setTimeout(() => ch.close(), HELLO_TIMEOUT_MS);
   try {
@@ -158,7 +193,11 @@ export function createAgentLinks(o: {
       }
     } catch (err) {
       // Once per process at warn (Hangar outside the cluster cannot reach pod IPs), then quietly.
-      (directWarned ? (o.log.debug ?? (() => undefined)) : o.log.warn).call(o.log, { pod, host, err: (err as Error).message }, "the exec agent's direct link did not open; this pod's commands use the exec channel");
+      (directWarned ? (o.log.debug ?? (() => undefined)) : o.log.warn).call(
+        o.log,
+        { pod, host, err: (err as Error).message },
+        "the exec agent's direct link did not open; this pod's commands use the exec channel",
+      );
       directWarned = true;
     }
   }
@@ -177,7 +216,12 @@ export function createAgentLinks(o: {
           e.direct = d;
           directLinks.add(d);
         },
-        (err: unknown) => (o.log.debug ?? (() => undefined)).call(o.log, { pod, err: (err as Error).message }, "the exec agent's direct link did not reopen; this pod's commands use the exec channel"),
+        (err: unknown) =>
+          (o.log.debug ?? (() => undefined)).call(
+            o.log,
+            { pod, err: (err as Error).message },
+            "the exec agent's direct link did not reopen; this pod's commands use the exec channel",
+          ),
       )
       .finally(() => (e.redialing = false));
   }
@@ -220,8 +264,7 @@ export function createAgentLinks(o: {
       if (err instanceof AgentMissing) {
         e.unusable = "the installed exec agent cannot be started";
         stats.unusable++;
-      }
-      else o.log.warn({ pod, err: (err as Error).message }, "could not open the exec agent channel; plain exec until it reopens");
+      } else o.log.warn({ pod, err: (err as Error).message }, "could not open the exec agent channel; plain exec until it reopens");
       return false;
     } finally {
       e.opening = undefined;

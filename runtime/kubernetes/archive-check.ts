@@ -94,10 +94,13 @@ export async function checkArchive(file: string): Promise<void> {
       if (!ENTRY_TYPES.has(type)) throw new Error(`${name}: entry type ${JSON.stringify(type)} (files, directories and links only)`);
       if (!insideName(name)) throw new Error(`${name}: a path outside the volume`);
       if (type === "1" && !insideName(link)) throw new Error(`${name}: a hard link to ${link}, outside the volume`);
-      if (!(uid >= 0 && uid <= MAX_ID && gid >= 0 && gid <= MAX_ID)) throw new Error(`${name}: owner ${uid}:${gid} outside the sandbox's ids`);
+      if (!(uid >= 0 && uid <= MAX_ID && gid >= 0 && gid <= MAX_ID))
+        throw new Error(`${name}: owner ${uid}:${gid} outside the sandbox's ids`);
       const clean = path.posix.normalize(name.replace(/^(\.\/)+/, "")).replace(/\/$/, "") || ".";
       const parts = clean.split("/");
-      for (let i = 1; i < parts.length; i++) if (kinds.get(parts.slice(0, i).join("/")) !== "5") throw new Error(`${name}: under ${parts.slice(0, i).join("/")}, which is not a directory of the archive`);
+      for (let i = 1; i < parts.length; i++)
+        if (kinds.get(parts.slice(0, i).join("/")) !== "5")
+          throw new Error(`${name}: under ${parts.slice(0, i).join("/")}, which is not a directory of the archive`);
       const seen = kinds.get(clean);
       if (seen !== undefined && !(seen === "5" && type === "5")) throw new Error(`${name}: in the archive twice`);
       if (type === "1") {

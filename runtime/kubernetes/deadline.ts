@@ -7,7 +7,12 @@
  */
 import type { V1Pod } from "@kubernetes/client-node";
 
-export function tightenedDeadline(pod: V1Pod | undefined, startedAtMs: number | undefined, lifetimeSeconds: number, marginSeconds: number): number | undefined {
+export function tightenedDeadline(
+  pod: V1Pod | undefined,
+  startedAtMs: number | undefined,
+  lifetimeSeconds: number,
+  marginSeconds: number,
+): number | undefined {
   const current = pod?.spec?.activeDeadlineSeconds;
   const podStartMs = pod?.status?.startTime ? new Date(pod.status.startTime).getTime() : NaN;
   if (current === undefined || startedAtMs === undefined || !Number.isFinite(podStartMs) || lifetimeSeconds <= 0) return undefined;

@@ -27,7 +27,17 @@ export interface EgressConfig {
 }
 
 /** Cluster-internal space by default: RFC 1918, CGNAT, "this network", multicast, reserved, IPv6 ULA and multicast. */
-export const DEFAULT_PRIVATE_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "0.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4", "fc00::/7", "ff00::/8"];
+export const DEFAULT_PRIVATE_CIDRS = [
+  "10.0.0.0/8",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "100.64.0.0/10",
+  "0.0.0.0/8",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+  "fc00::/7",
+  "ff00::/8",
+];
 /**
  * Never reachable, not even by a grant the operator allowed: "this network" (0.0.0.0 dials the host itself), loopback,
  * link-local (cloud metadata), and
@@ -35,8 +45,18 @@ export const DEFAULT_PRIVATE_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.
  * rule on the IPv6 side cannot judge the IPv4 address inside, so none of them is reached at all.
  */
 export const ALWAYS_NEVER = [
-  "0.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16", "::1/128", "fe80::/10",
-  "::ffff:0:0/96", "::ffff:0:0:0/96", "::/96", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32",
+  "0.0.0.0/8",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "::1/128",
+  "fe80::/10",
+  "::ffff:0:0/96",
+  "::ffff:0:0:0/96",
+  "::/96",
+  "64:ff9b::/96",
+  "64:ff9b:1::/48",
+  "2002::/16",
+  "2001::/32",
 ];
 /** Above this many node addresses Hangar stops listing them one by one (each is a rule every new connection passes): name the node ranges in denyCidrs instead. */
 export const MAX_NODE_ADDRESSES = 64;
@@ -64,7 +84,8 @@ export interface NetinitPolicy {
 }
 
 /** The hostname grants of a spec (empty: none). */
-export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] => (spec.egress ?? []).flatMap((g) => (g.to !== "any" && "hostname" in g.to ? [g.to.hostname] : []));
+export const hostnamesOf = (spec: Pick<SandboxSpec, "egress">): string[] =>
+  (spec.egress ?? []).flatMap((g) => (g.to !== "any" && "hostname" in g.to ? [g.to.hostname] : []));
 
 const hostCidr = (a: string) => (a.includes("/") ? a : a.includes(":") ? `${a}/128` : `${a}/32`);
 
@@ -79,18 +100,37 @@ export function neverRanges(cfg: Pick<EgressConfig, "denyCidrs">, nodeAddresses:
   return [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes, ...discovered.map(hostCidr)])];
 }
 
-export function netinitPolicy(spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">, defaultDenyEgress: boolean, cfg: EgressConfig, nodeAddresses: string[], proxyAddress?: string, agentPorts?: { first: number; count: number }): NetinitPolicy {
+export function netinitPolicy(
+  spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">,
+  defaultDenyEgress: boolean,
+  cfg: EgressConfig,
+  nodeAddresses: string[],
+  proxyAddress?: string,
+  agentPorts?: { first: number; count: number },
+): NetinitPolicy {
   const grants: NetinitPolicy["grants"] = [];
   for (const g of effectiveGrants(spec, defaultDenyEgress)) {
     if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
-    const ports = g.ports.length ? g.ports.map((p) => ({ protocol: p.protocol.toLowerCase(), port: p.port, ...(p.endPort ? { endPort: p.endPort } : {}) })) : undefined;
-    const targets = g.to === "any" ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }] : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
+    const ports = g.ports.length
+      ? g.ports.map((p) => ({ protocol: p.protocol.toLowerCase(), port: p.port, ...(p.endPort ? { endPort: p.endPort } : {}) }))
+      : undefined;
+    const targets =
+      g.to === "any"
+        ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }]
+        : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
     for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
   }
   // deny_ingress: no inbound connection but Hangar's own exec link (the API refuses it beside services).
-  const inbound: NonNullable<NetinitPolicy["inbound"]> = spec.denyIngress ? [] : (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
+  const inbound: NonNullable<NetinitPolicy["inbound"]> = spec.denyIngress
+    ? []
+    : (spec.services ?? []).map((s) => ({ protocol: s.protocol.toLowerCase(), port: s.port }));
   // The agent's direct link: TLS, and only a connection that presents its token runs anything (agent/direct.go).
-  if (agentPorts) inbound.push({ protocol: "tcp", port: agentPorts.first, ...(agentPorts.count > 1 ? { endPort: agentPorts.first + agentPorts.count - 1 } : {}) });
+  if (agentPorts)
+    inbound.push({
+      protocol: "tcp",
+      port: agentPorts.first,
+      ...(agentPorts.count > 1 ? { endPort: agentPorts.first + agentPorts.count - 1 } : {}),
+    });
   return {
     never: neverRanges(cfg, nodeAddresses),
     private: cfg.privateCidrs,

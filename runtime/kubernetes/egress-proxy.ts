@@ -74,7 +74,8 @@ export interface EgressProxyOptions {
 const MAX_HEAD = 8192;
 
 /** This process's own addresses (its pod's, or the host's): the proxy never dials Hangar itself. */
-export const ownAddresses = (): string[] => Object.values(os.networkInterfaces()).flatMap((as) => (as ?? []).map((a) => a.address.split("%")[0] ?? a.address));
+export const ownAddresses = (): string[] =>
+  Object.values(os.networkInterfaces()).flatMap((as) => (as ?? []).map((a) => a.address.split("%")[0] ?? a.address));
 
 /**
  * The addresses of the apiserver Hangar talks to (the kubeconfig's server: in a pod, the kubernetes
@@ -88,7 +89,10 @@ export async function apiserverAddresses(kc: { getCurrentCluster(): { server: st
     return [];
   }
   if (net.isIP(host)) return [host];
-  return lookup(host, { all: true }).then((as) => as.map((a) => a.address), () => []);
+  return lookup(host, { all: true }).then(
+    (as) => as.map((a) => a.address),
+    () => [],
+  );
 }
 
 export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: number; close(): Promise<void> }> {
@@ -130,23 +134,28 @@ export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: n
         return;
       }
       const policy = o.policy();
-      void resolve(v.host).then((addrs) => {
-        const address = addrs.find((a) => addressAllowed(a, policy));
-        if (!address) {
-          o.log.info({ source, host: v.host, addrs }, "egress proxy refused a name resolving into a denied range");
-          refuse(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} resolves only to addresses sandboxes never reach\n`);
-          return;
-        }
-        const upstream = net.connect({ host: address, port: o.upstreamPort ?? 443 }, () => {
-          client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-          if (rest.length) upstream.write(rest);
-          client.setTimeout(0);
-          client.pipe(upstream).pipe(client);
-          client.resume();
-        });
-        upstream.on("error", () => refuse("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
-        client.on("close", () => upstream.destroy());
-      }, () => refuse(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} does not resolve\n`));
+      void resolve(v.host).then(
+        (addrs) => {
+          const address = addrs.find((a) => addressAllowed(a, policy));
+          if (!address) {
+            o.log.info({ source, host: v.host, addrs }, "egress proxy refused a name resolving into a denied range");
+            refuse(
+              `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} resolves only to addresses sandboxes never reach\n`,
+            );
+            return;
+          }
+          const upstream = net.connect({ host: address, port: o.upstreamPort ?? 443 }, () => {
+            client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+            if (rest.length) upstream.write(rest);
+            client.setTimeout(0);
+            client.pipe(upstream).pipe(client);
+            client.resume();
+          });
+          upstream.on("error", () => refuse("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
+          client.on("close", () => upstream.destroy());
+        },
+        () => refuse(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} does not resolve\n`),
+      );
     };
     client.on("data", onData);
   });
@@ -157,9 +166,10 @@ export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: n
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
-    close: () => new Promise<void>((res) => {
-      server.close(() => res());
-      for (const c of open) c.destroy();
-    }),
+    close: () =>
+      new Promise<void>((res) => {
+        server.close(() => res());
+        for (const c of open) c.destroy();
+      }),
   };
 }

@@ -40,7 +40,10 @@ export function createEnvSecrets(o: EnvSecretsOptions) {
   return {
     /** Before the pod: a refusal here refuses the create (nothing else exists yet). Returns the Secrets' names. */
     async create(id: string, s: StartSecrets): Promise<string[]> {
-      const bodies = [...(s.env && Object.keys(s.env).length ? [envSecret(id, namespace, s.env)] : []), ...(s.pullConfig ? [pullSecret(id, namespace, s.pullConfig)] : [])];
+      const bodies = [
+        ...(s.env && Object.keys(s.env).length ? [envSecret(id, namespace, s.env)] : []),
+        ...(s.pullConfig ? [pullSecret(id, namespace, s.pullConfig)] : []),
+      ];
       for (const body of bodies) {
         try {
           await retryStartWrite(() => core.createNamespacedSecret({ namespace, body }), 5);
@@ -59,7 +62,10 @@ export function createEnvSecrets(o: EnvSecretsOptions) {
       const body = { metadata: { ownerReferences: [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid }] } };
       for (const name of names) {
         await retryTransient(() => core.patchNamespacedSecret({ name, namespace, body }, mergePatch)).catch((e: unknown) => {
-          o.log.warn({ sandbox_id: id, secret: name, err: detailOf(e) }, "could not make the sandbox's pod own its Secret; the sweep at start removes it once the pod is gone");
+          o.log.warn(
+            { sandbox_id: id, secret: name, err: detailOf(e) },
+            "could not make the sandbox's pod own its Secret; the sweep at start removes it once the pod is gone",
+          );
         });
       }
     },
@@ -67,7 +73,8 @@ export function createEnvSecrets(o: EnvSecretsOptions) {
     async drop(id: string, names: string[]): Promise<void> {
       for (const name of names) {
         await retryTransient(() => core.deleteNamespacedSecret({ name, namespace })).catch((e: unknown) => {
-          if (!isNotFound(e)) o.log.warn({ sandbox_id: id, secret: name, err: detailOf(e) }, "could not delete the Secret of a sandbox that did not start");
+          if (!isNotFound(e))
+            o.log.warn({ sandbox_id: id, secret: name, err: detailOf(e) }, "could not delete the Secret of a sandbox that did not start");
         });
       }
     },

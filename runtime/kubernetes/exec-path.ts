@@ -74,7 +74,8 @@ export function createExecPath(o: {
   async function exec(t: ExecTarget, opts: ExecOptions): Promise<ExecProcess> {
     if (opts.sidecar) return execSidecar(t, opts.sidecar, opts);
     const env = { ...t.baseEnv, ...opts.env };
-    if (Object.keys(env).length && !t.shell) throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+    if (Object.keys(env).length && !t.shell)
+      throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     // Bulk data waits for the agent (a new pod's opens as it starts): through the apiserver each
     // MiB costs the node about twice the CPU of the direct link (ADR 0022).
@@ -83,13 +84,27 @@ export function createExecPath(o: {
     // directly: its commands then ride it, killable by the agent (ADR 0032).
     let p = !opts.tty ? viaAgent(t.pod, opts.argv, env) : undefined;
     if (!p) {
-      p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, argv: withEnv(opts.argv, env), tty: opts.tty, shell: t.shell, noInput: opts.noInput, ...killing(t) });
+      p = await kubeExec({
+        kc: o.kubeConfig,
+        namespace: o.namespace,
+        pod: t.pod,
+        argv: withEnv(opts.argv, env),
+        tty: opts.tty,
+        shell: t.shell,
+        noInput: opts.noInput,
+        ...killing(t),
+      });
       stats.plain++;
     }
     // A command killed by a signal while its pod went away did not fail on its own: the pod did.
     const exited = p.exited.then(async (r) => {
       if (r.exitCode < 128) return r;
-      const gone = t.exited || (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then((pod) => !!pod.metadata?.deletionTimestamp, () => true));
+      const gone =
+        t.exited ||
+        (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then(
+          (pod) => !!pod.metadata?.deletionTimestamp,
+          () => true,
+        ));
       if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
       return r;
     });
@@ -107,8 +122,19 @@ export function createExecPath(o: {
       throw e;
     });
     const env = opts.env ?? {};
-    if (Object.keys(env).length && !hasShell) throw errors.invalidField("init.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
-    return kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod: t.pod, container, argv: withEnv(opts.argv, env), tty: opts.tty, shell: hasShell, noInput: opts.noInput, ...killing(t) });
+    if (Object.keys(env).length && !hasShell)
+      throw errors.invalidField("init.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
+    return kubeExec({
+      kc: o.kubeConfig,
+      namespace: o.namespace,
+      pod: t.pod,
+      container,
+      argv: withEnv(opts.argv, env),
+      tty: opts.tty,
+      shell: hasShell,
+      noInput: opts.noInput,
+      ...killing(t),
+    });
   }
 
   /** The command on this pod's agent channel, or undefined for plain exec (no channel, or it just closed). */
@@ -129,4 +155,5 @@ export function createExecPath(o: {
 export { NO_PROGRAM } from "./no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
 
-const withEnv = (argv: string[], env: Record<string, string>) => (Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv);
+const withEnv = (argv: string[], env: Record<string, string>) =>
+  Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv;

@@ -59,7 +59,8 @@ export function createForkVolumes(driver: string, max = 10_000) {
         const archive = key ? archives.get(key) : undefined;
         // The plugin makes no file system under 1 MiB: such a volume stays an emptyDir that tar fills.
         const bytes = v.size ? (parseQuantity(v.size) ?? 0) : 0;
-        if (key && archive && !v.registered && (bytes === 0 || bytes >= 1024 * 1024)) out[v.name] = forkVolumeSource(driver, key, archive, v.size);
+        if (key && archive && !v.registered && (bytes === 0 || bytes >= 1024 * 1024))
+          out[v.name] = forkVolumeSource(driver, key, archive, v.size);
       }
       return out;
     },

@@ -35,14 +35,19 @@ export function createIdLookup(o: IdLookupOptions) {
     if (pending.length) timer = setTimeout(flush, o.windowMs);
     requests++;
     const ids = [...new Set(batch.map((b) => b.id))];
-    o.list(ids).then(() => batch.forEach((b) => b.done()), (e: unknown) => batch.forEach((b) => b.done(e)));
+    o.list(ids).then(
+      () => batch.forEach((b) => b.done()),
+      (e: unknown) => batch.forEach((b) => b.done(e)),
+    );
   }
 
   async function settle(id: string): Promise<void> {
     const seenBefore = o.known(id);
     await new Promise<void>((resolve) => {
       const t = setTimeout(finish, o.settleMs);
-      const off = o.onSeen((x) => { if (x === id && !seenBefore) finish(); });
+      const off = o.onSeen((x) => {
+        if (x === id && !seenBefore) finish();
+      });
       function finish() {
         clearTimeout(t);
         off();

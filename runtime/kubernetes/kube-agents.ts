@@ -49,7 +49,9 @@ export function poolAgents(kc: KubeConfig, opts: { maxSockets?: number } = {}): 
 
   const createAgent = target.createAgent.bind(kc);
   target.createAgent = (cluster, o) =>
-    pooled(cluster) ? get(streams, agentKey(cluster!.server!, o), () => new https.Agent({ ...o, keepAlive: false })) : createAgent(cluster, o);
+    pooled(cluster)
+      ? get(streams, agentKey(cluster!.server!, o), () => new https.Agent({ ...o, keepAlive: false }))
+      : createAgent(cluster, o);
 
   const applySecurityAuthentication = target.applySecurityAuthentication.bind(kc);
   target.applySecurityAuthentication = async (context) => {
@@ -57,7 +59,13 @@ export function poolAgents(kc: KubeConfig, opts: { maxSockets?: number } = {}): 
     const cluster = kc.getCurrentCluster();
     const made = context.getAgent();
     if (!pooled(cluster) || !(made instanceof https.Agent)) return;
-    context.setAgent(get(apis, agentKey(cluster!.server, made.options), () => new https.Agent({ ...made.options, keepAlive: true, maxSockets: opts.maxSockets ?? 64 })));
+    context.setAgent(
+      get(
+        apis,
+        agentKey(cluster!.server, made.options),
+        () => new https.Agent({ ...made.options, keepAlive: true, maxSockets: opts.maxSockets ?? 64 }),
+      ),
+    );
   };
   return kc;
 }
@@ -65,7 +73,18 @@ export function poolAgents(kc: KubeConfig, opts: { maxSockets?: number } = {}): 
 /** What an agent's connections depend on: the server and every TLS option, hashed (never kept in clear). */
 export function agentKey(server: string, o: https.AgentOptions): string {
   const h = createHash("sha256").update(server);
-  for (const k of ["ca", "cert", "key", "pfx", "passphrase", "rejectUnauthorized", "servername", "ciphers", "crl", "secureProtocol"] as const) {
+  for (const k of [
+    "ca",
+    "cert",
+    "key",
+    "pfx",
+    "passphrase",
+    "rejectUnauthorized",
+    "servername",
+    "ciphers",
+    "crl",
+    "secureProtocol",
+  ] as const) {
     const v = o[k];
     h.update(`\0${k}=`);
     if (v === undefined) continue;

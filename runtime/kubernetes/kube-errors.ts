@@ -4,8 +4,19 @@ import { errors, type HangarError } from "../../core/errors.js";
  * What a failed Kubernetes API call means, in one place: transient (the apiserver restarting,
  * unreachable, overloaded: try again) or not (refused: forbidden, not found, invalid). Pure.
  */
-const TRANSIENT_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_STREAM_PREMATURE_CLOSE", "UND_ERR_SOCKET"]);
-const TRANSIENT_TEXT = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|Premature close|network timeout|apiserver is unreachable/i;
+const TRANSIENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ERR_STREAM_PREMATURE_CLOSE",
+  "UND_ERR_SOCKET",
+]);
+const TRANSIENT_TEXT =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|socket hang up|Premature close|network timeout|apiserver is unreachable/i;
 
 export function isTransient(e: unknown): boolean {
   const x = e as { code?: unknown; statusCode?: unknown; message?: unknown; cause?: unknown } | undefined;
@@ -81,4 +92,5 @@ export const retryTransient = <T>(call: () => Promise<T>, attempts = 10): Promis
  * A write a sandbox's start makes beside its pod (its Secrets, Service, NetworkPolicy, HTTPRoutes):
  * retried while the apiserver cannot answer, or denies as a just-started apiserver does (isForbidden).
  */
-export const retryStartWrite = <T>(call: () => Promise<T>, attempts = 6): Promise<T> => retryWhile(call, (e) => isTransient(e) || isForbidden(e), attempts);
+export const retryStartWrite = <T>(call: () => Promise<T>, attempts = 6): Promise<T> =>
+  retryWhile(call, (e) => isTransient(e) || isForbidden(e), attempts);

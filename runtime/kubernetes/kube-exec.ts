@@ -11,7 +11,15 @@ import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../core/errors.js";
-import { KILL_GIVE_UP_MS, KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill } from "../../core/kill.js";
+import {
+  KILL_GIVE_UP_MS,
+  KILL_RETRY_BOUND_MS,
+  KILL_TRY_TIMEOUT_MS,
+  KillFailed,
+  killFailures,
+  killRetryDelays,
+  retryKill,
+} from "../../core/kill.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
@@ -25,11 +33,11 @@ const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 const KILL = [
   'f=$0; root=$(cat "$f" 2>/dev/null) || { echo hangar-killed; exit 0; }; all=" $root "; more=1',
-  'while [ $more = 1 ]; do more=0',
+  "while [ $more = 1 ]; do more=0",
   '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$s" 2>/dev/null || continue',
   '    case "$all" in *" $ppid "*) case "$all" in *" $pid "*) ;; *) all="$all$pid "; more=1;; esac;; esac',
-  '  done',
-  'done',
+  "  done",
+  "done",
   'kill -KILL $all 2>/dev/null; rm -f "$f"; echo hangar-killed; exit 0',
 ].join("\n");
 
@@ -64,7 +72,12 @@ class TtyOut extends Writable {
   columns: number;
   rows: number;
   constructor(cols: number, rows: number, write: (b: Buffer) => void) {
-    super({ write: (chunk, _e, cb) => { write(Buffer.from(chunk)); cb(); } });
+    super({
+      write: (chunk, _e, cb) => {
+        write(Buffer.from(chunk));
+        cb();
+      },
+    });
     this.columns = cols;
     this.rows = rows;
   }
@@ -72,7 +85,11 @@ class TtyOut extends Writable {
 
 export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
-  const argv = !o.shell ? o.argv : o.tty ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv] : ["/bin/sh", "-c", o.noInput ? WRAP_NO_INPUT : WRAP, pidFile, ...o.argv];
+  const argv = !o.shell
+    ? o.argv
+    : o.tty
+      ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv]
+      : ["/bin/sh", "-c", o.noInput ? WRAP_NO_INPUT : WRAP, pidFile, ...o.argv];
   const queue: OutputChunk[] = [];
   let queued = 0;
   let wake: (() => void) | undefined;
@@ -94,10 +111,23 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     }
     notify();
   };
-  const sink = (stream: OutputChunk["stream"]) => new Writable({ write: (chunk, _e, cb) => { push(stream)(Buffer.from(chunk)); cb(); } });
+  const sink = (stream: OutputChunk["stream"]) =>
+    new Writable({
+      write: (chunk, _e, cb) => {
+        push(stream)(Buffer.from(chunk));
+        cb();
+      },
+    });
   // Wrapped, without a TTY: stderr carries the wrapper's end marker (exit-marker.ts).
   const marked = o.shell && !o.tty ? new ExitMarkFilter() : undefined;
-  const stderrSink = marked ? new Writable({ write: (chunk, _e, cb) => { push("stderr")(marked.push(Buffer.from(chunk))); cb(); } }) : sink("stderr");
+  const stderrSink = marked
+    ? new Writable({
+        write: (chunk, _e, cb) => {
+          push("stderr")(marked.push(Buffer.from(chunk)));
+          cb();
+        },
+      })
+    : sink("stderr");
   const stdin = new PassThrough();
   const stdout = o.tty ? new TtyOut(o.tty.cols, o.tty.rows, push("stdout")) : sink("stdout");
   let resolveExit!: (v: { exitCode: number }) => void;
@@ -109,9 +139,19 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   exited.catch(() => undefined);
   let status: k8s.V1Status | undefined;
   const socket = await new k8s.Exec(o.kc)
-    .exec(o.namespace, o.pod, o.container ?? "main", argv, stdout, o.tty ? null : stderrSink, o.noInput && !o.tty ? null : stdin, !!o.tty, (s) => {
-      status = s;
-    })
+    .exec(
+      o.namespace,
+      o.pod,
+      o.container ?? "main",
+      argv,
+      stdout,
+      o.tty ? null : stderrSink,
+      o.noInput && !o.tty ? null : stdin,
+      !!o.tty,
+      (s) => {
+        status = s;
+      },
+    )
     .catch((e: unknown) => {
       throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
     });
@@ -127,13 +167,31 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
       let ok = false;
       new k8s.Exec(o.kc)
         // At least one stream must be attached, or the kubelet refuses the exec.
-        .exec(o.namespace, o.pod, o.container ?? "main", ["/bin/sh", "-c", KILL, pidFile], new Writable({ write: (c, _e, cb) => { said += String(c); cb(); } }), null, null, false, (st) => (ok = st?.status === "Success"))
+        .exec(
+          o.namespace,
+          o.pod,
+          o.container ?? "main",
+          ["/bin/sh", "-c", KILL, pidFile],
+          new Writable({
+            write: (c, _e, cb) => {
+              said += String(c);
+              cb();
+            },
+          }),
+          null,
+          null,
+          false,
+          (st) => (ok = st?.status === "Success"),
+        )
         // Decided once the stream is closed, with all of its output read.
-        .then((w) => {
-          w.on("close", () => resolve(ok && said.includes("hangar-killed")));
-          // Past the second, given up on: its websocket is closed too, never left open.
-          setTimeout(() => w.close(), timeoutMs).unref();
-        }, () => resolve(false));
+        .then(
+          (w) => {
+            w.on("close", () => resolve(ok && said.includes("hangar-killed")));
+            // Past the second, given up on: its websocket is closed too, never left open.
+            setTimeout(() => w.close(), timeoutMs).unref();
+          },
+          () => resolve(false),
+        );
       setTimeout(() => resolve(false), timeoutMs).unref();
     });
   /**
@@ -150,12 +208,25 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   const killTree = () =>
     (killing ??= (async () => {
       if (!o.shell) {
-        if (!o.lastResort) throw new KillFailed("the image has no /bin/sh and the command did not run through the exec agent: nothing in the pod can kill it", "no_kill_path");
-        return o.lastResort("a command could not be killed otherwise: the image has no /bin/sh and the command did not run through the exec agent");
+        if (!o.lastResort)
+          throw new KillFailed(
+            "the image has no /bin/sh and the command did not run through the exec agent: nothing in the pod can kill it",
+            "no_kill_path",
+          );
+        return o.lastResort(
+          "a command could not be killed otherwise: the image has no /bin/sh and the command did not run through the exec agent",
+        );
       }
-      await retryKill(async (ms) => {
-        if (!(await killOnce(ms))) throw new KillFailed(`the kill exec in pod ${o.pod} did not confirm within ${KILL_GIVE_UP_MS / 1000}s (the kubelet or apiserver unreachable?)`, "unconfirmed");
-      }, { delays: o.killDelaysMs ?? killRetryDelays(), boundMs: KILL_RETRY_BOUND_MS, tryTimeoutMs: KILL_TRY_TIMEOUT_MS });
+      await retryKill(
+        async (ms) => {
+          if (!(await killOnce(ms)))
+            throw new KillFailed(
+              `the kill exec in pod ${o.pod} did not confirm within ${KILL_GIVE_UP_MS / 1000}s (the kubelet or apiserver unreachable?)`,
+              "unconfirmed",
+            );
+        },
+        { delays: o.killDelaysMs ?? killRetryDelays(), boundMs: KILL_RETRY_BOUND_MS, tryTimeoutMs: KILL_TRY_TIMEOUT_MS },
+      );
     })());
   socket.on("close", () => {
     if (marked) push("stderr")(marked.flush());
@@ -164,14 +235,17 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     // A stream lost without the command's end leaves the command running in the pod, its caller
     // told UNAVAILABLE (it may retry): it is killed rather than left to run unseen.
     const cut = (why: string) => {
-      void killTree().catch((e: unknown) => killFailures.report("kubernetes", o.sandboxId ?? o.pod, e, "a command whose exec stream was cut"));
+      void killTree().catch((e: unknown) =>
+        killFailures.report("kubernetes", o.sandboxId ?? o.pod, e, "a command whose exec stream was cut"),
+      );
       rejectExit(errors.unavailable(why));
     };
     if (!status) return cut("the exec websocket closed without an exit status (the pod may have stopped)");
     try {
       const exitCode = exitCodeOf(status);
       // "Success" without the wrapper's end marker: the stream was cut (a kubelet restart), not an exit 0.
-      if (marked && exitCode === 0 && marked.rc === undefined) return cut("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
+      if (marked && exitCode === 0 && marked.rc === undefined)
+        return cut("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
       resolveExit({ exitCode });
     } catch (e) {
       rejectExit(e);

@@ -8,7 +8,18 @@ import { createHash, randomUUID } from "node:crypto";
 import { errors } from "../../core/errors.js";
 import { cpuMillicores, parseQuantity } from "../../core/quantity.js";
 import { DEFAULT_MAIN_ARGV, gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
-import type { DurableRecords, ExecOptions, ExecProcess, ExitInfo, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox, WatchStats } from "../types.js";
+import type {
+  DurableRecords,
+  ExecOptions,
+  ExecProcess,
+  ExitInfo,
+  LogChunk,
+  LogOptions,
+  Runtime,
+  RuntimeEvent,
+  StartedSandbox,
+  WatchStats,
+} from "../types.js";
 import { type AgentBinary, createAgentLinks } from "./agent-link.js";
 import type { DirectPorts } from "./agent-direct.js";
 import { createExecPath } from "./exec-path.js";
@@ -122,7 +133,6 @@ interface Tracked {
   asks?: { cpu: number; memory: number; gpus: number };
 }
 
-
 export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {
   poolAgents(o.kubeConfig);
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
@@ -130,17 +140,39 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   const selector = `${MANAGED_BY}=${MANAGED_BY_VALUE}`;
   const connectedAtMs = Date.now();
   const gpuConfig = o.gpu ?? DEFAULT_GPU_CONFIG;
-  const nodes = createNodeView({ kubeConfig: o.kubeConfig, runners: o.runners, gpu: gpuConfig, fallbackCapacity: o.fallbackCapacity, runtimeClassName: o.runtimeClassName, refreshMs: o.nodeRefreshMs ?? 30_000 });
+  const nodes = createNodeView({
+    kubeConfig: o.kubeConfig,
+    runners: o.runners,
+    gpu: gpuConfig,
+    fallbackCapacity: o.fallbackCapacity,
+    runtimeClassName: o.runtimeClassName,
+    refreshMs: o.nodeRefreshMs ?? 30_000,
+  });
   const egressConfig = o.egress ?? DEFAULT_EGRESS_CONFIG;
   const netinitImage = egressConfig.enforcement === "netinit" ? egressConfig.netinitImage : undefined;
-  if (egressConfig.enforcement === "netinit" && !netinitImage) throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
+  if (egressConfig.enforcement === "netinit" && !netinitImage)
+    throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
   /** Whether sandbox pods run with hostUsers: false, and what each sandbox's status says about it. */
   let userns = { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" };
   /** The ip:port sandboxes with hostname grants dial (the proxy's, once it listens). */
   let proxyAddress: string | undefined;
   let proxy: Awaited<ReturnType<typeof startEgressProxy>> | undefined;
   const netinitFor = (spec: Pick<SandboxSpec, "denyEgress" | "egress" | "runtimeClass">): PodOptions["netinit"] =>
-    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass)) ? { image: netinitImage, path: egressConfig.netinitPath, policy: netinitPolicy(spec, o.defaultDenyEgress, egressConfig, nodes.addresses(), proxyAddress, o.execAgent ? o.agentDirectPorts : undefined), ...(o.execAgent && o.agentImagePath ? { agent: o.agentImagePath } : {}) } : undefined;
+    netinitImage && !(spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass))
+      ? {
+          image: netinitImage,
+          path: egressConfig.netinitPath,
+          policy: netinitPolicy(
+            spec,
+            o.defaultDenyEgress,
+            egressConfig,
+            nodes.addresses(),
+            proxyAddress,
+            o.execAgent ? o.agentDirectPorts : undefined,
+          ),
+          ...(o.execAgent && o.agentImagePath ? { agent: o.agentImagePath } : {}),
+        }
+      : undefined;
   /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
   const grantsOf = (ip: string): string[] | undefined => {
     for (const p of informer.list(o.namespace)) {
@@ -167,8 +199,12 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   let warm: ReturnType<typeof createWarmPools> | undefined;
   // The agent links install with plain exec (run), which needs no agent: built in that order.
   const run = (pod: string, argv: string[], input?: Buffer) => execPath.run(pod, argv, input);
-  const direct = o.agentDirectPorts ? { ports: o.agentDirectPorts, podIp: (pod: string) => informer.get(pod, o.namespace)?.status?.podIP } : undefined;
-  const agents = o.execAgent ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log, ...(direct ? { direct } : {}) }) : undefined;
+  const direct = o.agentDirectPorts
+    ? { ports: o.agentDirectPorts, podIp: (pod: string) => informer.get(pod, o.namespace)?.status?.podIP }
+    : undefined;
+  const agents = o.execAgent
+    ? createAgentLinks({ kc: o.kubeConfig, namespace: o.namespace, binary: o.execAgent, run, log: o.log, ...(direct ? { direct } : {}) })
+    : undefined;
   // A command nothing in its pod can kill ends its sandbox (ADR 0032): never left running unseen.
   const lastResort = async (t: { id: string }, why: string) => {
     o.log.warn({ sandbox_id: t.id, why }, "ending the sandbox: the only way to kill its command");
@@ -190,23 +226,30 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
    * (the chaos suite restarts it); 404 means done; a refusal is logged.
    */
   const deletePod = (name: string, why: string): Promise<void> =>
-    track((async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 });
-          return;
-        } catch (e) {
-          if (isNotFound(e)) return;
-          if (!isTransient(e) || attempt >= 10) {
-            o.log.warn({ pod: name, err: detailOf(e) }, `could not delete the pod (${why})`);
+    track(
+      (async () => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await core.deleteNamespacedPod({ name, namespace: o.namespace, gracePeriodSeconds: 0 });
             return;
+          } catch (e) {
+            if (isNotFound(e)) return;
+            if (!isTransient(e) || attempt >= 10) {
+              o.log.warn({ pod: name, err: detailOf(e) }, `could not delete the pod (${why})`);
+              return;
+            }
+            await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)).unref());
           }
-          await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 4000)).unref());
         }
-      }
-    })());
+      })(),
+    );
 
-  const envSecrets = createEnvSecrets({ core, namespace: o.namespace, log: o.log, hasPod: (id) => !!informer.get(nameOf(id), o.namespace) });
+  const envSecrets = createEnvSecrets({
+    core,
+    namespace: o.namespace,
+    log: o.log,
+    hasPod: (id) => !!informer.get(nameOf(id), o.namespace),
+  });
 
   const informer = k8s.makeInformer(
     o.kubeConfig,
@@ -232,19 +275,34 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (read.ok) rec = read.record;
     else if (read.newer) {
       // A newer replica's (a rolling upgrade): it is theirs to run; this one neither reports nor stops it.
-      if (!newerSeen.has(id)) o.log.warn({ pod: p.metadata?.name, sandbox: id, why: read.why }, "a sandbox pod carries a record from a newer Hangar: left to it");
+      if (!newerSeen.has(id))
+        o.log.warn({ pod: p.metadata?.name, sandbox: id, why: read.why }, "a sandbox pod carries a record from a newer Hangar: left to it");
       newerSeen.add(id);
       return undefined;
     } else {
       // A record this Hangar cannot read (corrupt, or written by another version): surfaced as a
       // FAILED sandbox and its pod stopped; retention then releases the finalizer. Never dropped.
       const name = p.metadata?.name ?? podName(id);
-      rec = unreadableRecord({ name, id, tenantLabel: p.metadata?.labels?.[TENANT], createdMs: new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() }, read.why, Date.now());
+      rec = unreadableRecord(
+        { name, id, tenantLabel: p.metadata?.labels?.[TENANT], createdMs: new Date(p.metadata?.creationTimestamp ?? Date.now()).getTime() },
+        read.why,
+        Date.now(),
+      );
       o.log.warn({ pod: name, sandbox: id, why: read.why }, "a sandbox pod's record could not be read: reported FAILED, pod stopped");
       void deletePod(name, "its record could not be read");
     }
     const claimed = p.metadata?.labels?.[CLAIMED_LABEL] === "true";
-    const t: Tracked = { id, pod: p.metadata?.name ?? podName(id), baseEnv: claimed ? rec.spec.env : undefined, runnerId: rec.runnerId, spec: rec.spec, own: false, shell: false, exited: false, started: false };
+    const t: Tracked = {
+      id,
+      pod: p.metadata?.name ?? podName(id),
+      baseEnv: claimed ? rec.spec.env : undefined,
+      runnerId: rec.runnerId,
+      spec: rec.spec,
+      own: false,
+      shell: false,
+      exited: false,
+      started: false,
+    };
     tracked.set(id, t);
     emit({ t: "record", record: rec });
     t.recordText = text;
@@ -273,7 +331,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (t.settle && view.t === "starting") {
       // Scheduled, and its node does not hold the image: the kubelet is pulling it (PREPARING).
       const node = p.spec?.nodeName;
-      const pulling = !!node && !p.status?.containerStatuses?.some((c) => c.name === "main" && (c.state?.running || c.imageID)) && nodes.hasImage(node, t.spec.image) === false;
+      const pulling =
+        !!node &&
+        !p.status?.containerStatuses?.some((c) => c.name === "main" && (c.state?.running || c.imageID)) &&
+        nodes.hasImage(node, t.spec.image) === false;
       const reason = pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
       if (reason !== t.progress) {
         t.progress = reason;
@@ -288,8 +349,21 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     if (!t.own && !t.exited && !deleted && view.t === "running" && t.recordState === "CREATING") waitingStarts.add(id);
     else waitingStarts.delete(id);
     const step = podStep(
-      { own: t.own, started: t.started, exited: t.exited, takingOver: !!t.takingOver, recordState: t.recordState, creatingSeenMs: t.creatingSeenMs, exitSeenMs: t.exitSeenMs, podCreatedMs: createdMs(p), waitingStarts: waitingStarts.size },
-      view, deleted, Date.now(), o.startupTimeoutMs,
+      {
+        own: t.own,
+        started: t.started,
+        exited: t.exited,
+        takingOver: !!t.takingOver,
+        recordState: t.recordState,
+        creatingSeenMs: t.creatingSeenMs,
+        exitSeenMs: t.exitSeenMs,
+        podCreatedMs: createdMs(p),
+        waitingStarts: waitingStarts.size,
+      },
+      view,
+      deleted,
+      Date.now(),
+      o.startupTimeoutMs,
     );
     if (step.t === "none") {
       t.creatingSeenMs = step.creatingSeenMs ?? t.creatingSeenMs;
@@ -311,7 +385,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         t.shell = await probe(t.pod);
         void agents?.open(t.pod, t.shell);
       }
-      const started = await placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`);
+      const started = await placeFiles(
+        t,
+        `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"} (start finished by another replica)`,
+      );
       emit({ t: "started", id: t.id, started });
     } catch (e) {
       if ((e as { code?: unknown }).code === "UNAVAILABLE") {
@@ -369,7 +446,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   });
   // A periodic look at starting pods, so the startup timeout fires without a watch event.
   const ticker = setInterval(() => {
-    for (const t of tracked.values()) if ((t.settle || !t.started || (t.creatingSeenMs !== undefined && !t.takingOver)) && t.lastPod) onPod(t.lastPod, false);
+    for (const t of tracked.values())
+      if ((t.settle || !t.started || (t.creatingSeenMs !== undefined && !t.takingOver)) && t.lastPod) onPod(t.lastPod, false);
   }, 1000);
   ticker.unref();
 
@@ -381,38 +459,66 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       // start() reports a failed first list as an error event, not a rejection: without a list
       // this replica would answer NOT_FOUND for sandboxes that exist. Not ready until it has one.
       await informer.start();
-      if (!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion()) throw new Error("could not list the sandbox pods (apiserver is unreachable?)");
+      if (!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion())
+        throw new Error("could not list the sandbox pods (apiserver is unreachable?)");
       watching = true;
       listedOnce = true;
-      if (o.secrets) void envSecrets.sweep().then((n) => n && o.log.warn({ deleted: n }, "deleted sandbox Secrets whose pod never came")).catch((e: unknown) => o.log.warn({ err: detailOf(e) }, "could not sweep sandbox Secrets"));
+      if (o.secrets)
+        void envSecrets
+          .sweep()
+          .then((n) => n && o.log.warn({ deleted: n }, "deleted sandbox Secrets whose pod never came"))
+          .catch((e: unknown) => o.log.warn({ err: detailOf(e) }, "could not sweep sandbox Secrets"));
     }
     if (netinitImage && egressConfig.proxy && !proxy) {
       const pc = egressConfig.proxy;
       const control = await apiserverAddresses(o.kubeConfig);
       // Uncapped here (the cap on node addresses is for rules in every pod): nodes, their pod gateways, the apiserver, Hangar's own addresses.
-      const policy = () => ({ never: neverRanges(egressConfig, [], [...control, ...nodes.addresses(), ...nodes.gateways(), ...ownAddresses()]), private: egressConfig.privateCidrs, grantable: egressConfig.grantableCidrs });
-      proxy = await startEgressProxy({ listen: pc.listen, policy, grantsOf, pinned: pc.pinned, log: o.log })
-        .catch((e: Error) => { throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`); });
+      const policy = () => ({
+        never: neverRanges(egressConfig, [], [...control, ...nodes.addresses(), ...nodes.gateways(), ...ownAddresses()]),
+        private: egressConfig.privateCidrs,
+        grantable: egressConfig.grantableCidrs,
+      });
+      proxy = await startEgressProxy({ listen: pc.listen, policy, grantsOf, pinned: pc.pinned, log: o.log }).catch((e: Error) => {
+        throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`);
+      });
       proxyAddress = pc.address.replace(/:0$/, `:${proxy.port}`);
       o.log.info({ listen: `${pc.listen.host}:${proxy.port}`, address: proxyAddress }, "egress proxy for hostname grants listening");
     }
     // A sandbox pod already running with hostUsers: false proves it (a replica restarted on a busy
     // cluster serves in a second, instead of waiting for a probe pod the kubelet may be slow to run).
-    const proof = (o.userNamespaces ?? "off") !== "off" && !usernsDecided ? informer.list(o.namespace).find((p) => p.spec?.hostUsers === false && p.status?.containerStatuses?.some((c) => c.state?.running)) : undefined;
+    const proof =
+      (o.userNamespaces ?? "off") !== "off" && !usernsDecided
+        ? informer.list(o.namespace).find((p) => p.spec?.hostUsers === false && p.status?.containerStatuses?.some((c) => c.state?.running))
+        : undefined;
     if (proof) {
       userns = { on: true, note: `user namespaces work (pod ${proof.metadata?.name} runs with hostUsers: false)` };
       o.log.info({ userNamespaces: true, pod: proof.metadata?.name }, "sandbox pods run in user namespaces");
     } else if ((o.userNamespaces ?? "off") !== "off" && !usernsDecided) {
       const image = egressConfig.netinitImage;
-      const v = image ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8)) : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
-      userns = v.t === "supported" ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` } : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
-      if (!userns.on && o.userNamespaces === "required") throw new Error(`HANGAR_KUBE_USER_NAMESPACES=required, but this cluster does not run pods with hostUsers: false: ${userns.note}`);
-      (userns.on ? o.log.info : o.log.warn).call(o.log, { userNamespaces: userns.on }, userns.on ? "sandbox pods run in user namespaces" : `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${userns.note}`);
+      const v = image
+        ? await probeUserNamespaces(core, o.namespace, image, egressConfig.netinitPath, 60_000, randomUUID().slice(0, 8))
+        : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
+      userns =
+        v.t === "supported"
+          ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` }
+          : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
+      if (!userns.on && o.userNamespaces === "required")
+        throw new Error(`HANGAR_KUBE_USER_NAMESPACES=required, but this cluster does not run pods with hostUsers: false: ${userns.note}`);
+      (userns.on ? o.log.info : o.log.warn).call(
+        o.log,
+        { userNamespaces: userns.on },
+        userns.on
+          ? "sandbox pods run in user namespaces"
+          : `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${userns.note}`,
+      );
     }
     usernsDecided = true;
     if (o.warmPools?.length && !warm) {
       warm = createWarmPools({
-        core, namespace: o.namespace, pools: o.warmPools, log: o.log,
+        core,
+        namespace: o.namespace,
+        pools: o.warmPools,
+        log: o.log,
         pods: () => [...informer.list(o.namespace)],
         probe: async (pod) => {
           const sh = await probe(pod);
@@ -422,10 +528,41 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         },
         idlePod: (pool, labels) => {
           const shape = pool.shape ?? { requests: {}, limits: {} };
-          const pod = buildPod(randomUUID(), { image: pool.image, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: shape.requests, limits: shape.limits, workingDir: shape.workingDir, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] }, {
-            namespace: o.namespace, runtimeClassName: o.runtimeClassName, tolerations: o.tolerations, nodeSelector: pool.nodeSelector, defaultDenyEgress: true, netinit: netinitFor({ denyEgress: true }), hostUsers: !userns.on, ephemeralStorageBytes: o.ephemeralStorageBytes,
-          });
-          return { ...pod, metadata: { namespace: o.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } } };
+          const pod = buildPod(
+            randomUUID(),
+            {
+              image: pool.image,
+              argv: [...DEFAULT_MAIN_ARGV],
+              env: {},
+              files: [],
+              requests: shape.requests,
+              limits: shape.limits,
+              workingDir: shape.workingDir,
+              tags: [],
+              maxLifetimeSeconds: 0,
+              runnerIds: [],
+              annotations: {},
+              volumes: [],
+            },
+            {
+              namespace: o.namespace,
+              runtimeClassName: o.runtimeClassName,
+              tolerations: o.tolerations,
+              nodeSelector: pool.nodeSelector,
+              defaultDenyEgress: true,
+              netinit: netinitFor({ denyEgress: true }),
+              hostUsers: !userns.on,
+              ephemeralStorageBytes: o.ephemeralStorageBytes,
+            },
+          );
+          return {
+            ...pod,
+            metadata: {
+              namespace: o.namespace,
+              generateName: `warm-${labels[POOL_LABEL]}-`,
+              labels: { ...labels, [EGRESS_LABEL]: "deny" },
+            },
+          };
         },
       });
       void warm.refillOnce();
@@ -433,20 +570,41 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await nodes.refresh();
   }
 
-
-
   const fork = o.forkDriver ? createForkVolumes(o.forkDriver) : undefined;
   /** A start whose restored volumes the node plugin cloned says so: no tar restore follows. */
-  async function startRestoring(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
+  async function startRestoring(
+    id: string,
+    spec: SandboxSpec,
+    runnerId: string,
+    record?: SandboxRecord,
+    secrets?: StartSecrets,
+  ): Promise<StartedSandbox> {
     const csi = fork?.csiVolumes(spec) ?? {};
     const started = await start(id, spec, runnerId, record, secrets, csi);
     return Object.keys(csi).length ? { ...started, restored: Object.keys(csi) } : started;
   }
 
-  async function start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets, csiVolumes: PodOptions["csiVolumes"] = {}): Promise<StartedSandbox> {
+  async function start(
+    id: string,
+    spec: SandboxSpec,
+    runnerId: string,
+    record?: SandboxRecord,
+    secrets?: StartSecrets,
+    csiVolumes: PodOptions["csiVolumes"] = {},
+  ): Promise<StartedSandbox> {
     const runner = o.runners.find((r) => r.runnerId === runnerId) ?? o.runners[0];
     const text = record ? encodeRecord(record) : undefined;
-    const t: Tracked = { id, pod: podName(id), runnerId: runner?.runnerId ?? runnerId, spec, own: true, shell: false, exited: false, started: false, recordText: text };
+    const t: Tracked = {
+      id,
+      pod: podName(id),
+      runnerId: runner?.runnerId ?? runnerId,
+      spec,
+      own: true,
+      shell: false,
+      exited: false,
+      started: false,
+      recordText: text,
+    };
     tracked.set(id, t);
     const lifetime = spec.maxLifetimeSeconds > 0 ? spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
     // Pool pods were started with no egress; under netinit their rules are fixed, so only a sandbox with none fits.
@@ -460,9 +618,26 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       const claimedPod = await warm.claim(pool, (p) => {
         const nowMs = Date.now();
         const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
-        running = spec.files.length ? undefined : { imageNote: startedNote(`kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`, p, spec, shell), startedAtMs: nowMs, stored: true };
-        const recordText = running ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs }) : text;
-        return claimPatch(p, { id, spec, tenant: record.tenant, recordText, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds }, nowMs);
+        running = spec.files.length
+          ? undefined
+          : {
+              imageNote: startedNote(
+                `kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`,
+                p,
+                spec,
+                shell,
+              ),
+              startedAtMs: nowMs,
+              stored: true,
+            };
+        const recordText = running
+          ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs })
+          : text;
+        return claimPatch(
+          p,
+          { id, spec, tenant: record.tenant, recordText, egress, deadlineSeconds: lifetime + o.deadlineMarginSeconds },
+          nowMs,
+        );
       });
       if (claimedPod) {
         emit({ t: "stored", id });
@@ -481,7 +656,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const ask = gpuAsk(spec);
     const pod = buildPod(id, spec, {
       namespace: o.namespace,
-      gpu: ask ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, nodes.nodes(t.runnerId), gpuConfig) } : undefined,
+      gpu: ask
+        ? { resource: gpuConfig.resource, count: ask.count, affinity: gpuAffinity(ask, nodes.nodes(t.runnerId), gpuConfig) }
+        : undefined,
       // Counted from the pod's start, before the image pull and netinit: the start may take up to the
       // startup timeout, so that much more, until the sandbox runs and this is tightened (tightenedDeadline).
       activeDeadlineSeconds: lifetime + Math.ceil(o.startupTimeoutMs / 1000) + o.deadlineMarginSeconds,
@@ -525,7 +702,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     }
     // Owned by the pod just made (on a 409 the replica that made it makes them).
     if (madePod && spec.services?.length) {
-      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod, { ...(o.publicGateway ? { http: o.publicGateway } : {}), ...(o.publicTls ? { tls: o.publicTls } : {}) }).then(() => undefined, (e: Error) => e);
+      const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, madePod, {
+        ...(o.publicGateway ? { http: o.publicGateway } : {}),
+        ...(o.publicTls ? { tls: o.publicTls } : {}),
+      }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       if (err) {
         await deletePod(t.pod, "its Service could not be made");
         throw err;
@@ -541,7 +724,10 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     const exitedAtOnce = (v: Extract<PodView, { t: "exited" }>) => {
       t.started = true;
       // After the controller has seen start() resolve (RUNNING), the exit follows.
-      setTimeout(() => finish(t, { exitCode: v.exitCode, reason: v.reason, endedBy: v.endedBy, ...(v.ranAtMs ? { ranAtMs: v.ranAtMs } : {}) }), 0);
+      setTimeout(
+        () => finish(t, { exitCode: v.exitCode, reason: v.reason, endedBy: v.endedBy, ...(v.ranAtMs ? { ranAtMs: v.ranAtMs } : {}) }),
+        0,
+      );
       return { imageNote: `pod ${t.pod}: exited at once`, startedAtMs: Date.now() };
     };
     if (view.t === "exited") return exitedAtOnce(view);
@@ -559,13 +745,23 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     return placeFiles(t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
   }
 
-
   /** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
   async function placeFiles(t: Tracked, note: string): Promise<StartedSandbox> {
     for (const f of t.spec.files) {
       if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
       const dir = f.path.replace(/\/[^/]*$/, "") || "/";
-      const code = await run(t.pod, ["/bin/sh", "-c", 'mkdir -p "$1" && t="$2.hangar-$$" && cat > "$t" && chmod 444 "$t" && mv -f "$t" "$2"', "hangar-mount", dir, f.path], f.content);
+      const code = await run(
+        t.pod,
+        [
+          "/bin/sh",
+          "-c",
+          'mkdir -p "$1" && t="$2.hangar-$$" && cat > "$t" && chmod 444 "$t" && mv -f "$t" "$2"',
+          "hangar-mount",
+          dir,
+          f.path,
+        ],
+        f.content,
+      );
       if (code !== 0) throw new Error(`could not place mounted file ${f.path}`);
     }
     t.started = true;
@@ -577,7 +773,13 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   function startedNote(note: string, pod: k8s.V1Pod | undefined, spec: SandboxSpec, shell: boolean): string {
     const inUserns = pod?.spec?.hostUsers === false;
     const gvisor = !!spec.runtimeClass && egressConfig.gvisorRuntimeClasses.includes(spec.runtimeClass);
-    const users = inUserns ? "; in a user namespace (hostUsers: false)" : gvisor ? "; gVisor (its own kernel and namespaces), no network" : (o.userNamespaces ?? "off") !== "off" ? `; ${userns.note}` : "";
+    const users = inUserns
+      ? "; in a user namespace (hostUsers: false)"
+      : gvisor
+        ? "; gVisor (its own kernel and namespaces), no network"
+        : (o.userNamespaces ?? "off") !== "off"
+          ? `; ${userns.note}`
+          : "";
     return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}`;
   }
 
@@ -613,16 +815,27 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   const seen = new Set<(id: string) => void>();
   const ids = createIdLookup({
-    settleMs: ID_SETTLE_MS, windowMs: 50, maxBatch: 100,
+    settleMs: ID_SETTLE_MS,
+    windowMs: 50,
+    maxBatch: 100,
     watching: () => watchUp && !!(informer as unknown as { latestResourceVersion(): string }).latestResourceVersion(),
     known: (id) => tracked.has(id),
     async list(batch) {
       const pods = await core.listNamespacedPod({ namespace: o.namespace, labelSelector: `${SANDBOX_ID} in (${batch.join(",")})` });
-      for (const p of pods.items) { const id = idOf(p); if (id && !tracked.has(id)) onPod(p, false); }
+      for (const p of pods.items) {
+        const id = idOf(p);
+        if (id && !tracked.has(id)) onPod(p, false);
+      }
     },
-    onSeen: (f) => { seen.add(f); return () => seen.delete(f); },
+    onSeen: (f) => {
+      seen.add(f);
+      return () => seen.delete(f);
+    },
   });
-  informer.on("add", (p) => { const id = idOf(p); if (id) for (const f of [...seen]) f(id); });
+  informer.on("add", (p) => {
+    const id = idOf(p);
+    if (id) for (const f of [...seen]) f(id);
+  });
   const records: DurableRecords = {
     async open() {
       open = true;
@@ -637,7 +850,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       if (t?.started) annotations[EXEC_ANNOTATION] = t.shell ? "sh" : "plain";
       if (t) t.recordText = annotations[RECORD_ANNOTATION];
       // Once it runs, Kubernetes' own backstop is counted from the same start as Hangar's lifetime.
-      const deadline = r.state === "RUNNING" ? tightenedDeadline(t?.lastPod ?? (t ? informer.get(t.pod, o.namespace) : undefined), r.startedAtMs, r.effectiveLifetimeSeconds, o.deadlineMarginSeconds) : undefined;
+      const deadline =
+        r.state === "RUNNING"
+          ? tightenedDeadline(
+              t?.lastPod ?? (t ? informer.get(t.pod, o.namespace) : undefined),
+              r.startedAtMs,
+              r.effectiveLifetimeSeconds,
+              o.deadlineMarginSeconds,
+            )
+          : undefined;
       await track(store.write(r.id, annotations, t?.created, deadline ? { activeDeadlineSeconds: deadline } : undefined));
     },
   };
@@ -645,10 +866,17 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
   function runners(): RunnerInfo[] {
     return o.runners.map((r) => {
       // One pass, no copies: at 10,000 sandboxes this runs on every create.
-      let running = 0, usedCpu = 0, usedMem = 0, usedGpus = 0;
+      let running = 0,
+        usedCpu = 0,
+        usedMem = 0,
+        usedGpus = 0;
       for (const t of tracked.values()) {
         if (t.exited || t.runnerId !== r.runnerId) continue;
-        const a = (t.asks ??= { cpu: cpuMillicores(t.spec.requests.cpu ?? "") ?? 0, memory: parseQuantity(t.spec.requests.memory ?? "") ?? 0, gpus: gpuAsk(t.spec)?.count ?? 0 });
+        const a = (t.asks ??= {
+          cpu: cpuMillicores(t.spec.requests.cpu ?? "") ?? 0,
+          memory: parseQuantity(t.spec.requests.memory ?? "") ?? 0,
+          gpus: gpuAsk(t.spec)?.count ?? 0,
+        });
         running++;
         usedCpu += a.cpu;
         usedMem += a.memory;
@@ -676,7 +904,15 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         ...(o.publicGateway ? { publicUrl: o.publicGateway.url } : {}),
         ...(o.publicTls ? { publicTls: o.publicTls.address } : {}),
         ...(o.publicGateway?.authFilter ? { publicShareTokens: true as const } : {}),
-        ...(netinitImage ? { egress: { privateCidrs: egressConfig.privateCidrs, grantableCidrs: egressConfig.grantableCidrs, hostnames: proxyAddress !== undefined } } : {}),
+        ...(netinitImage
+          ? {
+              egress: {
+                privateCidrs: egressConfig.privateCidrs,
+                grantableCidrs: egressConfig.grantableCidrs,
+                hostnames: proxyAddress !== undefined,
+              },
+            }
+          : {}),
         ...(egressConfig.gvisorRuntimeClasses.length ? { gvisorRuntimeClasses: egressConfig.gvisorRuntimeClasses } : {}),
       };
     });
@@ -698,5 +934,24 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     listeners.add(l);
     return () => void listeners.delete(l);
   };
-  return { name: "kubernetes", records, templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace), volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace), ready, runners, start: startRestoring, ...(fork ? { layers: fork.layers } : {}), subscribe, stop, exec, logs, logSession, remove, close, watchStats: () => ({ ...watch }), execStats: execPath.stats, ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}) };
+  return {
+    name: "kubernetes",
+    records,
+    templates: createConfigMapTemplateStore(o.kubeConfig, o.namespace),
+    volumes: createClaimVolumeRegistry(o.kubeConfig, o.namespace),
+    ready,
+    runners,
+    start: startRestoring,
+    ...(fork ? { layers: fork.layers } : {}),
+    subscribe,
+    stop,
+    exec,
+    logs,
+    logSession,
+    remove,
+    close,
+    watchStats: () => ({ ...watch }),
+    execStats: execPath.stats,
+    ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}),
+  };
 }

@@ -23,7 +23,8 @@ export const tagLabelKey = (tag: string): string => `t.hangar.dev/${createHash("
 export function readableLabel(tag: string): [string, string] | undefined {
   const i = tag.indexOf(":");
   if (i <= 0) return undefined;
-  const k = tag.slice(0, i), v = tag.slice(i + 1);
+  const k = tag.slice(0, i),
+    v = tag.slice(i + 1);
   return NAME.test(k) && VALUE.test(v) ? [`tag.hangar.dev/${k}`, v] : undefined;
 }
 

@@ -33,7 +33,8 @@ export interface NodeOffer {
 const MIB = 1024 * 1024;
 const gbOfMib = (mib: number) => Math.floor((mib * MIB) / 1e9);
 
-export const matchesSelector = (n: V1Node, sel: Record<string, string>) => Object.entries(sel).every(([k, v]) => n.metadata?.labels?.[k] === v);
+export const matchesSelector = (n: V1Node, sel: Record<string, string>) =>
+  Object.entries(sel).every(([k, v]) => n.metadata?.labels?.[k] === v);
 
 function gpusOf(n: V1Node, c: GpuConfig): number {
   const q = parseQuantity(n.status?.allocatable?.[c.resource] ?? "0") ?? 0;
@@ -74,11 +75,17 @@ export function gpuAffinity(ask: GpuAsk, runnerNodes: V1Node[], c: GpuConfig): V
   if (!ask.type) return [{ matchExpressions: memory }];
   const terms: V1NodeSelectorTerm[] = [];
   for (const key of c.typeLabels) {
-    const values = [...new Set(runnerNodes.map((n) => n.metadata?.labels?.[key]).filter((v): v is string => !!v && gpuTypeMatches(ask.type as string, v)))].sort();
+    const values = [
+      ...new Set(
+        runnerNodes.map((n) => n.metadata?.labels?.[key]).filter((v): v is string => !!v && gpuTypeMatches(ask.type as string, v)),
+      ),
+    ].sort();
     if (values.length) terms.push({ matchExpressions: [{ key, operator: "In", values }, ...memory] });
   }
   // No node has the model: a term that matches nothing keeps the pod Pending with the scheduler's reason.
-  return terms.length ? terms : [{ matchExpressions: [{ key: c.typeLabels[0] ?? c.resource, operator: "In", values: [ask.type] }, ...memory] }];
+  return terms.length
+    ? terms
+    : [{ matchExpressions: [{ key: c.typeLabels[0] ?? c.resource, operator: "In", values: [ask.type] }, ...memory] }];
 }
 
 /**

@@ -52,9 +52,13 @@ export function createNodeView(o: NodeViewOptions) {
     }
     if (nodes) {
       byName = new Map(nodes.map((n) => [n.metadata?.name ?? "", n]));
-      const addrs = nodes.flatMap((n) => (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address));
+      const addrs = nodes.flatMap((n) =>
+        (n.status?.addresses ?? []).filter((a) => a.type === "InternalIP" || a.type === "ExternalIP").map((a) => a.address),
+      );
       addresses = [...new Set(addrs)].sort();
-      gateways = [...new Set(nodes.flatMap((n) => n.spec?.podCIDRs ?? (n.spec?.podCIDR ? [n.spec.podCIDR] : [])).flatMap((c) => firstHost(c) ?? []))].sort();
+      gateways = [
+        ...new Set(nodes.flatMap((n) => n.spec?.podCIDRs ?? (n.spec?.podCIDR ? [n.spec.podCIDR] : [])).flatMap((c) => firstHost(c) ?? [])),
+      ].sort();
     }
     for (const r of o.runners) {
       const mine = nodes?.filter((n) => matchesSelector(n, r.nodeSelector));

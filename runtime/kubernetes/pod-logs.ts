@@ -47,7 +47,7 @@ async function* raw(kc: k8s.KubeConfig, namespace: string, pod: string, o: RawOp
 /** Where the last n lines of text start (pure). */
 export function tailStart(text: Buffer, n: number): number {
   let pos = text.length;
-  for (let lines = 0; ; ) {
+  for (let lines = 0; ;) {
     const nl = pos >= 2 ? text.lastIndexOf(10, pos - 2) : -1;
     lines++;
     if (lines === n || nl < 0) return lines === n ? nl + 1 : 0;
@@ -60,7 +60,14 @@ const PIECE = 64 * 1024;
 export async function* podLogs(kc: k8s.KubeConfig, namespace: string, pod: string, opts: LogOptions): AsyncIterable<LogChunk> {
   const { signal } = opts;
   if (opts.fromOffset === undefined && (opts.timestamps || opts.sinceMs !== undefined)) {
-    for await (const data of raw(kc, namespace, pod, { container: opts.sidecar, follow: opts.follow, tailLines: opts.tailLines, timestamps: opts.timestamps, sinceMs: opts.sinceMs }, signal)) yield { data };
+    for await (const data of raw(
+      kc,
+      namespace,
+      pod,
+      { container: opts.sidecar, follow: opts.follow, tailLines: opts.tailLines, timestamps: opts.timestamps, sinceMs: opts.sinceMs },
+      signal,
+    ))
+      yield { data };
     return;
   }
   let sent = 0;
@@ -69,7 +76,8 @@ export async function* podLogs(kc: k8s.KubeConfig, namespace: string, pod: strin
     for await (const b of raw(kc, namespace, pod, { container: opts.sidecar, follow: false }, signal)) parts.push(b);
     const all = Buffer.concat(parts);
     const from = opts.fromOffset ?? tailStart(all, opts.tailLines);
-    if (from > all.length) throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${all.length} bytes)`);
+    if (from > all.length)
+      throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${all.length} bytes)`);
     for (let at = from; at < all.length; at += PIECE) {
       const end = Math.min(all.length, at + PIECE);
       yield { data: all.subarray(at, end), end };

@@ -11,7 +11,9 @@ import { envFromSecret, pullSecretName } from "./secret-store.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 
 /** The owner reference that makes Kubernetes delete an object with the sandbox's pod (its Service, policy, routes). */
-export const ownedByPod = (pod: V1Pod): V1OwnerReference[] => [{ apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" }];
+export const ownedByPod = (pod: V1Pod): V1OwnerReference[] => [
+  { apiVersion: "v1", kind: "Pod", name: pod.metadata?.name ?? "", uid: pod.metadata?.uid ?? "" },
+];
 
 export interface PodOptions {
   namespace: string;
@@ -74,7 +76,12 @@ export function netinitContainer(n: NonNullable<PodOptions["netinit"]>) {
     env: [
       { name: "HANGAR_NETINIT_POLICY", value: JSON.stringify(n.policy) },
       { name: "HANGAR_NODE_IP", valueFrom: { fieldRef: { fieldPath: "status.hostIP" } } },
-      ...(n.agent ? [{ name: "HANGAR_NETINIT_AGENT", value: n.agent }, { name: "HANGAR_NETINIT_AGENT_DIR", value: AGENT_COPY_DIR }] : []),
+      ...(n.agent
+        ? [
+            { name: "HANGAR_NETINIT_AGENT", value: n.agent },
+            { name: "HANGAR_NETINIT_AGENT_DIR", value: AGENT_COPY_DIR },
+          ]
+        : []),
     ],
     ...(n.agent ? { volumeMounts: [{ name: AGENT_VOLUME, mountPath: AGENT_COPY_DIR }] } : {}),
     resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
@@ -99,12 +106,20 @@ function resources(q: Quantities, gpu: PodOptions["gpu"]): Record<string, string
 }
 
 /** The caller's annotations without Hangar's own keys (the API refuses them; this holds for any caller). */
-export const ownAnnotationsOut = (a: Record<string, string>) => Object.fromEntries(Object.entries(a).filter(([k]) => !/(^|\.)hangar\.dev\//.test(k)));
+export const ownAnnotationsOut = (a: Record<string, string>) =>
+  Object.fromEntries(Object.entries(a).filter(([k]) => !/(^|\.)hangar\.dev\//.test(k)));
 
 /** HTTPS_PROXY (both spellings) for a sandbox with hostname grants; its own env wins. */
-const proxyEnv = (p: PodOptions["proxy"]): Record<string, string> => (p ? { HTTPS_PROXY: `http://${p.address}`, https_proxy: `http://${p.address}` } : {});
+const proxyEnv = (p: PodOptions["proxy"]): Record<string, string> =>
+  p ? { HTTPS_PROXY: `http://${p.address}`, https_proxy: `http://${p.address}` } : {};
 
-const startupProbe = (p: StartupProbe) => ({ exec: { command: [...p.exec] }, periodSeconds: p.periodSeconds, timeoutSeconds: p.timeoutSeconds, failureThreshold: p.failureThreshold, initialDelaySeconds: p.initialDelaySeconds });
+const startupProbe = (p: StartupProbe) => ({
+  exec: { command: [...p.exec] },
+  periodSeconds: p.periodSeconds,
+  timeoutSeconds: p.timeoutSeconds,
+  failureThreshold: p.failureThreshold,
+  initialDelaySeconds: p.initialDelaySeconds,
+});
 
 function sidecarContainer(s: SidecarSpec): V1Container {
   return {
@@ -118,7 +133,12 @@ function sidecarContainer(s: SidecarSpec): V1Container {
     workingDir: s.workingDir,
     ...(s.startupProbe ? { startupProbe: startupProbe(s.startupProbe) } : {}),
     resources: { requests: resources(s.requests, undefined), limits: resources(s.limits, undefined) },
-    securityContext: { allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES }, seccompProfile: { type: "RuntimeDefault" } },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
+      seccompProfile: { type: "RuntimeDefault" },
+    },
     volumeMounts: s.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}) })),
   };
 }
@@ -131,7 +151,11 @@ function sidecarContainer(s: SidecarSpec): V1Container {
  */
 export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | undefined, onOwnDisk: string[] = []): string | undefined {
   if (baseBytes === undefined) return undefined;
-  const scratch = new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].filter((v) => !v.registered && !onOwnDisk.includes(v.name)).map((v) => [v.name, v]));
+  const scratch = new Map(
+    [...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)]
+      .filter((v) => !v.registered && !onOwnDisk.includes(v.name))
+      .map((v) => [v.name, v]),
+  );
   const volumes = [...scratch.values()].reduce((n, v) => n + (v.size ? Math.ceil(parseQuantity(v.size) ?? 0) : 0), 0);
   return String(Math.ceil(baseBytes) + volumes);
 }
@@ -153,7 +177,12 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       name: podName(id),
       namespace: o.namespace,
       labels: { ...sandboxLabels(id, spec.tags, o.record?.tenant), [EGRESS_LABEL]: egress ? "allow" : "deny" },
-      annotations: { ...ownAnnotationsOut(spec.annotations), [TAGS_ANNOTATION]: JSON.stringify(spec.tags), ...(o.record ? { [RECORD_ANNOTATION]: o.record.text } : {}), ...(o.proxy ? { [HOSTS_ANNOTATION]: JSON.stringify(o.proxy.hostnames) } : {}) },
+      annotations: {
+        ...ownAnnotationsOut(spec.annotations),
+        [TAGS_ANNOTATION]: JSON.stringify(spec.tags),
+        ...(o.record ? { [RECORD_ANNOTATION]: o.record.text } : {}),
+        ...(o.proxy ? { [HOSTS_ANNOTATION]: JSON.stringify(o.proxy.hostnames) } : {}),
+      },
       finalizers: o.record ? [RECORD_FINALIZER] : undefined,
     },
     spec: {
@@ -164,7 +193,9 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       activeDeadlineSeconds: o.activeDeadlineSeconds,
       runtimeClassName: o.runtimeClassName,
       nodeSelector: o.nodeSelector,
-      affinity: o.gpu?.affinity ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: o.gpu.affinity } } } : undefined,
+      affinity: o.gpu?.affinity
+        ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: o.gpu.affinity } } }
+        : undefined,
       tolerations: o.tolerations?.length ? o.tolerations : undefined,
       imagePullSecrets: o.pullSecret ? [{ name: pullSecretName(id) }] : undefined,
       hostname: `sandbox-${id.slice(0, 8)}`,
@@ -179,7 +210,10 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       // order, each after the one before has started (and passed its startup probe), and the primary
       // last; they end when the primary ends. Same confinement as the primary, sharing its volumes,
       // network and process namespace.
-      initContainers: o.netinit || spec.sidecars?.length ? [...(o.netinit ? [netinitContainer(o.netinit)] : []), ...(spec.sidecars ?? []).map(sidecarContainer)] : undefined,
+      initContainers:
+        o.netinit || spec.sidecars?.length
+          ? [...(o.netinit ? [netinitContainer(o.netinit)] : []), ...(spec.sidecars ?? []).map(sidecarContainer)]
+          : undefined,
       containers: [
         {
           name: "main",
@@ -189,7 +223,10 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
           imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
           command: command === undefined || spec.imageEntrypoint ? undefined : [command],
           args: spec.imageEntrypoint ? [...spec.argv] : args,
-          env: [...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })), ...envFromSecret(id, o.secretEnv ?? [])],
+          env: [
+            ...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
+            ...envFromSecret(id, o.secretEnv ?? []),
+          ],
           workingDir: spec.workingDir,
           ...(spec.startupProbe ? { startupProbe: startupProbe(spec.startupProbe) } : {}),
           resources: { requests, limits },
@@ -200,7 +237,12 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
             seccompProfile: { type: "RuntimeDefault" },
           },
           volumeMounts: [
-            ...spec.volumes.map((v) => ({ name: `vol-${v.name}`, mountPath: v.mountPath, ...(v.readOnly ? { readOnly: true } : {}), ...(v.subPath ? { subPath: v.subPath } : {}) })),
+            ...spec.volumes.map((v) => ({
+              name: `vol-${v.name}`,
+              mountPath: v.mountPath,
+              ...(v.readOnly ? { readOnly: true } : {}),
+              ...(v.subPath ? { subPath: v.subPath } : {}),
+            })),
             // Read-only: the sandbox runs the agent and can never change what Hangar's commands run through.
             ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT_PATH, readOnly: true }] : []),
           ],

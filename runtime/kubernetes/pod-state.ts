@@ -8,24 +8,45 @@ export type PodView =
   | { t: "exited"; exitCode: number; reason: string; endedBy?: string; ranAtMs?: number };
 
 /** Waiting reasons that will not fix themselves. */
-const FATAL_WAITING = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError", "CreateContainerError", "RunContainerError", "CrashLoopBackOff"]);
+const FATAL_WAITING = new Set([
+  "ErrImagePull",
+  "ImagePullBackOff",
+  "ErrImageNeverPull",
+  "InvalidImageName",
+  "CreateContainerConfigError",
+  "CreateContainerError",
+  "RunContainerError",
+  "CrashLoopBackOff",
+]);
 
 /** The kubelet's eviction (its disk cap, ADR 0028, or node pressure), in its own words. */
-const evicted = (pod: V1Pod): string | undefined => (pod.status?.reason === "Evicted" ? `evicted by the kubelet: ${(pod.status.message ?? "").trim().slice(0, 300)}`.trim() : undefined);
+const evicted = (pod: V1Pod): string | undefined =>
+  pod.status?.reason === "Evicted" ? `evicted by the kubelet: ${(pod.status.message ?? "").trim().slice(0, 300)}`.trim() : undefined;
 
 export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number): PodView {
   const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
   const probed = !!pod.spec?.containers?.find((c) => c.name === "main")?.startupProbe;
   const term = cs?.state?.terminated;
   // Killed by the kubelet before its startup probe passed: the sandbox never started.
-  if (term && probed && cs?.started !== true && !pod.metadata?.deletionTimestamp && pod.status?.reason !== "DeadlineExceeded") return { t: "start-failed", reason: `the startup probe did not pass (the kubelet ended the container: ${term.reason ?? "exit"} ${term.exitCode})` };
+  if (term && probed && cs?.started !== true && !pod.metadata?.deletionTimestamp && pod.status?.reason !== "DeadlineExceeded")
+    return {
+      t: "start-failed",
+      reason: `the startup probe did not pass (the kubelet ended the container: ${term.reason ?? "exit"} ${term.exitCode})`,
+    };
   if (term) {
     const neverRan = !cs?.lastState?.running && term.reason === "StartError";
-    if (neverRan || term.reason === "ContainerCannotRun") return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
+    if (neverRan || term.reason === "ContainerCannotRun")
+      return { t: "start-failed", reason: `${term.reason}: ${term.message ?? ""}`.trim() };
     const ev = evicted(pod);
     const why = ev ?? term.reason ?? `exit code ${term.exitCode}`;
     const ran = term.startedAt ? new Date(term.startedAt).getTime() : NaN;
-    return { t: "exited", exitCode: term.exitCode, reason: why, ...(ev ? { endedBy: ev } : pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}), ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}) };
+    return {
+      t: "exited",
+      exitCode: term.exitCode,
+      reason: why,
+      ...(ev ? { endedBy: ev } : pod.metadata?.deletionTimestamp ? { endedBy: "the pod was deleted" } : {}),
+      ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}),
+    };
   }
   // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran. A
   // sidecar (an init container that keeps running) counts only until the primary has started:
@@ -34,34 +55,57 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   for (const ic of pod.status?.initContainerStatuses ?? []) {
     if (sidecars.has(ic.name) && cs?.state?.running) continue;
     const it = ic.state?.terminated;
-    const probeFailed = sidecars.has(ic.name) && ic.started !== true && !!pod.spec?.initContainers?.find((c) => c.name === ic.name)?.startupProbe;
-    if (it && it.exitCode !== 0 && probeFailed) return { t: "start-failed", reason: `sidecar ${ic.name}: its startup probe did not pass (the kubelet ended it: ${it.reason ?? "exit"} ${it.exitCode})` };
-    if (it && it.exitCode !== 0) return { t: "start-failed", reason: `${sidecars.has(ic.name) ? "sidecar" : "init container"} ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})` };
+    const probeFailed =
+      sidecars.has(ic.name) && ic.started !== true && !!pod.spec?.initContainers?.find((c) => c.name === ic.name)?.startupProbe;
+    if (it && it.exitCode !== 0 && probeFailed)
+      return {
+        t: "start-failed",
+        reason: `sidecar ${ic.name}: its startup probe did not pass (the kubelet ended it: ${it.reason ?? "exit"} ${it.exitCode})`,
+      };
+    if (it && it.exitCode !== 0)
+      return {
+        t: "start-failed",
+        reason: `${sidecars.has(ic.name) ? "sidecar" : "init container"} ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})`,
+      };
     const iw = ic.state?.waiting;
-    if (iw?.reason && FATAL_WAITING.has(iw.reason)) return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
+    if (iw?.reason && FATAL_WAITING.has(iw.reason))
+      return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
   }
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
     const ev = evicted(pod);
-    const why = pod.status.reason === "DeadlineExceeded" ? "max lifetime (activeDeadlineSeconds) reached" : (ev ?? pod.status.reason ?? pod.status.phase);
-    return { t: "exited", exitCode: pod.status.phase === "Succeeded" ? 0 : 137, reason: why, ...(pod.status.reason === "DeadlineExceeded" || ev ? { endedBy: why } : {}) };
+    const why =
+      pod.status.reason === "DeadlineExceeded"
+        ? "max lifetime (activeDeadlineSeconds) reached"
+        : (ev ?? pod.status.reason ?? pod.status.phase);
+    return {
+      t: "exited",
+      exitCode: pod.status.phase === "Succeeded" ? 0 : 137,
+      reason: why,
+      ...(pod.status.reason === "DeadlineExceeded" || ev ? { endedBy: why } : {}),
+    };
   }
   // Deleted before a node ran it: no kubelet will ever report on it.
-  if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName) return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
+  if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName)
+    return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
   if (cs?.state?.running && !(probed && cs.started !== true)) return { t: "running" };
   const waiting = cs?.state?.waiting;
-  if (waiting?.reason && FATAL_WAITING.has(waiting.reason)) return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
+  if (waiting?.reason && FATAL_WAITING.has(waiting.reason))
+    return { t: "start-failed", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
   const createdRaw = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
   const created = Number.isFinite(createdRaw) ? createdRaw : nowMs;
   const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
-  const pendingSidecar = cs?.state?.running ? undefined : pod.status?.initContainerStatuses?.find((ic) => sidecars.has(ic.name) && ic.started !== true);
+  const pendingSidecar = cs?.state?.running
+    ? undefined
+    : pod.status?.initContainerStatuses?.find((ic) => sidecars.has(ic.name) && ic.started !== true);
   const why = unschedulable
     ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}`
     : cs?.state?.running
       ? "waiting for the startup probe to pass"
       : pendingSidecar
         ? `waiting for sidecar ${pendingSidecar.name} to start${pod.spec?.initContainers?.find((c) => c.name === pendingSidecar.name)?.startupProbe ? " (its startup probe)" : ""}`
-        : waiting?.reason ?? pod.status?.phase ?? "Pending";
-  if (nowMs - created > startupTimeoutMs) return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
+        : (waiting?.reason ?? pod.status?.phase ?? "Pending");
+  if (nowMs - created > startupTimeoutMs)
+    return { t: "start-failed", reason: `not running after ${Math.round(startupTimeoutMs / 1000)}s (${why})` };
   return { t: "starting", reason: why };
 }
 

@@ -32,7 +32,8 @@ export const TAKEOVER_PER_WAITING_MS = 50;
 export const TAKEOVER_MAX_MS = 120_000;
 
 /** How long an adopted start may wait in CREATING with its pod running before this replica finishes it. */
-export const takeoverAfterMs = (waiting: number): number => Math.min(TAKEOVER_MAX_MS, TAKEOVER_AFTER_MS + Math.max(0, waiting - 1) * TAKEOVER_PER_WAITING_MS);
+export const takeoverAfterMs = (waiting: number): number =>
+  Math.min(TAKEOVER_MAX_MS, TAKEOVER_AFTER_MS + Math.max(0, waiting - 1) * TAKEOVER_PER_WAITING_MS);
 
 export interface SandboxFacts {
   /** This replica's start() is in charge (it created or claimed the pod, and has not returned). */
@@ -68,17 +69,30 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
     // Adopted while starting, and the replica that started it is gone (or the start failed there).
     if (view.t === "exited") {
       const seen = f.exitSeenMs ?? nowMs;
-      if (nowMs - seen >= ADOPTED_EXIT_GRACE_MS || deleted) return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) } };
+      if (nowMs - seen >= ADOPTED_EXIT_GRACE_MS || deleted)
+        return {
+          t: "finish",
+          exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) },
+        };
       return { t: "none", exitSeenMs: seen };
     }
     if (view.t === "start-failed") return { t: "finish", exit: { exitCode: 137, reason: view.reason, startFailure: view.reason } };
-    if (deleted) return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" } };
+    if (deleted)
+      return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" } };
     if (nowMs - f.podCreatedMs > startupTimeoutMs + ORPHAN_GRACE_MS) {
-      return { t: "finish", exit: { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" }, deletePod: true };
+      return {
+        t: "finish",
+        exit: { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" },
+        deletePod: true,
+      };
     }
     return NONE;
   }
-  if (view.t === "exited") return { t: "finish", exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) } };
+  if (view.t === "exited")
+    return {
+      t: "finish",
+      exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) },
+    };
   if (deleted) return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" } };
   return NONE;
 }

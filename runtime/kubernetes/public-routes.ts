@@ -53,12 +53,31 @@ export interface HttpRoute {
 }
 
 /** A route of one port of sandbox `id` on a Gateway listener, owned by the sandbox's pod. */
-function route(kind: HttpRoute["kind"], id: string, namespace: string, port: ServicePort, pod: k8s.V1Pod, gw: { namespace: string; name: string; sectionName?: string }, spec: Record<string, unknown>): HttpRoute {
+function route(
+  kind: HttpRoute["kind"],
+  id: string,
+  namespace: string,
+  port: ServicePort,
+  pod: k8s.V1Pod,
+  gw: { namespace: string; name: string; sectionName?: string },
+  spec: Record<string, unknown>,
+): HttpRoute {
   return {
     apiVersion: `${GROUP}/${VERSION}`,
     kind,
     metadata: { name: routeName(id, port.port), namespace, labels: { [SANDBOX_ID]: id }, ownerReferences: ownedByPod(pod) },
-    spec: { parentRefs: [{ group: GROUP, kind: "Gateway", namespace: gw.namespace, name: gw.name, ...(gw.sectionName ? { sectionName: gw.sectionName } : {}) }], ...spec },
+    spec: {
+      parentRefs: [
+        {
+          group: GROUP,
+          kind: "Gateway",
+          namespace: gw.namespace,
+          name: gw.name,
+          ...(gw.sectionName ? { sectionName: gw.sectionName } : {}),
+        },
+      ],
+      ...spec,
+    },
   };
 }
 
@@ -74,7 +93,13 @@ export function buildHttpRoute(id: string, namespace: string, port: ServicePort,
   ];
   return route("HTTPRoute", id, namespace, port, pod, gw, {
     ...(r.hostname ? { hostnames: [r.hostname] } : {}),
-    rules: [{ matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }], ...(filters.length ? { filters } : {}), backendRefs: [{ name: podName(id), port: port.port }] }],
+    rules: [
+      {
+        matches: [{ path: { type: "PathPrefix", value: r.pathPrefix } }],
+        ...(filters.length ? { filters } : {}),
+        backendRefs: [{ name: podName(id), port: port.port }],
+      },
+    ],
   });
 }
 
@@ -92,8 +117,13 @@ export function buildTlsRoute(id: string, namespace: string, port: ServicePort, 
  * Gateway may look before the sandbox's Service has its EndpointSlice (BackendNotFound), and looks
  * again when it appears; the start's timeout ends a wait that never resolves, naming it.
  */
-export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespace" | "name">): "accepted" | { waiting: string } | { refused: string } {
-  const mine = route.status?.parents?.find((p) => p.parentRef.name === gw.name && (p.parentRef.namespace ?? route.metadata.namespace) === gw.namespace);
+export function routeVerdict(
+  route: HttpRoute,
+  gw: Pick<PublicGateway, "namespace" | "name">,
+): "accepted" | { waiting: string } | { refused: string } {
+  const mine = route.status?.parents?.find(
+    (p) => p.parentRef.name === gw.name && (p.parentRef.namespace ?? route.metadata.namespace) === gw.namespace,
+  );
   const cond = (type: string) => mine?.conditions?.find((c) => c.type === type);
   const said = (c: RouteCondition) => `${c.type}=${c.status} (${c.reason ?? "no reason"}): ${c.message ?? ""}`.trim();
   const accepted = cond("Accepted");
@@ -108,27 +138,49 @@ export function routeVerdict(route: HttpRoute, gw: Pick<PublicGateway, "namespac
  * Makes the routes of a pod just created (HTTPRoutes on `gw`, TLSRoutes on `tls`) and waits until
  * the Gateway accepts them; a refusal, a missing Gateway or a timeout is thrown.
  */
-export async function createPublicRoutes(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateways: { http?: PublicGateway; tls?: PublicTlsGateway }, timeoutMs = 20_000): Promise<void> {
+export async function createPublicRoutes(
+  kc: k8s.KubeConfig,
+  namespace: string,
+  id: string,
+  ports: ServicePort[],
+  pod: k8s.V1Pod,
+  gateways: { http?: PublicGateway; tls?: PublicTlsGateway },
+  timeoutMs = 20_000,
+): Promise<void> {
   const api = kc.makeApiClient(k8s.CustomObjectsApi);
   const made: { plural: string; kind: HttpRoute["kind"]; name: string; gw: { namespace: string; name: string } }[] = [];
   for (const p of ports.filter((x) => x.public)) {
     const gw = p.tls ? gateways.tls : gateways.http;
-    if (!gw) throw new Error(p.tls ? "TLS passthrough endpoints need HANGAR_PUBLIC_TLS_GATEWAY on this runtime" : "PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime");
+    if (!gw)
+      throw new Error(
+        p.tls
+          ? "TLS passthrough endpoints need HANGAR_PUBLIC_TLS_GATEWAY on this runtime"
+          : "PUBLIC services need HANGAR_PUBLIC_GATEWAY on this runtime",
+      );
     const plural = p.tls ? TLS_PLURAL : PLURAL;
-    const body = p.tls ? buildTlsRoute(id, namespace, p, pod, gw as PublicTlsGateway) : buildHttpRoute(id, namespace, p, pod, gw as PublicGateway);
-    await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, body })).catch((e: unknown) => {
-      if (!isConflict(e)) throw new Error(`could not make the ${body.kind} of PUBLIC port ${p.port}: ${detailOf(e)}`);
-    });
+    const body = p.tls
+      ? buildTlsRoute(id, namespace, p, pod, gw as PublicTlsGateway)
+      : buildHttpRoute(id, namespace, p, pod, gw as PublicGateway);
+    await retryStartWrite(() => api.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, body })).catch(
+      (e: unknown) => {
+        if (!isConflict(e)) throw new Error(`could not make the ${body.kind} of PUBLIC port ${p.port}: ${detailOf(e)}`);
+      },
+    );
     made.push({ plural, kind: body.kind, name: body.metadata.name as string, gw });
   }
   const deadline = Date.now() + timeoutMs;
   for (const { plural, kind, name, gw } of made) {
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-      const route = (await retryStartWrite(() => api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, name }))) as HttpRoute;
+      const route = (await retryStartWrite(() =>
+        api.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural, name }),
+      )) as HttpRoute;
       const v = routeVerdict(route, gw);
       if (v === "accepted") break;
       if ("refused" in v) throw new Error(`Gateway ${gw.namespace}/${gw.name} refused ${kind} ${namespace}/${name}: ${v.refused}`);
-      if (Date.now() > deadline) throw new Error(`Gateway ${gw.namespace}/${gw.name} did not accept ${kind} ${namespace}/${name} within ${timeoutMs / 1000} s: ${v.waiting} (is its controller running, and does a listener admit routes from namespace ${namespace}?)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `Gateway ${gw.namespace}/${gw.name} did not accept ${kind} ${namespace}/${name} within ${timeoutMs / 1000} s: ${v.waiting} (is its controller running, and does a listener admit routes from namespace ${namespace}?)`,
+        );
       await new Promise((r) => setTimeout(r, wait));
     }
   }

@@ -38,7 +38,13 @@ export function readRecord(text: string | undefined): { ok: true; record: Sandbo
   let o: Record<string, unknown>;
   try {
     o = JSON.parse(text, (_k, v: unknown) => {
-      if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { $b64?: unknown }).$b64 === "string") {
+      if (
+        v &&
+        typeof v === "object" &&
+        !Array.isArray(v) &&
+        Object.keys(v).length === 1 &&
+        typeof (v as { $b64?: unknown }).$b64 === "string"
+      ) {
         return Buffer.from((v as { $b64: string }).$b64, "base64");
       }
       return v;
@@ -47,10 +53,13 @@ export function readRecord(text: string | undefined): { ok: true; record: Sandbo
     return { ok: false, why: `not JSON (${(e as Error).message})` };
   }
   if (!o || typeof o !== "object" || Array.isArray(o)) return { ok: false, why: "not a JSON object" };
-  if (typeof o.v === "number" && Number.isInteger(o.v) && o.v > VERSION) return { ok: false, why: `record version ${o.v}, written by a newer Hangar (this one reads ${VERSION})`, newer: true };
+  if (typeof o.v === "number" && Number.isInteger(o.v) && o.v > VERSION)
+    return { ok: false, why: `record version ${o.v}, written by a newer Hangar (this one reads ${VERSION})`, newer: true };
   if (o.v !== VERSION) return { ok: false, why: `record version ${JSON.stringify(o.v)}, this Hangar reads ${VERSION}` };
-  if (typeof o.id !== "string" || typeof o.tenant !== "string" || !STATES.includes(o.state as State)) return { ok: false, why: "id, tenant or state missing or invalid" };
-  if (typeof o.createdAtMs !== "number" || typeof o.spec !== "object" || o.spec === null) return { ok: false, why: "createdAtMs or spec missing" };
+  if (typeof o.id !== "string" || typeof o.tenant !== "string" || !STATES.includes(o.state as State))
+    return { ok: false, why: "id, tenant or state missing or invalid" };
+  if (typeof o.createdAtMs !== "number" || typeof o.spec !== "object" || o.spec === null)
+    return { ok: false, why: "createdAtMs or spec missing" };
   const { v: _v, ...rest } = o;
   void _v;
   return { ok: true, record: rest as unknown as SandboxRecord };
@@ -61,11 +70,27 @@ export function readRecord(text: string | undefined): { ok: true; record: Sandbo
  * tenant its label names (a hashed label, for a tenant name that is not a label value, matches
  * no caller), so Get shows it and retention releases its finalizer; never silently dropped.
  */
-export function unreadableRecord(pod: { name: string; id: string; tenantLabel?: string; createdMs: number }, why: string, nowMs: number): SandboxRecord {
+export function unreadableRecord(
+  pod: { name: string; id: string; tenantLabel?: string; createdMs: number },
+  why: string,
+  nowMs: number,
+): SandboxRecord {
   return {
     id: pod.id,
     tenant: pod.tenantLabel ?? "",
-    spec: { image: "", argv: [], env: {}, files: [], requests: {}, limits: {}, tags: [], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] },
+    spec: {
+      image: "",
+      argv: [],
+      env: {},
+      files: [],
+      requests: {},
+      limits: {},
+      tags: [],
+      maxLifetimeSeconds: 0,
+      runnerIds: [],
+      annotations: {},
+      volumes: [],
+    },
     echo: {},
     state: "FAILED",
     stateReason: `the record on pod ${pod.name} could not be read (${why}); the pod was stopped`,

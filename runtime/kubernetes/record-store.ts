@@ -12,7 +12,12 @@ const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
-export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podName: (id: string) => string, log: { warn(o: object, m: string): void }) {
+export function createRecordStore(
+  core: k8s.CoreV1Api,
+  namespace: string,
+  podName: (id: string) => string,
+  log: { warn(o: object, m: string): void },
+) {
   const chains = new Map<string, Promise<void>>();
 
   async function patch(id: string, body: object, what: string): Promise<void> {
@@ -38,7 +43,9 @@ export function createRecordStore(core: k8s.CoreV1Api, namespace: string, podNam
    */
   function write(id: string, annotations: Record<string, string>, after?: Promise<unknown>, spec?: object): Promise<void> {
     const prev = chains.get(id) ?? Promise.resolve();
-    const next = Promise.all([prev, after?.catch(() => undefined)]).then(() => patch(id, { metadata: { annotations }, ...(spec ? { spec } : {}) }, "store the sandbox record"));
+    const next = Promise.all([prev, after?.catch(() => undefined)]).then(() =>
+      patch(id, { metadata: { annotations }, ...(spec ? { spec } : {}) }, "store the sandbox record"),
+    );
     chains.set(id, next);
     void next.finally(() => {
       if (chains.get(id) === next) chains.delete(id);

@@ -15,7 +15,8 @@ export const STORE_LABEL = "hangar.dev/secret-store";
 /** On the per-sandbox copies: which sandbox's env they hold (for the sweep of copies whose pod never came). */
 export const ENV_SECRET_LABEL = "hangar.dev/sandbox-env";
 
-const describe = (ref: SecretRef, ns: string) => `secret "${ref.name}"${ref.field ? ` key "${ref.field}"` : ""} of store "${ref.store}" (namespace ${ns})`;
+const describe = (ref: SecretRef, ns: string) =>
+  `secret "${ref.name}"${ref.field ? ` key "${ref.field}"` : ""} of store "${ref.store}" (namespace ${ns})`;
 
 /** The Secret a secret name names: lowercased, "_" as "-" (HF_TOKEN -> hf-token); undefined when that is no Secret name. */
 export function kubeSecretName(name: string): string | undefined {
@@ -25,11 +26,16 @@ export function kubeSecretName(name: string): string | undefined {
 
 /** The value of one secret from a Secret as read (pure: table-tested). */
 export function valueOf(secret: k8s.V1Secret, ref: SecretRef, ns: string): string {
-  if (secret.metadata?.labels?.[STORE_LABEL] !== ref.store) throw errors.secretUnavailable(ref.at, `${describe(ref, ns)} is not there for this tenant`);
+  if (secret.metadata?.labels?.[STORE_LABEL] !== ref.store)
+    throw errors.secretUnavailable(ref.at, `${describe(ref, ns)} is not there for this tenant`);
   const data = secret.data ?? {};
   const keys = Object.keys(data);
   const key = ref.field || (keys.length === 1 ? keys[0] : undefined);
-  if (!key) throw errors.secretUnavailable(ref.at, `${describe(ref, ns)} has ${keys.length} keys (${keys.slice(0, 8).join(", ")}): name one in field`);
+  if (!key)
+    throw errors.secretUnavailable(
+      ref.at,
+      `${describe(ref, ns)} has ${keys.length} keys (${keys.slice(0, 8).join(", ")}): name one in field`,
+    );
   const b64 = data[key];
   if (b64 === undefined) throw errors.secretUnavailable(ref.at, `${describe(ref, ns)} has no key "${key}"`);
   return Buffer.from(b64, "base64").toString("utf8");
@@ -38,14 +44,22 @@ export function valueOf(secret: k8s.V1Secret, ref: SecretRef, ns: string): strin
 /** Reads one secret from the tenant's namespace `ns`; refusals are typed and name the field, never a value. */
 export async function readKubeSecret(core: k8s.CoreV1Api, ns: string, ref: SecretRef): Promise<string> {
   const name = kubeSecretName(ref.name);
-  if (!name) throw errors.secretUnavailable(ref.at, `"${ref.name}" cannot name a Kubernetes Secret (a DNS subdomain once lowercased, with "_" as "-")`);
+  if (!name)
+    throw errors.secretUnavailable(
+      ref.at,
+      `"${ref.name}" cannot name a Kubernetes Secret (a DNS subdomain once lowercased, with "_" as "-")`,
+    );
   let secret: k8s.V1Secret;
   try {
     secret = await core.readNamespacedSecret({ name, namespace: ns });
   } catch (e) {
     const status = statusOf(e);
     if (status === 404) throw errors.secretUnavailable(ref.at, `${describe(ref, ns)} is not there for this tenant`);
-    if (status === 403) throw errors.secretUnavailable(ref.at, `Hangar may not read Secrets in namespace ${ns} (grant it get on secrets there): ${detailOf(e)}`);
+    if (status === 403)
+      throw errors.secretUnavailable(
+        ref.at,
+        `Hangar may not read Secrets in namespace ${ns} (grant it get on secrets there): ${detailOf(e)}`,
+      );
     if (isTransient(e)) throw errors.unavailable(`could not read ${describe(ref, ns)}: the Kubernetes API is not answering`, e);
     throw errors.secretUnavailable(ref.at, `could not read ${describe(ref, ns)}: ${detailOf(e)}`);
   }
@@ -69,10 +83,13 @@ function sandboxSecret(name: string, id: string, namespace: string, type: string
 }
 
 /** The per-sandbox pull Secret (kubernetes.io/dockerconfigjson) its pod's imagePullSecrets names. */
-export const pullSecret = (id: string, namespace: string, dockerConfig: string) => sandboxSecret(pullSecretName(id), id, namespace, "kubernetes.io/dockerconfigjson", { ".dockerconfigjson": dockerConfig });
+export const pullSecret = (id: string, namespace: string, dockerConfig: string) =>
+  sandboxSecret(pullSecretName(id), id, namespace, "kubernetes.io/dockerconfigjson", { ".dockerconfigjson": dockerConfig });
 
 /** The per-sandbox copy of a sandbox's secret values, keyed by env var (pods read it with secretKeyRef). */
-export const envSecret = (id: string, namespace: string, values: Record<string, string>) => sandboxSecret(envSecretName(id), id, namespace, "Opaque", values);
+export const envSecret = (id: string, namespace: string, values: Record<string, string>) =>
+  sandboxSecret(envSecretName(id), id, namespace, "Opaque", values);
 
 /** Env entries that read each variable from the per-sandbox copy. */
-export const envFromSecret = (id: string, envVars: string[]) => envVars.map((name) => ({ name, valueFrom: { secretKeyRef: { name: envSecretName(id), key: name } } }));
+export const envFromSecret = (id: string, envVars: string[]) =>
+  envVars.map((name) => ({ name, valueFrom: { secretKeyRef: { name: envSecretName(id), key: name } } }));

@@ -13,7 +13,6 @@ import { createPublicRoutes, type PublicGateway, type PublicTlsGateway } from ".
 
 export const serviceName = (id: string) => podName(id);
 
-
 /** The Service of a sandbox's ports (pure, table-tested). */
 export function buildService(id: string, namespace: string, ports: ServicePort[], pod: k8s.V1Pod): k8s.V1Service {
   return {
@@ -23,7 +22,12 @@ export function buildService(id: string, namespace: string, ports: ServicePort[]
     spec: {
       type: "ClusterIP",
       selector: { [SANDBOX_ID]: id },
-      ports: ports.map((p) => ({ name: p.name ?? `${p.protocol.toLowerCase()}-${p.port}`, port: p.port, targetPort: p.port, protocol: p.protocol })),
+      ports: ports.map((p) => ({
+        name: p.name ?? `${p.protocol.toLowerCase()}-${p.port}`,
+        port: p.port,
+        targetPort: p.port,
+        protocol: p.protocol,
+      })),
     },
   };
 }
@@ -46,13 +50,22 @@ export function buildServicePolicy(id: string, namespace: string, ports: Service
  * Creates both for a pod just created, and the routes of PUBLIC ports (public-routes.ts); a
  * refusal is thrown (the start fails, naming it).
  */
-export async function createServices(kc: k8s.KubeConfig, namespace: string, id: string, ports: ServicePort[], pod: k8s.V1Pod, gateways: { http?: PublicGateway; tls?: PublicTlsGateway } = {}): Promise<void> {
+export async function createServices(
+  kc: k8s.KubeConfig,
+  namespace: string,
+  id: string,
+  ports: ServicePort[],
+  pod: k8s.V1Pod,
+  gateways: { http?: PublicGateway; tls?: PublicTlsGateway } = {},
+): Promise<void> {
   const core = kc.makeApiClient(k8s.CoreV1Api);
   const net = kc.makeApiClient(k8s.NetworkingV1Api);
   const tolerate = (e: unknown) => {
     if (!isConflict(e)) throw new Error(`could not make the sandbox's Service: ${detailOf(e)}`);
   };
   await retryStartWrite(() => core.createNamespacedService({ namespace, body: buildService(id, namespace, ports, pod) })).catch(tolerate);
-  await retryStartWrite(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(tolerate);
+  await retryStartWrite(() => net.createNamespacedNetworkPolicy({ namespace, body: buildServicePolicy(id, namespace, ports, pod) })).catch(
+    tolerate,
+  );
   if (ports.some((p) => p.public)) await createPublicRoutes(kc, namespace, id, ports, pod, gateways);
 }

@@ -56,7 +56,8 @@ export function createConfigMapTemplateStore(kc: k8s.KubeConfig, namespace: stri
       }
       const cur = await read(t.id);
       const stored = cur && decode(cur);
-      if (!cur || !stored || stored.tenant !== t.tenant || stored.revision !== expected) throw new TemplateConflict(`template ${t.id} is not at revision ${expected}`);
+      if (!cur || !stored || stored.tenant !== t.tenant || stored.revision !== expected)
+        throw new TemplateConflict(`template ${t.id} is not at revision ${expected}`);
       body.metadata = { ...body.metadata, resourceVersion: cur.metadata?.resourceVersion };
       await retryTransient(() => core.replaceNamespacedConfigMap({ name: nameOf(t.id), namespace, body })).catch((e: unknown) => {
         if (isConflict(e)) throw new TemplateConflict(`template ${t.id} changed`);

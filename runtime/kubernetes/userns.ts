@@ -22,9 +22,14 @@ export function usernsVerdict(pod: V1Pod, nowMs: number, timeoutMs: number): Use
   const term = cs?.state?.terminated;
   if (term) {
     const map = (term.message ?? "").trim();
-    if (term.exitCode !== 0) return { t: "unsupported", reason: `the probe pod failed (exit ${term.exitCode}: ${term.reason ?? ""} ${map}`.trim() + ")" };
+    if (term.exitCode !== 0)
+      return { t: "unsupported", reason: `the probe pod failed (exit ${term.exitCode}: ${term.reason ?? ""} ${map}`.trim() + ")" };
     if (!map) return { t: "unsupported", reason: "the probe pod reported no uid_map" };
-    if (isHostMapping(map)) return { t: "unsupported", reason: `hostUsers: false was ignored (the probe ran in the host's user namespace: uid_map ${map.replace(/\s+/g, " ")})` };
+    if (isHostMapping(map))
+      return {
+        t: "unsupported",
+        reason: `hostUsers: false was ignored (the probe ran in the host's user namespace: uid_map ${map.replace(/\s+/g, " ")})`,
+      };
     return { t: "supported", uidMap: map.replace(/\s+/g, " ") };
   }
   const waiting = cs?.state?.waiting;
@@ -33,9 +38,14 @@ export function usernsVerdict(pod: V1Pod, nowMs: number, timeoutMs: number): Use
   }
   // The kubelet refuses the pod sandbox before any container exists ("runtime does not support user namespaces").
   const failedSandbox = pod.status?.conditions?.find((c) => c.type === "PodReadyToStartContainers" && c.status === "False" && c.message);
-  if (pod.status?.phase === "Failed") return { t: "unsupported", reason: pod.status.message ?? pod.status.reason ?? "the probe pod failed" };
+  if (pod.status?.phase === "Failed")
+    return { t: "unsupported", reason: pod.status.message ?? pod.status.reason ?? "the probe pod failed" };
   const created = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
-  if (nowMs - created > timeoutMs) return { t: "unsupported", reason: `the probe pod did not finish in ${Math.round(timeoutMs / 1000)}s${failedSandbox ? ` (${failedSandbox.message})` : ""}` };
+  if (nowMs - created > timeoutMs)
+    return {
+      t: "unsupported",
+      reason: `the probe pod did not finish in ${Math.round(timeoutMs / 1000)}s${failedSandbox ? ` (${failedSandbox.message})` : ""}`,
+    };
   return { t: "pending" };
 }
 
@@ -57,17 +67,29 @@ export function probePod(name: string, namespace: string, image: string, path: s
       enableServiceLinks: false,
       terminationGracePeriodSeconds: 0,
       securityContext: { seccompProfile: { type: "RuntimeDefault" } },
-      containers: [{
-        name: "probe", image, imagePullPolicy: "IfNotPresent", command: [path, "uidmap"],
-        resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "100m", memory: "32Mi" } },
-        securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, readOnlyRootFilesystem: true },
-      }],
+      containers: [
+        {
+          name: "probe",
+          image,
+          imagePullPolicy: "IfNotPresent",
+          command: [path, "uidmap"],
+          resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "100m", memory: "32Mi" } },
+          securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ["ALL"] }, readOnlyRootFilesystem: true },
+        },
+      ],
     },
   };
 }
 
 /** Runs the probe pod to its end (or the timeout) and deletes it; the answer says why when it is no. */
-export async function probeUserNamespaces(core: CoreV1Api, namespace: string, image: string, path: string, timeoutMs: number, suffix: string): Promise<UsernsVerdict> {
+export async function probeUserNamespaces(
+  core: CoreV1Api,
+  namespace: string,
+  image: string,
+  path: string,
+  timeoutMs: number,
+  suffix: string,
+): Promise<UsernsVerdict> {
   const name = `hangar-userns-probe-${suffix}`;
   try {
     await core.createNamespacedPod({ namespace, body: probePod(name, namespace, image, path) });

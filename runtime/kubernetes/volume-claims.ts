@@ -28,7 +28,11 @@ export function volumeOfClaim(pvc: k8s.V1PersistentVolumeClaim, tenant: string):
     ...(pvc.status?.capacity?.storage ? { capacity: pvc.status.capacity.storage } : {}),
     ...(md.annotations?.[VOLUME_DESCRIPTION_ANNOTATION] ? { description: md.annotations[VOLUME_DESCRIPTION_ANNOTATION] } : {}),
     ready: bound && !md.deletionTimestamp,
-    reason: md.deletionTimestamp ? `claim ${md.name} is being deleted` : bound ? `claim ${md.name} is Bound` : `claim ${md.name} is ${phase}`,
+    reason: md.deletionTimestamp
+      ? `claim ${md.name} is being deleted`
+      : bound
+        ? `claim ${md.name} is Bound`
+        : `claim ${md.name} is ${phase}`,
     source: { claimName: md.name, namespace: md.namespace ?? "" },
     createdAtMs: md.creationTimestamp ? new Date(md.creationTimestamp).getTime() : 0,
   };
@@ -39,7 +43,9 @@ export function createClaimVolumeRegistry(kc: k8s.KubeConfig, namespace: string)
   return {
     async list(tenant) {
       if (!/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/.test(tenant)) return [];
-      const res = await retryTransient(() => core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector: `${VOLUME_TENANT_LABEL}=${tenant}` }));
+      const res = await retryTransient(() =>
+        core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector: `${VOLUME_TENANT_LABEL}=${tenant}` }),
+      );
       return res.items.flatMap((p) => volumeOfClaim(p, tenant) ?? []);
     },
   };

@@ -47,7 +47,8 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const size = Number(sizeText.trim());
     if (eq <= 0 || !name) throw new Error(`"${e}": expected image=size or template:<id>=size, e.g. python:3.11=8`);
     if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
-    if (runner !== undefined && (more.length || !RUNNER_ID.test(runner.trim()))) throw new Error(`"${e}": after the size, @<runner> names one runner of HANGAR_KUBE_RUNNERS (a DNS label), e.g. python:3.11=8@gpu-a`);
+    if (runner !== undefined && (more.length || !RUNNER_ID.test(runner.trim())))
+      throw new Error(`"${e}": after the size, @<runner> names one runner of HANGAR_KUBE_RUNNERS (a DNS label), e.g. python:3.11=8@gpu-a`);
     const at = runner === undefined ? {} : { runner: runner.trim() };
     const key = `${name}@${at.runner ?? ""}`;
     if (seen.has(key)) throw new Error(`${name}${at.runner ? `@${at.runner}` : ""} appears twice`);
@@ -61,7 +62,8 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
   });
 }
 
-const isDefaultMain = (argv: string[]) => argv.length === 0 || (argv.length === DEFAULT_MAIN_ARGV.length && argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
+const isDefaultMain = (argv: string[]) =>
+  argv.length === 0 || (argv.length === DEFAULT_MAIN_ARGV.length && argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
 
 /**
  * The shape of the pod a sandbox needs, when a pool pod could be it (pure, table-tested), or why
@@ -105,7 +107,12 @@ export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<
  * runner (`nodeSelector`: its selector), and nothing the idle pod lacks.
  * mustBeCold: the sandbox must be networked in a way pool pods were not started with.
  */
-export function poolFor(spec: SandboxSpec, pools: WarmPoolConfig[], mustBeCold: boolean, nodeSelector?: Record<string, string>): WarmPoolConfig | undefined {
+export function poolFor(
+  spec: SandboxSpec,
+  pools: WarmPoolConfig[],
+  mustBeCold: boolean,
+  nodeSelector?: Record<string, string>,
+): WarmPoolConfig | undefined {
   if (mustBeCold) return undefined;
   const s = poolShapeOf(spec);
   if (!("shape" in s)) return undefined;
@@ -131,20 +138,32 @@ export function resolveWarmPools(
   return entries.map((e) => {
     const label = `${"template" in e ? `template:${e.template}` : e.image}${e.runner ? `@${e.runner}` : ""}`;
     const runner = e.runner ? runners.find((r) => r.runnerId === e.runner) : runners[0];
-    if (e.runner && !runner) throw new Error(`${label}: no runner has the id ${e.runner} (HANGAR_KUBE_RUNNERS lists ${runners.map((r) => r.runnerId).join(", ") || "none"})`);
-    const placement = runner ? { runnerId: runner.runnerId, ...(Object.keys(runner.nodeSelector).length ? { nodeSelector: runner.nodeSelector } : {}) } : {};
+    if (e.runner && !runner)
+      throw new Error(
+        `${label}: no runner has the id ${e.runner} (HANGAR_KUBE_RUNNERS lists ${runners.map((r) => r.runnerId).join(", ") || "none"})`,
+      );
+    const placement = runner
+      ? { runnerId: runner.runnerId, ...(Object.keys(runner.nodeSelector).length ? { nodeSelector: runner.nodeSelector } : {}) }
+      : {};
     let pool: WarmPoolConfig;
     if ("template" in e) {
       const spec = specOf(e.template);
-      if (!spec) throw new Error(`template:${e.template}: no shared template has this id (HANGAR_SHARED_TEMPLATES_FILE); a pool serves the operator's templates only`);
+      if (!spec)
+        throw new Error(
+          `template:${e.template}: no shared template has this id (HANGAR_SHARED_TEMPLATES_FILE); a pool serves the operator's templates only`,
+        );
       const s = poolShapeOf(spec);
       if ("reason" in s) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: ${s.reason}`);
-      if (egressFixedAtStart && allowsEgress(spec)) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`);
+      if (egressFixedAtStart && allowsEgress(spec))
+        throw new Error(
+          `template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`,
+        );
       pool = { image: spec.image, size: e.size, shape: s.shape, template: e.template, ...placement };
     } else pool = { image: e.image, size: e.size, ...placement };
     const key = poolKey(pool.image, pool.shape, pool.nodeSelector);
     const other = byKey.get(key);
-    if (other) throw new Error(`${label} and ${other} make the same pod (image, resources, working directory, node selector): configure one`);
+    if (other)
+      throw new Error(`${label} and ${other} make the same pod (image, resources, working directory, node selector): configure one`);
     byKey.set(key, label);
     return pool;
   });

@@ -17,7 +17,16 @@ import { EGRESS_LABEL, ownAnnotationsOut } from "./pod-spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./warm-pool-config.js";
 
-export { parseWarmPools, poolFor, poolKey, poolShapeOf, resolveWarmPools, type PoolShape, type WarmPoolConfig, type WarmPoolEntry } from "./warm-pool-config.js";
+export {
+  parseWarmPools,
+  poolFor,
+  poolKey,
+  poolShapeOf,
+  resolveWarmPools,
+  type PoolShape,
+  type WarmPoolConfig,
+  type WarmPoolEntry,
+} from "./warm-pool-config.js";
 
 export const POOL_LABEL = "hangar.dev/warm-pool";
 /** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
@@ -46,22 +55,42 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
   return {
     metadata: {
       resourceVersion: pod.metadata?.resourceVersion,
-      labels: { ...sandboxLabels(c.id, c.spec.tags, c.tenant), [EGRESS_LABEL]: c.egress ? "allow" : "deny", [POOL_LABEL]: null, [CLAIMED_LABEL]: "true" },
-      annotations: { ...ownAnnotationsOut(c.spec.annotations), [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags), [RECORD_ANNOTATION]: c.recordText },
+      labels: {
+        ...sandboxLabels(c.id, c.spec.tags, c.tenant),
+        [EGRESS_LABEL]: c.egress ? "allow" : "deny",
+        [POOL_LABEL]: null,
+        [CLAIMED_LABEL]: "true",
+      },
+      annotations: {
+        ...ownAnnotationsOut(c.spec.annotations),
+        [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags),
+        [RECORD_ANNOTATION]: c.recordText,
+      },
       finalizers: [RECORD_FINALIZER],
     },
     spec: { activeDeadlineSeconds: age + c.deadlineSeconds },
   };
 }
 
-
 /** A pool's label value: a hash of its image (and of its shape and node selector, when it has them). */
-export const poolName = (image: string, shape?: PoolShape, nodeSelector?: Record<string, string>) => `p${createHash("sha256").update(poolKey(image, shape, nodeSelector)).digest("hex").slice(0, 12)}`;
+export const poolName = (image: string, shape?: PoolShape, nodeSelector?: Record<string, string>) =>
+  `p${createHash("sha256")
+    .update(poolKey(image, shape, nodeSelector))
+    .digest("hex")
+    .slice(0, 12)}`;
 
 /** Idle pods of a pool, and which of them are ready to be claimed (running, exec proven, not being deleted). */
 export function claimable(pods: k8s.V1Pod[], pool: string): { idle: k8s.V1Pod[]; ready: k8s.V1Pod[] } {
-  const idle = pods.filter((p) => p.metadata?.labels?.[POOL_LABEL] === pool && !p.metadata?.labels?.[SANDBOX_ID] && !p.metadata?.deletionTimestamp && !["Succeeded", "Failed"].includes(p.status?.phase ?? ""));
-  const ready = idle.filter((p) => p.metadata?.annotations?.[EXEC_ANNOTATION] && p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running);
+  const idle = pods.filter(
+    (p) =>
+      p.metadata?.labels?.[POOL_LABEL] === pool &&
+      !p.metadata?.labels?.[SANDBOX_ID] &&
+      !p.metadata?.deletionTimestamp &&
+      !["Succeeded", "Failed"].includes(p.status?.phase ?? ""),
+  );
+  const ready = idle.filter(
+    (p) => p.metadata?.annotations?.[EXEC_ANNOTATION] && p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running,
+  );
   return { idle, ready };
 }
 
@@ -90,7 +119,13 @@ export const REFILL_QUIET_MS = 1000;
 export const REFILL_MAX_DEFER_MS = 3000;
 
 /** Whether this tick's refill waits for claims to pause (pure, table-tested). */
-export function refillDeferred(nowMs: number, lastClaimMs: number | undefined, shortSinceMs: number, quietMs = REFILL_QUIET_MS, maxDeferMs = REFILL_MAX_DEFER_MS): boolean {
+export function refillDeferred(
+  nowMs: number,
+  lastClaimMs: number | undefined,
+  shortSinceMs: number,
+  quietMs = REFILL_QUIET_MS,
+  maxDeferMs = REFILL_MAX_DEFER_MS,
+): boolean {
   if (lastClaimMs === undefined || nowMs - lastClaimMs >= quietMs) return false;
   return nowMs - shortSinceMs < maxDeferMs;
 }
@@ -127,10 +162,20 @@ export function createWarmPools(d: WarmPoolDeps) {
       const { idle } = claimable(all, name);
       for (const pod of idle) {
         const n = pod.metadata?.name ?? "";
-        if (pod.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running && !pod.metadata?.annotations?.[EXEC_ANNOTATION] && !inFlight.has(n)) {
+        if (
+          pod.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running &&
+          !pod.metadata?.annotations?.[EXEC_ANNOTATION] &&
+          !inFlight.has(n)
+        ) {
           inFlight.add(n);
-          void d.probe(n)
-            .then((mode) => d.core.patchNamespacedPod({ name: n, namespace: d.namespace, body: { metadata: { annotations: { [EXEC_ANNOTATION]: mode } } } }, mergePatch))
+          void d
+            .probe(n)
+            .then((mode) =>
+              d.core.patchNamespacedPod(
+                { name: n, namespace: d.namespace, body: { metadata: { annotations: { [EXEC_ANNOTATION]: mode } } } },
+                mergePatch,
+              ),
+            )
             .catch((e: unknown) => d.log.warn({ err: e, pod: n }, "warm pod probe failed"))
             .finally(() => inFlight.delete(n));
         }
@@ -140,12 +185,16 @@ export function createWarmPools(d: WarmPoolDeps) {
       idleAtLastTick.set(name, idle.length);
       if (p.size - idle.length - creating <= 0) shortSinceMs.delete(name);
       else if (!shortSinceMs.has(name)) shortSinceMs.set(name, t);
-      const missing = refillDeferred(t, lastClaimMs.get(name), shortSinceMs.get(name) ?? t) ? 0 : refillCount(p.size, idle.length, creating);
+      const missing = refillDeferred(t, lastClaimMs.get(name), shortSinceMs.get(name) ?? t)
+        ? 0
+        : refillCount(p.size, idle.length, creating);
       for (let i = 0; i < missing; i++) {
         creating++;
         void d.core
           .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
-          .catch((e: unknown) => d.log.warn({ err: e, image: p.image, template: p.template, runner: p.runnerId }, "could not create a warm pod"))
+          .catch((e: unknown) =>
+            d.log.warn({ err: e, image: p.image, template: p.template, runner: p.runnerId }, "could not create a warm pod"),
+          )
           .finally(() => creating--);
       }
       // Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica).
@@ -154,7 +203,14 @@ export function createWarmPools(d: WarmPoolDeps) {
         const newest = [...idle].sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? "")).slice(-surplus);
         // The precondition keeps a pod another replica claimed meanwhile (409) from being deleted.
         for (const pod of newest) {
-          void d.core.deleteNamespacedPod({ name: pod.metadata?.name ?? "", namespace: d.namespace, gracePeriodSeconds: 0, body: { preconditions: { resourceVersion: pod.metadata?.resourceVersion } } }).catch(() => undefined);
+          void d.core
+            .deleteNamespacedPod({
+              name: pod.metadata?.name ?? "",
+              namespace: d.namespace,
+              gracePeriodSeconds: 0,
+              body: { preconditions: { resourceVersion: pod.metadata?.resourceVersion } },
+            })
+            .catch(() => undefined);
         }
       }
     }

@@ -45,11 +45,24 @@ export interface BwrapInputs {
 export const SANDBOX_HOME = "/root";
 
 /** What --args reads: NUL-separated arguments (here --setenv pairs for secret values). */
-export const setenvArgs = (env: Record<string, string>): Buffer => Buffer.from(Object.entries(env).map(([k, v]) => `--setenv\0${k}\0${v}\0`).join(""));
+export const setenvArgs = (env: Record<string, string>): Buffer =>
+  Buffer.from(
+    Object.entries(env)
+      .map(([k, v]) => `--setenv\0${k}\0${v}\0`)
+      .join(""),
+  );
 export const PTY_HELPER_PATH = "/dev/.hangar-pty";
 export const GUARD_PATH = "/dev/.hangar-guard";
 /** Kernel interfaces hidden inside every sandbox (as the OCI default spec's maskedPaths). */
-export const PROC_MASKED_FILES = ["/proc/kcore", "/proc/keys", "/proc/timer_list", "/proc/sysrq-trigger", "/proc/sched_debug", "/proc/latency_stats", "/proc/key-users"];
+export const PROC_MASKED_FILES = [
+  "/proc/kcore",
+  "/proc/keys",
+  "/proc/timer_list",
+  "/proc/sysrq-trigger",
+  "/proc/sched_debug",
+  "/proc/latency_stats",
+  "/proc/key-users",
+];
 export const PROC_MASKED_DIRS = ["/proc/acpi", "/proc/scsi", "/proc/asound", "/proc/driver"];
 
 export function bwrapArgs(i: BwrapInputs): string[] {
@@ -96,14 +109,38 @@ export function nsenterArgv(tools: { setpriv: string; nsenter: string }, initPid
   // its own uid is the sandbox uid there already.
   const ids = uid === "own" ? ["--preserve-credentials"] : ["-S", String(uid), "-G", String(uid)];
   return [
-    tools.setpriv, "--no-new-privs", "--",
-    tools.nsenter, "-t", String(initPid), "-U", "-m", "-p", "-i", "-u", "-n", "-r", "-w",
-    ...ids, "--", GUARD_PATH, ...argv,
+    tools.setpriv,
+    "--no-new-privs",
+    "--",
+    tools.nsenter,
+    "-t",
+    String(initPid),
+    "-U",
+    "-m",
+    "-p",
+    "-i",
+    "-u",
+    "-n",
+    "-r",
+    "-w",
+    ...ids,
+    "--",
+    GUARD_PATH,
+    ...argv,
   ];
 }
 
 /** argv that runs `argv` as `slotUid` (the owner of the sandbox's user namespace), with no supplementary groups. */
-export const asSlot = (setpriv: string, slotUid: number, argv: string[]): string[] => [setpriv, "--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--", ...argv];
+export const asSlot = (setpriv: string, slotUid: number, argv: string[]): string[] => [
+  setpriv,
+  "--reuid",
+  String(slotUid),
+  "--regid",
+  String(slotUid),
+  "--clear-groups",
+  "--",
+  ...argv,
+];
 
 export interface OverlayLayers {
   lower: string;
@@ -148,7 +185,14 @@ export function withMounts(unshare: string, steps: MountStep[], argv: string[]):
 /** Runs argv after moving itself into the given cgroup.procs files (so children start capped). */
 export function inCgroups(procsFiles: string[], argv: string[]): string[] {
   if (procsFiles.length === 0) return argv;
-  return ["/bin/sh", "-c", 'for f in $1; do echo $$ > "$f" || exit 125; done; shift; exec "$@"', "hangar-cgroup", procsFiles.join(" "), ...argv];
+  return [
+    "/bin/sh",
+    "-c",
+    'for f in $1; do echo $$ > "$f" || exit 125; done; shift; exec "$@"',
+    "hangar-cgroup",
+    procsFiles.join(" "),
+    ...argv,
+  ];
 }
 
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";

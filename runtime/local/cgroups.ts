@@ -69,7 +69,9 @@ export const LOCAL_KILL_DELAYS_MS = [50, 200, 800];
  */
 export async function killCgroup(dir: string, kind: KillKind, o: { settleMs?: number; delaysMs?: number[] } = {}): Promise<void> {
   const settleMs = o.settleMs ?? KILL_SETTLE_MS;
-  await retryKill(() => (kind === "v2" ? killV2(dir, settleMs) : killFreezer(dir, settleMs)), { delays: o.delaysMs ?? LOCAL_KILL_DELAYS_MS });
+  await retryKill(() => (kind === "v2" ? killV2(dir, settleMs) : killFreezer(dir, settleMs)), {
+    delays: o.delaysMs ?? LOCAL_KILL_DELAYS_MS,
+  });
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -83,12 +85,20 @@ async function killV2(dir: string, settleMs: number): Promise<void> {
   await writeFile(path.join(dir, "cgroup.kill"), "1").catch((e: unknown) => (writeError = e));
   let events = "";
   for (;;) {
-    events = await readFile(path.join(dir, "cgroup.events"), "utf8").catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? "populated 0" : `unreadable: ${e.message}`));
+    events = await readFile(path.join(dir, "cgroup.events"), "utf8").catch((e: NodeJS.ErrnoException) =>
+      e.code === "ENOENT" ? "populated 0" : `unreadable: ${e.message}`,
+    );
     if (/^populated 0$/m.test(events)) return;
     if (Date.now() >= until) break;
     await pause(5);
   }
-  if (writeError) throw failed(dir, `writing cgroup.kill failed (${(writeError as Error).message}) and it still holds processes`, "write_failed", writeError);
+  if (writeError)
+    throw failed(
+      dir,
+      `writing cgroup.kill failed (${(writeError as Error).message}) and it still holds processes`,
+      "write_failed",
+      writeError,
+    );
   throw failed(dir, `still populated ${settleMs} ms after cgroup.kill (${events.replace(/\s+/g, " ").trim()})`, "still_running");
 }
 
@@ -104,7 +114,12 @@ async function killFreezer(dir: string, settleMs: number): Promise<void> {
   const until = Date.now() + settleMs;
   let freezeError: unknown;
   await writeFile(path.join(dir, "freezer.state"), "FROZEN").catch((e: unknown) => (freezeError = e));
-  while (!freezeError && Date.now() < until && !(await readFile(path.join(dir, "freezer.state"), "utf8").catch(() => "FROZEN")).startsWith("FROZEN")) await pause(2);
+  while (
+    !freezeError &&
+    Date.now() < until &&
+    !(await readFile(path.join(dir, "freezer.state"), "utf8").catch(() => "FROZEN")).startsWith("FROZEN")
+  )
+    await pause(2);
   for (const pid of await members(dir)) {
     try {
       process.kill(pid, "SIGKILL");
@@ -120,7 +135,8 @@ async function killFreezer(dir: string, settleMs: number): Promise<void> {
   }
   if (left.length === 0) return;
   const shown = left.slice(0, 8).join(" ") + (left.length > 8 ? " ..." : "");
-  if (freezeError) throw failed(dir, `freezing failed (${(freezeError as Error).message}) and pids ${shown} are left`, "write_failed", freezeError);
+  if (freezeError)
+    throw failed(dir, `freezing failed (${(freezeError as Error).message}) and pids ${shown} are left`, "write_failed", freezeError);
   throw failed(dir, `pids ${shown} still there ${settleMs} ms after SIGKILL`, "still_running");
 }
 
@@ -150,7 +166,11 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
     } else {
       await setup(path.join(root, "pids", "hangar", name), [["pids.max", String(caps.pidsMax)]]);
       if (caps.memoryBytes) await setup(path.join(root, "memory", "hangar", name), [["memory.limit_in_bytes", String(caps.memoryBytes)]]);
-      if (caps.cpuMillicores) await setup(path.join(root, "cpu", "hangar", name), [["cpu.cfs_period_us", "100000"], ["cpu.cfs_quota_us", String(quota(caps.cpuMillicores))]]);
+      if (caps.cpuMillicores)
+        await setup(path.join(root, "cpu", "hangar", name), [
+          ["cpu.cfs_period_us", "100000"],
+          ["cpu.cfs_quota_us", String(quota(caps.cpuMillicores))],
+        ]);
       if (existsSync(path.join(root, "unified", "cgroup.kill")) || existsSync(path.join(root, "unified", "cgroup.procs"))) {
         killer = { dir: path.join(root, "unified", "hangar", name), kind: "v2" };
       } else if (existsSync(path.join(root, "freezer"))) {
@@ -162,9 +182,18 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
     for (const d of dirs.reverse()) await rmdir(d).catch(() => undefined);
     const code = (e as NodeJS.ErrnoException).code;
     if (dirs.length === 0 && (code === "EACCES" || code === "EROFS" || code === "EPERM")) {
-      return { procsFiles: [], note: `no resource caps (cgroups not writable: ${(e as Error).message})`, kill: async () => false, leaf: async () => ({ procsFiles: [], kill: async () => undefined, remove: async () => undefined }), remove: async () => undefined };
+      return {
+        procsFiles: [],
+        note: `no resource caps (cgroups not writable: ${(e as Error).message})`,
+        kill: async () => false,
+        leaf: async () => ({ procsFiles: [], kill: async () => undefined, remove: async () => undefined }),
+        remove: async () => undefined,
+      };
     }
-    throw new Error(`could not apply the sandbox's resource caps (${applied.join(", ") || "none applied"} before the failure): ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `could not apply the sandbox's resource caps (${applied.join(", ") || "none applied"} before the failure): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   const k = killer;
   const procsFiles = dirs.map((d) => path.join(d, "cgroup.procs"));
@@ -186,7 +215,11 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
         // Caps stay the sandbox's (v1: its cap cgroups; v2: the leaf is below them).
         procsFiles: [...procsFiles.filter((f) => path.dirname(f) !== k.dir), path.join(dir, "cgroup.procs")],
         kill: () => killCgroup(dir, k.kind),
-        remove: () => rmdir(dir).then(() => undefined, () => undefined),
+        remove: () =>
+          rmdir(dir).then(
+            () => undefined,
+            () => undefined,
+          ),
       };
     },
     remove: async () => {

@@ -17,7 +17,10 @@ const HIGH_WATER_CHUNKS = 16;
  */
 const IDLE_AFTER_EXIT_MS = 200;
 
-export function childExec(child: ChildProcess, opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> }): ExecProcess {
+export function childExec(
+  child: ChildProcess,
+  opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> },
+): ExecProcess {
   const queue: OutputChunk[] = [];
   let wake: (() => void) | undefined;
   let openStreams = 0;
@@ -105,7 +108,10 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
       // The exec's own cgroup first: it holds the processes that left its tree (setsid daemons).
       // Its failure (KillFailed: processes left after the retries) is reported once the tree was
       // killed too: never dropped.
-      const failed = await opts.killAll?.().then(() => undefined, (e: unknown) => e as Error);
+      const failed = await opts.killAll?.().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
       if (child.pid !== undefined) await killTree(child.pid);
       for (const s of streams) s.resume();
       if (failed) throw failed;
@@ -113,5 +119,15 @@ export function childExec(child: ChildProcess, opts: { resize?: (cols: number, r
   };
 }
 
-const SIGNALS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+const SIGNALS: Record<string, number> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
 export const signalNumber = (s: NodeJS.Signals | null): number => (s ? (SIGNALS[s] ?? 1) : 0);

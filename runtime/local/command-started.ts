@@ -30,7 +30,12 @@ const procReader: ProcReader = {
  * bubblewrap (`bwrap`); rejects (UNAVAILABLE, naming the step) if that has not happened within
  * `limitMs`. The caller races this with the main process ending (a command that ended has started).
  */
-export async function commandStarted(init: number, bwrap: string, limitMs = COMMAND_START_LIMIT_MS, p: ProcReader = procReader): Promise<void> {
+export async function commandStarted(
+  init: number,
+  bwrap: string,
+  limitMs = COMMAND_START_LIMIT_MS,
+  p: ProcReader = procReader,
+): Promise<void> {
   const until = p.now() + limitMs;
   let mapped = false;
   for (;;) {

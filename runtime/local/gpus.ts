@@ -31,8 +31,14 @@ export function createGpuPool(cfg: LocalGpuConfig): GpuPool {
   return {
     take(id, count) {
       const f = free();
-      if (count > cfg.devices.length) return { refused: `this Hangar's local runtime has ${cfg.devices.length} GPU${cfg.devices.length === 1 ? "" : "s"} (${count} asked)` };
-      if (f.length < count) return { refused: `${cfg.devices.length - f.length} of this Hangar's ${cfg.devices.length} local GPUs are in use (${count} asked, ${f.length} free)` };
+      if (count > cfg.devices.length)
+        return {
+          refused: `this Hangar's local runtime has ${cfg.devices.length} GPU${cfg.devices.length === 1 ? "" : "s"} (${count} asked)`,
+        };
+      if (f.length < count)
+        return {
+          refused: `${cfg.devices.length - f.length} of this Hangar's ${cfg.devices.length} local GPUs are in use (${count} asked, ${f.length} free)`,
+        };
       const got = f.slice(0, count);
       for (const d of got) owner.set(d, id);
       return { devices: got };
@@ -50,5 +56,3 @@ export function createGpuPool(cfg: LocalGpuConfig): GpuPool {
     }),
   };
 }
-
-

@@ -95,9 +95,12 @@ export function createImageStore(o: ImageStoreOptions) {
         if (!st) continue;
         const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
         if (st.isFile() && n.endsWith(".tar")) {
-          if ((await tagsOfArchive(p)).includes(want)) return { ref: `docker-archive:${p}:${want}`, key: `${p}|${stamp}|${want}`, label: `docker-archive ${p}` };
+          if ((await tagsOfArchive(p)).includes(want))
+            return { ref: `docker-archive:${p}:${want}`, key: `${p}|${stamp}|${want}`, label: `docker-archive ${p}` };
         } else if (st.isDirectory() && existsSync(path.join(p, "index.json"))) {
-          const index = JSON.parse(await readFile(path.join(p, "index.json"), "utf8").catch(() => "{}")) as { manifests?: { annotations?: Record<string, string> }[] };
+          const index = JSON.parse(await readFile(path.join(p, "index.json"), "utf8").catch(() => "{}")) as {
+            manifests?: { annotations?: Record<string, string> }[];
+          };
           for (const m of index.manifests ?? []) {
             const ref = m.annotations?.["org.opencontainers.image.ref.name"];
             if (ref && (normalizeImage(ref) === want || ref === image)) {
@@ -116,8 +119,12 @@ export function createImageStore(o: ImageStoreOptions) {
     await rm(tmp, { recursive: true, force: true });
     await mkdir(tmp, { recursive: true });
     try {
-      await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], { timeout: o.pullTimeoutS * 1000 });
-      const shift = o.idShift ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`] : ["--rootless"];
+      await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], {
+        timeout: o.pullTimeoutS * 1000,
+      });
+      const shift = o.idShift
+        ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`]
+        : ["--rootless"];
       await run(o.tools.umoci, ["unpack", ...shift, "--image", `${tmp}/layout:image`, `${tmp}/bundle`], { timeout: 600_000 });
       await rm(path.join(tmp, "layout"), { recursive: true, force: true });
       // Another Hangar sharing this cache may have finished first: its copy is as good.
@@ -143,7 +150,11 @@ export function createImageStore(o: ImageStoreOptions) {
     await mkdir(o.cacheDir, { recursive: true });
     if (!existsSync(policy)) await writeFile(policy, JSON.stringify({ default: [{ type: "insecureAcceptAnything" }] }));
     const local = await findSource(image);
-    const src = local ?? (o.pull ? { ref: `docker://${normalizeImage(image)}`, key: `pull|${normalizeImage(image)}`, label: `docker://${normalizeImage(image)}` } : undefined);
+    const src =
+      local ??
+      (o.pull
+        ? { ref: `docker://${normalizeImage(image)}`, key: `pull|${normalizeImage(image)}`, label: `docker://${normalizeImage(image)}` }
+        : undefined);
     if (!src) throw missing(image, "not found");
     const shift = o.idShift ? `${o.idShift.start}-${o.idShift.size}` : "rootless";
     const dest = path.join(o.cacheDir, createHash("sha256").update(`${src.key}|${shift}`).digest("hex").slice(0, 32));

@@ -32,7 +32,10 @@ export function bubblewrapLauncher(tools: { bwrap: string; setpriv: string; nsen
     name: "bubblewrap",
     exe,
     mainArgv(i) {
-      const argv = [tools.bwrap, ...bwrapArgs({ ...i, usernsFd: i.slot === undefined ? undefined : LAUNCH_FDS.userns, seccompFd: LAUNCH_FDS.seccomp })];
+      const argv = [
+        tools.bwrap,
+        ...bwrapArgs({ ...i, usernsFd: i.slot === undefined ? undefined : LAUNCH_FDS.userns, seccompFd: LAUNCH_FDS.seccomp }),
+      ];
       return i.slot === undefined ? argv : asSlot(tools.setpriv, i.slot, argv);
     },
     joinArgv: (initPid, uid, argv) => nsenterArgv(tools, initPid, privileged ? uid : "own", argv),

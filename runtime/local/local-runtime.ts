@@ -19,7 +19,16 @@ import { runStartupProbe } from "../../core/probe.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type RunnerInfo, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { ArchiveSource, ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEvent, StartedSandbox } from "../types.js";
-import { inCgroups, PTY_HELPER_PATH, sandboxEnv, setenvArgs, withMounts, type MountStep, type OverlayLayers, type SandboxPaths } from "./bwrap-args.js";
+import {
+  inCgroups,
+  PTY_HELPER_PATH,
+  sandboxEnv,
+  setenvArgs,
+  withMounts,
+  type MountStep,
+  type OverlayLayers,
+  type SandboxPaths,
+} from "./bwrap-args.js";
 import { diskSpares, makeVolumeImage } from "./volume-fs.js";
 import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
@@ -45,7 +54,17 @@ export interface LocalRuntimeOptions {
   dataDir: string;
   /** "bubblewrap" isolates; "none" runs sandboxes as plain host processes (explicitly unsafe). */
   isolation: "bubblewrap" | "none";
-  tools: { bwrap: string; nsenter: string; setpriv: string; unshare: string; sleep: string; ptyHelper: string; guard: string; tar?: string; mkfsExt4?: string };
+  tools: {
+    bwrap: string;
+    nsenter: string;
+    setpriv: string;
+    unshare: string;
+    sleep: string;
+    ptyHelper: string;
+    guard: string;
+    tar?: string;
+    mkfsExt4?: string;
+  };
   /** Hangar is root: each sandbox's own writes (root, /tmp, home, unsized volumes) go to a file system of this size (HANGAR_LOCAL_DISK_BYTES, ADR 0027); 0/undefined: the data dir's disk. */
   diskBytes?: number;
   /** Restores mount a snapshot unpacked once, copy-on-write (Hangar is root; default true): HANGAR_LOCAL_SNAPSHOT_LAYERS. */
@@ -119,15 +138,24 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const isRoot = process.getuid?.() === 0;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const connectedAtMs = Date.now();
-  const launcher = bubblewrapLauncher(o.tools, (() => {
-    try {
-      return realpathSync(o.tools.bwrap);
-    } catch {
-      return o.tools.bwrap;
-    }
-  })(), o.users !== undefined);
+  const launcher = bubblewrapLauncher(
+    o.tools,
+    (() => {
+      try {
+        return realpathSync(o.tools.bwrap);
+      } catch {
+        return o.tools.bwrap;
+      }
+    })(),
+    o.users !== undefined,
+  );
 
-  const dirNote = (image: string, dir: string, how: string) => ({ dir, env: {}, mapped: true, note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})` });
+  const dirNote = (image: string, dir: string, how: string) => ({
+    dir,
+    env: {},
+    mapped: true,
+    note: `local runtime: image ${image} -> ${dir === "/" ? "the host root filesystem" : `rootfs ${dir}`} (${how})`,
+  });
   /** mapped: a directory the operator named (maybe the host's own): host paths are masked in it. */
   const rootfsFor = async (image: string): Promise<{ dir: string; env: Record<string, string>; note: string; mapped: boolean }> => {
     const exact = o.images[image];
@@ -156,22 +184,45 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const durable = localRecords(path.join(o.dataDir, "records"), emit, o.log);
 
   const gpuPool = o.gpus?.devices.length ? createGpuPool(o.gpus) : undefined;
-  const disks = o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0
-    ? diskSpares({ dir: path.join(o.dataDir, "disk-spares"), mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", bytes: o.diskBytes ?? 0, count: 8, layout: diskLayout(o.users.range.start, o.users.range.start + o.sandboxUid), onError: (e) => o.log.warn({ err: e }, "could not make a spare sandbox disk") })
-    : undefined;
-  const layers = o.isolation === "bubblewrap" && isRoot && o.users && o.snapshotLayers !== false
-    ? createSnapshotLayers({ dir: path.join(o.dataDir, "layers"), tools: { ...o.tools, tar: o.tools.tar ?? "/usr/bin/tar" }, range: o.users.range, slots: o.users.slots })
-    : undefined;
+  const disks =
+    o.isolation === "bubblewrap" && isRoot && o.users && (o.diskBytes ?? 0) > 0
+      ? diskSpares({
+          dir: path.join(o.dataDir, "disk-spares"),
+          mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4",
+          bytes: o.diskBytes ?? 0,
+          count: 8,
+          layout: diskLayout(o.users.range.start, o.users.range.start + o.sandboxUid),
+          onError: (e) => o.log.warn({ err: e }, "could not make a spare sandbox disk"),
+        })
+      : undefined;
+  const layers =
+    o.isolation === "bubblewrap" && isRoot && o.users && o.snapshotLayers !== false
+      ? createSnapshotLayers({
+          dir: path.join(o.dataDir, "layers"),
+          tools: { ...o.tools, tar: o.tools.tar ?? "/usr/bin/tar" },
+          range: o.users.range,
+          slots: o.users.slots,
+        })
+      : undefined;
   layers?.catch(() => undefined);
   const procDriver = existsSync("/proc/driver/nvidia") ? "/proc/driver/nvidia" : undefined;
 
   /** A GPU sandbox holds its devices from here until its teardown (or a start that fails before it runs). */
-  async function start(id: string, spec: SandboxSpec, runnerId?: string, record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+  async function start(
+    id: string,
+    spec: SandboxSpec,
+    runnerId?: string,
+    record?: SandboxRecord,
+    startSecrets?: StartSecrets,
+  ): Promise<StartedSandbox> {
     await durable.stored(id, record); // on disk before the create is answered
     const ask = gpuAsk(spec);
     if (ask) {
       if (!gpuPool) throw errors.noSuitableRunner("this Hangar's local runtime has no GPUs (HANGAR_LOCAL_GPU_DEVICES lists none)");
-      if (o.isolation !== "bubblewrap") throw errors.noSuitableRunner("GPU sandboxes need isolation: with HANGAR_LOCAL_UNSAFE_NO_ISOLATION every process sees every device");
+      if (o.isolation !== "bubblewrap")
+        throw errors.noSuitableRunner(
+          "GPU sandboxes need isolation: with HANGAR_LOCAL_UNSAFE_NO_ISOLATION every process sees every device",
+        );
       const got = gpuPool.take(id, ask.count);
       if ("refused" in got) throw errors.capacityExhausted(got.refused, 5000);
     }
@@ -188,11 +239,20 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     }
   }
 
-  async function startSandbox(id: string, spec: SandboxSpec, _runnerId?: string, _record?: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+  async function startSandbox(
+    id: string,
+    spec: SandboxSpec,
+    _runnerId?: string,
+    _record?: SandboxRecord,
+    startSecrets?: StartSecrets,
+  ): Promise<StartedSandbox> {
     const secrets = startSecrets?.env && Object.keys(startSecrets.env).length ? startSecrets.env : undefined;
     const helpers = await prepared;
     const dir = path.join(o.dataDir, "sandboxes", id);
-    const rootfs = o.isolation === "bubblewrap" ? await rootfsFor(spec.image) : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
+    const rootfs =
+      o.isolation === "bubblewrap"
+        ? await rootfsFor(spec.image)
+        : { dir: "/", env: {}, mapped: true, note: "no image: the host (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)" };
     await mkdir(dir, { recursive: true });
     for (const d of ["upper", "work", "root", "tmp", "home", "files", "volumes"]) await mkdir(path.join(dir, d), { recursive: true });
     // The sandbox's own disk (Hangar is root, ADR 0027): its root's upper dir, /tmp, home and unsized
@@ -207,7 +267,15 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // Made with its layout (diskLayout): upper, work, tmp and home with their owners.
       diskSteps.push({ t: "ext4", image, target: disk, keepLostFound: true });
     }
-    const paths: SandboxPaths = { root: rootfs.dir, rootWritable: false, tmp: path.join(disk ?? dir, "tmp"), home: path.join(disk ?? dir, "home"), empty: path.join(dir, "empty"), files: [], volumes: [] };
+    const paths: SandboxPaths = {
+      root: rootfs.dir,
+      rootWritable: false,
+      tmp: path.join(disk ?? dir, "tmp"),
+      home: path.join(disk ?? dir, "home"),
+      empty: path.join(dir, "empty"),
+      files: [],
+      volumes: [],
+    };
     await writeFile(paths.empty, "", { mode: 0o444 });
     const gpuDevices = gpuPool?.held(id) ?? [];
     if (gpuDevices.length) {
@@ -218,7 +286,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const notes = [rootfs.note, ...(gpuDevices.length ? [`GPUs: ${gpuDevices.join(", ")}`] : [])];
     if (o.isolation === "bubblewrap") {
       if (isRoot) {
-        overlay = { lower: rootfs.dir, upper: path.join(disk ?? dir, "upper"), work: path.join(disk ?? dir, "work"), target: path.join(dir, "root") };
+        overlay = {
+          lower: rootfs.dir,
+          upper: path.join(disk ?? dir, "upper"),
+          work: path.join(disk ?? dir, "work"),
+          target: path.join(dir, "root"),
+        };
         paths.root = overlay.target;
         paths.rootWritable = true;
         notes.push("private writable overlay");
@@ -244,7 +317,11 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         // The operator's directory, as it is: never created, chowned or entered by a sub path (a
         // sandbox that can write there could plant a link for the next one's sub path to follow).
         if (!src || !("hostPath" in src)) throw errors.internal(`registered volume ${v.registered.id} has no directory`);
-        if (v.subPath) throw errors.invalidField(`${v.registered.at}.sub_path`, "sub paths of registered volumes are not offered by the local runtime: mount the volume's root");
+        if (v.subPath)
+          throw errors.invalidField(
+            `${v.registered.at}.sub_path`,
+            "sub paths of registered volumes are not offered by the local runtime: mount the volume's root",
+          );
         paths.volumes.push({ host: src.hostPath, path: v.mountPath, readOnly: v.readOnly });
         continue;
       }
@@ -264,7 +341,14 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       // A sized volume (Hangar root) is a file system of its own, of that size: writes past it fail (ENOSPC).
       if (overlay && o.users && v.size && !sizedFs.has(v.name)) {
         const fsDir = tree ? path.join(dir, "volume-fs", safe) : root;
-        const image = await makeVolumeImage({ mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4", image: path.join(dir, "volume-fs", `${safe}.img`), size: v.size, name: v.name, uid: sandboxUser, gid: sandboxUser });
+        const image = await makeVolumeImage({
+          mkfs: o.tools.mkfsExt4 ?? "/usr/sbin/mkfs.ext4",
+          image: path.join(dir, "volume-fs", `${safe}.img`),
+          size: v.size,
+          name: v.name,
+          uid: sandboxUser,
+          gid: sandboxUser,
+        });
         await mkdir(fsDir, { recursive: true });
         volumeSteps.push({ t: "ext4", image, target: fsDir });
         sizedFs.set(v.name, fsDir);
@@ -275,7 +359,11 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
         const upper = fs ? path.join(fs, "upper") : path.join(disk ?? dir, "volume-upper", safe);
         const work = fs ? path.join(fs, "work") : path.join(disk ?? dir, "volume-work", safe);
         const st = await stat(tree);
-        if (fs || disk) volumeSteps.push({ t: "dir", path: upper, uid: st.uid, gid: st.gid, mode: st.mode }, { t: "dir", path: work, uid: 0, gid: 0, mode: 0o700 });
+        if (fs || disk)
+          volumeSteps.push(
+            { t: "dir", path: upper, uid: st.uid, gid: st.gid, mode: st.mode },
+            { t: "dir", path: work, uid: 0, gid: 0, mode: 0o700 },
+          );
         else {
           await mkdir(upper, { recursive: true });
           await mkdir(work, { recursive: true });
@@ -299,7 +387,11 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (sizedFs.size) notes.push(`volumes of their own size: ${[...sizedFs.keys()].join(", ")}`);
     const memoryBytes = parseQuantity(spec.limits.memory ?? "") || o.defaultMemoryBytes;
     const cpu = cpuMillicores(spec.limits.cpu ?? "") ?? 0;
-    const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || o.defaultCpuMillicores, pidsMax: o.pidsMax });
+    const cgroups = await createCgroups(o.cgroupRoot, `${instance}/${id}`, {
+      memoryBytes: memoryBytes || undefined,
+      cpuMillicores: cpu || o.defaultCpuMillicores,
+      pidsMax: o.pidsMax,
+    });
     notes.push(cgroups.note);
     const hostname = `sandbox-${id.slice(0, 8)}`;
     // Secret values live only in this process's memory (the main process's env and each exec's).
@@ -307,7 +399,10 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const network = spec.denyEgress === undefined ? !o.defaultDenyEgress : !spec.denyEgress;
     if (network && o.isolation === "bubblewrap" && helpers.egress instanceof Error) {
       await cgroups.remove();
-      throw errors.invalidField("sandbox.spec.network.deny_egress", `this Hangar cannot give local sandboxes egress: ${helpers.egress.message}; ask for deny_egress=true`);
+      throw errors.invalidField(
+        "sandbox.spec.network.deny_egress",
+        `this Hangar cannot give local sandboxes egress: ${helpers.egress.message}; ask for deny_egress=true`,
+      );
     }
     if (network && o.isolation === "bubblewrap") {
       await writeFile(path.join(dir, "resolv.conf"), `nameserver ${SANDBOX_DNS}\n`, { mode: 0o444 });
@@ -336,7 +431,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
             await chown(paths.home, user, user);
           }
           for (const h of scratch) await chown(h, user, user);
-          notes.push(`unprivileged: sandbox ids 0-${o.users.range.size - 1} are host ids ${root}-${root + o.users.range.size - 1}, namespace owner uid ${slot}`);
+          notes.push(
+            `unprivileged: sandbox ids 0-${o.users.range.size - 1} are host ids ${root}-${root + o.users.range.size - 1}, namespace owner uid ${slot}`,
+          );
         }
         seccompFd = openSync(o.seccompBpf, "r");
       } catch (e) {
@@ -350,11 +447,27 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       paths.maskSecrets = rootfs.mapped;
       // Secret values go to bubblewrap through a pipe (--args), never on a command line (ps shows those to every host user).
       const plainEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !secrets || !(k in secrets)));
-      argv = launcher.mainArgv({ paths, spec, hostname, uid: o.sandboxUid, maskPaths: mask, env: plainEnv, argsFd: secrets ? LAUNCH_FDS.args : undefined, ptyHelper: helpers.ptyHelper, guard: helpers.guard, slot, procMasks: helpers.procMasks });
+      argv = launcher.mainArgv({
+        paths,
+        spec,
+        hostname,
+        uid: o.sandboxUid,
+        maskPaths: mask,
+        env: plainEnv,
+        argsFd: secrets ? LAUNCH_FDS.args : undefined,
+        ptyHelper: helpers.ptyHelper,
+        guard: helpers.guard,
+        slot,
+        procMasks: helpers.procMasks,
+      });
       if (overlay) argv = withMounts(o.tools.unshare, [...diskSteps, { t: "overlay", ...overlay }, ...volumeSteps], argv);
       if (disk) notes.push(`own disk of ${o.diskBytes} bytes (root's writes, /tmp, home, unsized volumes)`);
       if (copyOnWrite.length) notes.push(`copy-on-write restore of ${copyOnWrite.join(", ")}`);
-      notes.push(network ? "network: own namespace, egress through pasta (no host address, private or link-local range)" : "network: own namespace, loopback only (egress denied)");
+      notes.push(
+        network
+          ? "network: own namespace, egress through pasta (no host address, private or link-local range)"
+          : "network: own namespace, loopback only (egress denied)",
+      );
     } else {
       argv = spec.argv;
       notes.push("UNSAFE: no isolation (HANGAR_LOCAL_UNSAFE_NO_ISOLATION)");
@@ -363,7 +476,15 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     const main = spawn(full[0] as string, full.slice(1), {
       cwd: o.isolation === "none" ? paths.home : "/",
       env: o.isolation === "none" ? { ...process.env, ...env, HOME: paths.home } : { PATH: process.env.PATH ?? "" },
-      stdio: ["ignore", "pipe", "pipe", "pipe", usernsFd ?? "ignore", seccompFd ?? "ignore", ...(secrets && o.isolation === "bubblewrap" ? ["pipe" as const] : [])],
+      stdio: [
+        "ignore",
+        "pipe",
+        "pipe",
+        "pipe",
+        usernsFd ?? "ignore",
+        seccompFd ?? "ignore",
+        ...(secrets && o.isolation === "bubblewrap" ? ["pipe" as const] : []),
+      ],
       detached: true,
     });
     const argsPipe = (main.stdio as unknown as (Writable | null)[])[LAUNCH_FDS.args];
@@ -385,11 +506,23 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     let settle: () => void = () => undefined;
     const startSettled = new Promise<void>((r) => (settle = r));
     const sb: LocalSandbox = {
-      id, dir, spec, main, cgroups, logs, env, cpuMillicores: cpu, memoryBytes, slot,
+      id,
+      dir,
+      spec,
+      main,
+      cgroups,
+      logs,
+      env,
+      cpuMillicores: cpu,
+      memoryBytes,
+      slot,
       exited: new Promise<void>((resolve) => {
         main.once("close", (code, signal) => {
           logs.end();
-          const exitCode = sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128) ? 128 + sb.killedBySignal : (code ?? 128 + signalNumber(signal));
+          const exitCode =
+            sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128)
+              ? 128 + sb.killedBySignal
+              : (code ?? 128 + signalNumber(signal));
           const last = logs.lastLine() ?? "";
           const startFailure = /^bwrap: (execvp|Can't)/.test(last) ? last : undefined;
           const endedAtMs = Date.now();
@@ -397,7 +530,16 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
             .then(() => startSettled)
             .then(() => new Promise((r) => setImmediate(r)))
             .finally(() => {
-              emit({ t: "exit", id, exit: { exitCode, reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`, endedAtMs, startFailure } });
+              emit({
+                t: "exit",
+                id,
+                exit: {
+                  exitCode,
+                  reason: sb.killedBySignal ? `killed by signal ${sb.killedBySignal}` : `main process exited with code ${exitCode}`,
+                  endedAtMs,
+                  startFailure,
+                },
+              });
               resolve();
             });
         });
@@ -423,7 +565,12 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       settle();
     }
     if (spec.startupProbe) {
-      const outcome = await runStartupProbe(spec.startupProbe, (argv, timeoutMs) => probeOnce(id, argv, timeoutMs), (ms) => new Promise((r) => setTimeout(r, ms)), () => !ended(sb));
+      const outcome = await runStartupProbe(
+        spec.startupProbe,
+        (argv, timeoutMs) => probeOnce(id, argv, timeoutMs),
+        (ms) => new Promise((r) => setTimeout(r, ms)),
+        () => !ended(sb),
+      );
       if (!outcome.ok) {
         await stop(id, 0);
         throw new Error(outcome.reason);
@@ -465,7 +612,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   }
 
   async function waitStarted(main: ChildProcess, logs: LogStore, mainClosed: Promise<void>): Promise<number | undefined> {
-    const spawnError = new Promise<never>((_, reject) => main.once("error", (e) => reject(errors.internal(`could not start sandbox: ${e.message}`, e))));
+    const spawnError = new Promise<never>((_, reject) =>
+      main.once("error", (e) => reject(errors.internal(`could not start sandbox: ${e.message}`, e))),
+    );
     if (o.isolation === "bubblewrap") {
       const info = readInfo(main);
       const exitedEarly = mainClosed.then(() => {
@@ -513,7 +662,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   async function stop(id: string, graceMs: number): Promise<void> {
     const sb = sandboxes.get(id);
     if (!sb || ended(sb)) return;
-    const targets = o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
+    const targets =
+      o.isolation === "bubblewrap" && sb.initPid ? await descendants(sb.initPid).then((d) => d.slice(0, 1)) : [sb.main.pid ?? 0];
     const hardKill = () => {
       sb.killedBySignal ??= 9;
       void killAll(sb, "stop");
@@ -537,7 +687,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     if (!sb.initPid || ended(sb)) throw errors.notRunning(id, "exited");
     // The pty is made inside the sandbox (by the helper mounted there), so job control sees its own pids.
     const isolated = o.isolation === "bubblewrap";
-    const inner = opts.tty ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv] : opts.argv;
+    const inner = opts.tty
+      ? [isolated ? PTY_HELPER_PATH : o.tools.ptyHelper, String(opts.tty.cols), String(opts.tty.rows), "--", ...opts.argv]
+      : opts.argv;
     let argv = isolated ? launcher.joinArgv(sb.initPid, o.sandboxUid, inner) : inner;
     const leaf = await sb.cgroups.leaf(`exec-${++execSeq}`);
     argv = inCgroups(leaf.procsFiles, argv);
@@ -575,7 +727,9 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
       sandboxes.delete(id);
       sb.logs.close();
     }
-    await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch((e) => o.log.warn({ err: e, id }, "could not remove sandbox files"));
+    await rm(path.join(o.dataDir, "sandboxes", id), { recursive: true, force: true }).catch((e) =>
+      o.log.warn({ err: e, id }, "could not remove sandbox files"),
+    );
     await durable.remove(id);
   }
 
@@ -604,8 +758,26 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
     await durable.idle(); // the ends just reported are on disk before Hangar exits
   }
 
-  const layersApi = layers && { ensure: async (key: string, archive: ArchiveSource) => (await layers).ensure(key, archive), drop: async (key: string) => (await layers).drop(key) };
-  return { name: "local", records: durable.records, templates: createFileTemplateStore(o.dataDir), volumes: createDirVolumeRegistry(o.volumes ?? []), ...(layersApi ? { layers: layersApi } : {}), runners: () => [runner()], start, subscribe, stop, exec, logs, logSession: (id) => sandboxes.get(id)?.logs.session, remove, close };
+  const layersApi = layers && {
+    ensure: async (key: string, archive: ArchiveSource) => (await layers).ensure(key, archive),
+    drop: async (key: string) => (await layers).drop(key),
+  };
+  return {
+    name: "local",
+    records: durable.records,
+    templates: createFileTemplateStore(o.dataDir),
+    volumes: createDirVolumeRegistry(o.volumes ?? []),
+    ...(layersApi ? { layers: layersApi } : {}),
+    runners: () => [runner()],
+    start,
+    subscribe,
+    stop,
+    exec,
+    logs,
+    logSession: (id) => sandboxes.get(id)?.logs.session,
+    remove,
+    close,
+  };
 }
 
 function readInfo(main: ChildProcess): Promise<number> {

@@ -27,7 +27,8 @@ const MAX_PARTIAL = 64 * 1024;
 /** RFC 3339 with nanoseconds, as Kubernetes writes log timestamps. */
 export const rfc3339Nano = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000000Z");
 
-export const droppedMarker = (bytes: number, limit: number) => Buffer.from(`[hangar: ${bytes} bytes of older output were dropped: this sandbox's log keeps the last ${limit} bytes]\n`);
+export const droppedMarker = (bytes: number, limit: number) =>
+  Buffer.from(`[hangar: ${bytes} bytes of older output were dropped: this sandbox's log keeps the last ${limit} bytes]\n`);
 
 export class LogStore implements BudgetedLog {
   private chunks: Chunk[] = [];
@@ -44,7 +45,10 @@ export class LogStore implements BudgetedLog {
   readonly session = randomBytes(6).toString("hex");
 
   /** maxBytes: this log's own limit (HANGAR_LOCAL_LOG_BYTES); budget: its tenant's, shared with its other logs (runtime/local/log-budget.ts). */
-  constructor(private readonly maxBytes = 8 * 1024 * 1024, private readonly budget?: LogBudget) {
+  constructor(
+    private readonly maxBytes = 8 * 1024 * 1024,
+    private readonly budget?: LogBudget,
+  ) {
     this.events.setMaxListeners(0);
     budget?.join(this);
   }
@@ -120,7 +124,11 @@ export class LogStore implements BudgetedLog {
     const d = this.chunks.at(-1)?.data;
     if (!d) return undefined;
     const end = d.at(-1) === 10 ? d.length - 1 : d.length;
-    return d.subarray(d.lastIndexOf(10, end - 1) + 1, end).toString("utf8").trim().slice(0, 500);
+    return d
+      .subarray(d.lastIndexOf(10, end - 1) + 1, end)
+      .toString("utf8")
+      .trim()
+      .slice(0, 500);
   }
 
   async *read(opts: LogOptions): AsyncIterable<LogChunk> {
@@ -130,8 +138,13 @@ export class LogStore implements BudgetedLog {
     if (opts.fromOffset !== undefined) {
       const from = opts.fromOffset;
       const oldest = (this.chunks[0]?.end ?? this.total) - (this.chunks[0]?.data.length ?? 0);
-      if (from > this.total) throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${this.total} bytes)`);
-      if (from < oldest) throw new LogResumeError("REPLAY_GAP", `bytes ${from}-${oldest} of this log are no longer kept (it keeps the last ${this.maxBytes} bytes)`);
+      if (from > this.total)
+        throw new LogResumeError("INVALID_RESUME_OFFSET", `offset ${from} is past the end of this log (${this.total} bytes)`);
+      if (from < oldest)
+        throw new LogResumeError(
+          "REPLAY_GAP",
+          `bytes ${from}-${oldest} of this log are no longer kept (it keeps the last ${this.maxBytes} bytes)`,
+        );
       start = this.chunks.filter((c) => c.end > from);
       const head = start[0];
       if (head) first = head.data.subarray(head.data.length - (head.end - from));

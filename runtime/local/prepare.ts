@@ -26,7 +26,13 @@ export interface Prepared {
 /** Helpers are copied into the data dir: slot uids must reach every path bubblewrap mounts. */
 export async function prepareLocalRuntime(o: LocalRuntimeOptions, instance: string): Promise<Prepared> {
   const swept = await sweepLeftovers({ dataDir: o.dataDir, cgroupRoot: o.cgroupRoot, instance });
-  if (o.isolation === "bubblewrap") startWatchdog(o.tools.setpriv, instanceCgroupDirs(o.cgroupRoot, instance).filter((d) => d.kill).map((d) => d.dir));
+  if (o.isolation === "bubblewrap")
+    startWatchdog(
+      o.tools.setpriv,
+      instanceCgroupDirs(o.cgroupRoot, instance)
+        .filter((d) => d.kill)
+        .map((d) => d.dir),
+    );
   if (swept) o.log.warn({ sandboxes: swept }, "removed what sandboxes of an earlier run of Hangar left behind (processes, cgroups, files)");
   const bin = path.join(o.dataDir, "bin");
   await mkdir(path.join(o.dataDir, "sandboxes"), { recursive: true });
@@ -48,9 +54,19 @@ export async function prepareLocalRuntime(o: LocalRuntimeOptions, instance: stri
   }
   // Egress is set up once; if it cannot be, sandboxes that ask for egress are refused with the reason.
   const egress = await (async () => {
-    if (!o.users || !o.egress) return new Error(o.users ? "egress is not configured" : "egress from local sandboxes needs Hangar to run as root (a host firewall rule confines the sandbox's relay)");
+    if (!o.users || !o.egress)
+      return new Error(
+        o.users
+          ? "egress is not configured"
+          : "egress from local sandboxes needs Hangar to run as root (a host firewall rule confines the sandbox's relay)",
+      );
     const tun = path.join(o.dataDir, "net-tun");
-    if (!existsSync(tun)) await new Promise<void>((resolve, reject) => spawn("mknod", ["-m", "666", tun, "c", "10", "200"], { stdio: "ignore" }).once("close", (c) => (c === 0 ? resolve() : reject(new Error(`mknod ${tun} failed`)))).once("error", reject));
+    if (!existsSync(tun))
+      await new Promise<void>((resolve, reject) =>
+        spawn("mknod", ["-m", "666", tun, "c", "10", "200"], { stdio: "ignore" })
+          .once("close", (c) => (c === 0 ? resolve() : reject(new Error(`mknod ${tun} failed`))))
+          .once("error", reject),
+      );
     await installEgressFirewall(o.egress.tools, o.users.slots.base, o.users.slots.size, o.egress.deniedCidrs);
     return { tun };
   })().catch((e: Error) => {

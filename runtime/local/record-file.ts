@@ -25,7 +25,12 @@ export function afterRestart(r: SandboxRecord, nowMs: number): SandboxRecord {
   if (isTerminal(r.state)) return r;
   const was = r.state === "RUNNING" || r.state === "TERMINATING" ? "ran" : "was starting";
   const ended = { ...r, endedAtMs: nowMs, preparing: undefined };
-  if (r.stop) return { ...ended, state: "COMPLETED", stateReason: `stopped by ${r.stop.why === "expired" ? "max lifetime" : r.stop.why === "purged" ? "purge" : "delete"}; Hangar restarted before the stop was seen through (its processes were killed)` };
+  if (r.stop)
+    return {
+      ...ended,
+      state: "COMPLETED",
+      stateReason: `stopped by ${r.stop.why === "expired" ? "max lifetime" : r.stop.why === "purged" ? "purge" : "delete"}; Hangar restarted before the stop was seen through (its processes were killed)`,
+    };
   return { ...ended, state: "FAILED", stateReason: `Hangar restarted while the sandbox ${was}: its processes were killed` };
 }
 
@@ -45,10 +50,16 @@ export function createRecordFiles(dir: string): RecordFiles {
   let seq = 0;
   let made: Promise<void> | undefined;
   // chmod too: a records dir carried over from elsewhere keeps its mode through mkdir.
-  const ensureDir = () => (made ??= mkdir(dir, { recursive: true, mode: 0o700 }).then(() => chmod(dir, 0o700)).then(() => undefined, (e: unknown) => {
-    made = undefined;
-    throw e;
-  }));
+  const ensureDir = () =>
+    (made ??= mkdir(dir, { recursive: true, mode: 0o700 })
+      .then(() => chmod(dir, 0o700))
+      .then(
+        () => undefined,
+        (e: unknown) => {
+          made = undefined;
+          throw e;
+        },
+      ));
   const fileOf = (id: string) => {
     if (!ID.test(id)) throw new Error(`not a sandbox id: ${JSON.stringify(id.slice(0, 64))}`);
     return path.join(dir, id + SUFFIX);
@@ -85,9 +96,11 @@ export function createRecordFiles(dir: string): RecordFiles {
   function chain(id: string, step: () => Promise<void>): Promise<void> {
     const next = (chains.get(id) ?? Promise.resolve()).catch(() => undefined).then(step);
     chains.set(id, next);
-    void next.finally(() => {
-      if (chains.get(id) === next) chains.delete(id);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (chains.get(id) === next) chains.delete(id);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -130,7 +143,8 @@ export function createRecordFiles(dir: string): RecordFiles {
         const text = await readFile(file, "utf8").catch((e: Error) => e);
         const got = text instanceof Error ? { ok: false as const, why: text.message } : readRecord(text);
         if (!got.ok) unreadable.push({ file, why: got.why });
-        else if (got.record.id !== id) unreadable.push({ file, why: `it holds the record of ${JSON.stringify(String(got.record.id).slice(0, 64))}` });
+        else if (got.record.id !== id)
+          unreadable.push({ file, why: `it holds the record of ${JSON.stringify(String(got.record.id).slice(0, 64))}` });
         else records.push(got.record);
       }
       return { records, unreadable };
@@ -144,7 +158,12 @@ export function createRecordFiles(dir: string): RecordFiles {
  * record before the create is answered (stored()). An unreadable file is set aside (renamed
  * *.unreadable, never read again) with a warning: it never stops Hangar.
  */
-export function localRecords(dir: string, emit: (e: RuntimeEvent) => void, log: { warn(o: object, m: string): void }, now: () => number = Date.now) {
+export function localRecords(
+  dir: string,
+  emit: (e: RuntimeEvent) => void,
+  log: { warn(o: object, m: string): void },
+  now: () => number = Date.now,
+) {
   const files = createRecordFiles(dir);
   /** Sandboxes of an earlier run of Hangar: records only (their output died with that run). */
   const restored = new Set<string>();

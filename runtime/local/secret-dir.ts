@@ -19,7 +19,8 @@ async function readValue(file: string, ref: SecretRef): Promise<string> {
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw errors.secretUnavailable(ref.at, `${describe(ref)} is not a file`);
-    if (st.size > MAX_SECRET_BYTES) throw errors.secretUnavailable(ref.at, `${describe(ref)} is over ${MAX_SECRET_BYTES} bytes, too large for an environment variable`);
+    if (st.size > MAX_SECRET_BYTES)
+      throw errors.secretUnavailable(ref.at, `${describe(ref)} is over ${MAX_SECRET_BYTES} bytes, too large for an environment variable`);
     return (await fh.readFile()).toString("utf8");
   } finally {
     await fh.close();
@@ -30,17 +31,23 @@ async function readValue(file: string, ref: SecretRef): Promise<string> {
 export async function readDirSecret(dir: string, ref: SecretRef): Promise<string> {
   // Names were checked in the API (no "/", no leading ".", no ".."); the tenant directory itself must not be a link.
   const base = await lstat(dir).catch(() => undefined);
-  if (!base?.isDirectory()) throw errors.secretUnavailable(ref.at, `${describe(ref)} is not there for this tenant (the store holds nothing for it)`);
+  if (!base?.isDirectory())
+    throw errors.secretUnavailable(ref.at, `${describe(ref)} is not there for this tenant (the store holds nothing for it)`);
   const entry = path.join(dir, ref.name);
   const st = await lstat(entry).catch(() => undefined);
   if (!st || st.isSymbolicLink()) throw errors.secretUnavailable(ref.at, `${describe(ref)} is not there for this tenant`);
   if (ref.field) {
-    if (!st.isDirectory()) throw errors.secretUnavailable(ref.at, `${describe(ref)}: the secret has no fields (it is a single value; leave field empty)`);
+    if (!st.isDirectory())
+      throw errors.secretUnavailable(ref.at, `${describe(ref)}: the secret has no fields (it is a single value; leave field empty)`);
     return readValue(path.join(entry, ref.field), ref);
   }
   if (st.isFile()) return readValue(entry, ref);
   if (!st.isDirectory()) throw errors.secretUnavailable(ref.at, `${describe(ref)} is not a file`);
   const keys = (await readdir(entry)).filter((k) => !k.startsWith("."));
-  if (keys.length !== 1) throw errors.secretUnavailable(ref.at, `${describe(ref)} has ${keys.length} fields (${keys.slice(0, 8).join(", ")}): name one in field`);
+  if (keys.length !== 1)
+    throw errors.secretUnavailable(
+      ref.at,
+      `${describe(ref)} has ${keys.length} fields (${keys.slice(0, 8).join(", ")}): name one in field`,
+    );
   return readValue(path.join(entry, keys[0] as string), ref);
 }

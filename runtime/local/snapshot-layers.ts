@@ -40,20 +40,66 @@ export interface SnapshotLayers {
 /** argv of the confined unpack: tar as root of a user namespace open at fd 3, writing only `tree` (mounted at /layer). */
 export function unpackArgv(t: LayerTools, slotUid: number, tree: string): string[] {
   return asSlot(t.setpriv, slotUid, [
-    t.bwrap, "--userns", "3", "--uid", "0", "--gid", "0",
-    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-    "--bind", tree, "/layer", "--dev", "/dev",
-    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
+    t.bwrap,
+    "--userns",
+    "3",
+    "--uid",
+    "0",
+    "--gid",
+    "0",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--symlink",
+    "usr/bin",
+    "/bin",
+    "--symlink",
+    "usr/lib",
+    "/lib",
+    "--symlink",
+    "usr/lib64",
+    "/lib64",
+    "--bind",
+    tree,
+    "/layer",
+    "--dev",
+    "/dev",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--die-with-parent",
+    "--new-session",
     // What tar needs to give each file the owner and mode the archive names, in the namespace only.
-    "--cap-add", "CAP_CHOWN", "--cap-add", "CAP_FOWNER", "--cap-add", "CAP_DAC_OVERRIDE", "--cap-add", "CAP_FSETID",
-    "--clearenv", "--chdir", "/layer", "--", t.tar, "-C", "/layer", "-xpf", "-",
+    "--cap-add",
+    "CAP_CHOWN",
+    "--cap-add",
+    "CAP_FOWNER",
+    "--cap-add",
+    "CAP_DAC_OVERRIDE",
+    "--cap-add",
+    "CAP_FSETID",
+    "--clearenv",
+    "--chdir",
+    "/layer",
+    "--",
+    t.tar,
+    "-C",
+    "/layer",
+    "-xpf",
+    "-",
   ]);
 }
 
 /** The directory name of a layer: its key hashed (keys carry tenant and snapshot ids). */
 export const layerName = (key: string) => createHash("sha256").update(`layer\u0000${key}`).digest("hex").slice(0, 40);
 
-export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; range: IdRange; slots: SlotPool }): Promise<SnapshotLayers> {
+export async function createSnapshotLayers(o: {
+  dir: string;
+  tools: LayerTools;
+  range: IdRange;
+  slots: SlotPool;
+}): Promise<SnapshotLayers> {
   await rm(o.dir, { recursive: true, force: true });
   // Slot uids (the unpack's namespace owner) traverse it to reach a .part tree; nothing here is listed to them.
   await mkdir(o.dir, { recursive: true, mode: 0o711 });
@@ -78,7 +124,10 @@ export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; 
       if (archive.path) input = openSync(archive.path, "r");
       fd = await createUserNs(o.tools, slot, o.range);
       const argv = unpackArgv(o.tools, slot, path.join(part, "tree"));
-      const child = spawn(argv[0] as string, argv.slice(1), { stdio: [input ?? "pipe", "ignore", "pipe", fd], env: { PATH: "/usr/bin:/bin" } });
+      const child = spawn(argv[0] as string, argv.slice(1), {
+        stdio: [input ?? "pipe", "ignore", "pipe", fd],
+        env: { PATH: "/usr/bin:/bin" },
+      });
       closeFd(fd);
       closeFd(input);
       fd = input = undefined;
@@ -116,7 +165,10 @@ export async function createSnapshotLayers(o: { dir: string; tools: LayerTools; 
     async ensure(key, archive) {
       const name = layerName(key);
       if (doomed.has(name)) throw new Error("the snapshot was deleted");
-      const have = await stat(treeOf(name)).then(() => true, () => false);
+      const have = await stat(treeOf(name)).then(
+        () => true,
+        () => false,
+      );
       if (have) return;
       let p = unpacking.get(name);
       if (!p) {

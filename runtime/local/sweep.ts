@@ -47,7 +47,12 @@ async function rmdirDeep(dir: string): Promise<void> {
  * processes cannot be killed is reported (counted, logged with the sandbox id) and left in place:
  * one stuck process of an earlier run must not stop every later start of Hangar.
  */
-export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; instance: string; kill?: { settleMs?: number; delaysMs?: number[] } }): Promise<number> {
+export async function sweepLeftovers(o: {
+  dataDir: string;
+  cgroupRoot: string;
+  instance: string;
+  kill?: { settleMs?: number; delaysMs?: number[] };
+}): Promise<number> {
   const sandboxesDir = path.join(o.dataDir, "sandboxes");
   const ids = new Set<string>(await readdir(sandboxesDir).catch(() => [] as string[]));
   for (const id of ids) {
@@ -78,7 +83,8 @@ export async function sweepLeftovers(o: { dataDir: string; cgroupRoot: string; i
       if (!stuck.has(e.name)) await rmdirDeep(path.join(dir, e.name));
     }
   }
-  for (const id of await readdir(sandboxesDir).catch(() => [] as string[])) await rm(path.join(sandboxesDir, id), { recursive: true, force: true });
+  for (const id of await readdir(sandboxesDir).catch(() => [] as string[]))
+    await rm(path.join(sandboxesDir, id), { recursive: true, force: true });
   return ids.size;
 }
 

@@ -44,7 +44,8 @@ export function createFileTemplateStore(dataDir: string): TemplateStore {
         const f = fileOf(t.tenant, t.id);
         if (!f) throw new Error(`template id ${t.id} cannot name a file`);
         const cur = await get(t.tenant, t.id);
-        if ((cur?.revision ?? 0) !== expected) throw new TemplateConflict(`template ${t.id} is at revision ${cur?.revision ?? 0}, not ${expected}`);
+        if ((cur?.revision ?? 0) !== expected)
+          throw new TemplateConflict(`template ${t.id} is at revision ${cur?.revision ?? 0}, not ${expected}`);
         await mkdir(path.dirname(f), { recursive: true, mode: 0o700 });
         const tmp = `${f}.tmp-${process.pid}`;
         await writeFile(tmp, JSON.stringify(t), { mode: 0o600 });

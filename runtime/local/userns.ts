@@ -56,8 +56,16 @@ export const idMap = (r: IdRange) => `0 ${r.start} ${r.size}\n`;
  * Creates a user namespace owned by `slotUid` with ids 0.. mapped to `range`, and returns an
  * open fd on it (give it to bubblewrap's --userns; close it once bubblewrap started).
  */
-export async function createUserNs(tools: { setpriv: string; unshare: string; sleep: string }, slotUid: number, range: IdRange): Promise<number> {
-  const helper = spawn(tools.setpriv, ["--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--", tools.unshare, "--user", "--", tools.sleep, "30"], { stdio: "ignore" });
+export async function createUserNs(
+  tools: { setpriv: string; unshare: string; sleep: string },
+  slotUid: number,
+  range: IdRange,
+): Promise<number> {
+  const helper = spawn(
+    tools.setpriv,
+    ["--reuid", String(slotUid), "--regid", String(slotUid), "--clear-groups", "--", tools.unshare, "--user", "--", tools.sleep, "30"],
+    { stdio: "ignore" },
+  );
   try {
     const pid = await new Promise<number>((resolve, reject) => {
       helper.once("spawn", () => resolve(helper.pid as number));
@@ -68,7 +76,10 @@ export async function createUserNs(tools: { setpriv: string; unshare: string; sl
     for (;;) {
       const ns = await readlink(`/proc/${pid}/ns/user`).catch(() => own);
       if (ns !== own) break;
-      if (helper.exitCode !== null || Date.now() > until) throw new Error(`could not create the sandbox's user namespace (helper ${helper.exitCode === null ? "timed out" : `exited ${helper.exitCode}`})`);
+      if (helper.exitCode !== null || Date.now() > until)
+        throw new Error(
+          `could not create the sandbox's user namespace (helper ${helper.exitCode === null ? "timed out" : `exited ${helper.exitCode}`})`,
+        );
       await new Promise((r) => setTimeout(r, 1));
     }
     await writeFile(`/proc/${pid}/uid_map`, idMap(range));

@@ -19,8 +19,20 @@ export function createDirVolumeRegistry(volumes: LocalVolume[], startedAtMs = Da
     async list(tenant) {
       const out: RegisteredVolume[] = [];
       for (const v of volumes.filter((x) => x.tenant === tenant)) {
-        const isDir = await stat(v.dir).then((s) => s.isDirectory(), () => false);
-        out.push({ id: v.id, tenant, readOnly: v.readOnly, accessModes: [v.readOnly ? "ReadOnlyMany" : "ReadWriteMany"], ready: isDir, reason: isDir ? `directory ${v.dir}` : `directory ${v.dir} does not exist`, source: { hostPath: v.dir }, createdAtMs: startedAtMs });
+        const isDir = await stat(v.dir).then(
+          (s) => s.isDirectory(),
+          () => false,
+        );
+        out.push({
+          id: v.id,
+          tenant,
+          readOnly: v.readOnly,
+          accessModes: [v.readOnly ? "ReadOnlyMany" : "ReadWriteMany"],
+          ready: isDir,
+          reason: isDir ? `directory ${v.dir}` : `directory ${v.dir} does not exist`,
+          source: { hostPath: v.dir },
+          createdAtMs: startedAtMs,
+        });
       }
       return out;
     },

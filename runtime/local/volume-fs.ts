@@ -17,12 +17,33 @@ import { parseQuantity } from "../../core/quantity.js";
 export const MIN_VOLUME_BYTES = 1024 * 1024;
 
 /** argv of mkfs for a volume image whose root belongs to uid:gid. */
-export const mkfsArgv = (mkfs: string, image: string, uid: number, gid: number, from?: string) => [mkfs, "-q", "-F", "-O", "^has_journal,^resize_inode", "-m", "0", "-E", `root_owner=${uid}:${gid},lazy_itable_init=1`, ...(from ? ["-d", from] : []), image];
+export const mkfsArgv = (mkfs: string, image: string, uid: number, gid: number, from?: string) => [
+  mkfs,
+  "-q",
+  "-F",
+  "-O",
+  "^has_journal,^resize_inode",
+  "-m",
+  "0",
+  "-E",
+  `root_owner=${uid}:${gid},lazy_itable_init=1`,
+  ...(from ? ["-d", from] : []),
+  image,
+];
 
 /** `from`: a directory whose tree (owners and modes kept) the new file system starts with (mkfs -d). */
-export async function makeVolumeImage(o: { mkfs: string; image: string; size: string; name: string; uid: number; gid: number; from?: string }): Promise<string> {
+export async function makeVolumeImage(o: {
+  mkfs: string;
+  image: string;
+  size: string;
+  name: string;
+  uid: number;
+  gid: number;
+  from?: string;
+}): Promise<string> {
   const bytes = parseQuantity(o.size) ?? 0;
-  if (bytes < MIN_VOLUME_BYTES) throw errors.invalidField("scratch.size", `volume ${o.name.slice(0, 64)}: ${o.size} is below the local runtime's smallest volume, 1Mi`);
+  if (bytes < MIN_VOLUME_BYTES)
+    throw errors.invalidField("scratch.size", `volume ${o.name.slice(0, 64)}: ${o.size} is below the local runtime's smallest volume, 1Mi`);
   await mkdir(path.dirname(o.image), { recursive: true, mode: 0o700 });
   const f = await open(o.image, "w", 0o600);
   try {
@@ -41,7 +62,8 @@ export async function makeVolumeImage(o: { mkfs: string; image: string; size: st
     });
     child.once("close", (c) => res(c ?? 1));
   });
-  if (code !== 0) throw errors.internal(`could not make the file system of volume ${o.name.slice(0, 64)} (${o.mkfs} exited ${code}: ${err.trim()})`);
+  if (code !== 0)
+    throw errors.internal(`could not make the file system of volume ${o.name.slice(0, 64)} (${o.mkfs} exited ${code}: ${err.trim()})`);
   return o.image;
 }
 
@@ -57,7 +79,14 @@ export interface DiskDir {
   mode: number;
 }
 
-export function diskSpares(o: { dir: string; mkfs: string; bytes: number; count: number; layout: DiskDir[]; onError?: (e: unknown) => void }) {
+export function diskSpares(o: {
+  dir: string;
+  mkfs: string;
+  bytes: number;
+  count: number;
+  layout: DiskDir[];
+  onError?: (e: unknown) => void;
+}) {
   const ready: string[] = [];
   let seq = 0;
   let filling = false;

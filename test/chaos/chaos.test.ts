@@ -14,7 +14,22 @@
 import { createHash, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { afterAll, expect, test } from "vitest";
-import { type CallError, type Client, core, exec, mainRunning, NS, now, OUT_DIR, Replica, restartDaemon, sandboxPods, sleep, statusName, unary } from "./harness.js";
+import {
+  type CallError,
+  type Client,
+  core,
+  exec,
+  mainRunning,
+  NS,
+  now,
+  OUT_DIR,
+  Replica,
+  restartDaemon,
+  sandboxPods,
+  sleep,
+  statusName,
+  unary,
+} from "./harness.js";
 import { KILL_GIVE_UP_MS } from "../../core/kill.js";
 
 const CYCLES = Number(process.env.HANGAR_CHAOS_CYCLES ?? 60);
@@ -90,7 +105,7 @@ const noteError = (e: unknown, where: string) => {
 
 /** A replica that is up, as a Service would pick one. */
 async function pick(): Promise<Replica> {
-  for (const t0 = now(); now() - t0 < 180_000; ) {
+  for (const t0 = now(); now() - t0 < 180_000;) {
     const up = replicas.filter((r) => r.up);
     if (up.length) return up[Math.floor(rand() * up.length)];
     await sleep(100);
@@ -101,7 +116,7 @@ async function pick(): Promise<Replica> {
 /** fn on some replica, again on transport-level failures (the replica died, the apiserver is away) for up to 3 minutes. */
 const RETRYABLE = new Set([1, 4, 8, 14]); // CANCELLED, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, UNAVAILABLE
 async function retry<T>(where: string, fn: (c: Client) => Promise<T>, extra: (e: unknown) => boolean = () => false): Promise<T> {
-  for (const t0 = now(); ; ) {
+  for (const t0 = now(); ;) {
     const r = await pick();
     try {
       return await fn(r.client);
@@ -147,14 +162,21 @@ async function killSoon(r: Replica, delayMs: number, kind: keyof typeof counts.r
 /** A client that cancels its exec after the first output: its command must not outlive the call. */
 async function vanish(id: string, rid: string): Promise<void> {
   const r = await pick();
-  await exec(r.client, id, ["/bin/sh", "-c", "echo up; while :; do sleep 1; done", `vanish-${rid}`], { onOutput: (call) => call.cancel() }).then(
+  await exec(r.client, id, ["/bin/sh", "-c", "echo up; while :; do sleep 1; done", `vanish-${rid}`], {
+    onOutput: (call) => call.cancel(),
+  }).then(
     () => violation(`${id}: a cancelled exec reported an exit`),
     (e: unknown) => {
       if (codeOf(e) !== 1) noteError(e, "vanish");
     },
   );
   // Its command must not outlive the call.
-  const probe = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do { tr "\\0" " " < $p/cmdline; } 2>/dev/null | grep -q "vanish-$0" && echo "${p#/proc/}"; done; true', rid];
+  const probe = [
+    "/bin/sh",
+    "-c",
+    'for p in /proc/[0-9]*; do { tr "\\0" " " < $p/cmdline; } 2>/dev/null | grep -q "vanish-$0" && echo "${p#/proc/}"; done; true',
+    rid,
+  ];
   let left = "?";
   // As long as Hangar's kill may take before it counts as failed (core/kill.ts, ADR 0032): the same bound.
   for (const t0 = now(); now() - t0 < KILL_GIVE_UP_MS; await sleep(500)) {
@@ -168,11 +190,14 @@ async function vanish(id: string, rid: string): Promise<void> {
 const TERMINAL = new Set(["STATE_COMPLETED", "STATE_FAILED", "STATE_TERMINATED"]);
 const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const FILE = "/tmp/chaos.dat";
-type Sandbox = { sandbox_id: string; status?: { state?: string; state_reason?: string; start_time?: { seconds?: string; nanos?: number } } };
+type Sandbox = {
+  sandbox_id: string;
+  status?: { state?: string; state_reason?: string; start_time?: { seconds?: string; nanos?: number } };
+};
 
 async function waitRunning(id: string, rid: string, spec: object): Promise<Sandbox | undefined> {
   let missingSince: number | undefined;
-  for (const t0 = now(); now() - t0 < 240_000; ) {
+  for (const t0 = now(); now() - t0 < 240_000;) {
     let s: Sandbox;
     try {
       s = await retry("get", (c) => unary<Sandbox>(c, "GetSandbox", { sandbox_id: id }, 10_000));
@@ -217,7 +242,11 @@ async function cycle(w: number, i: number) {
   counts.cycles++;
   counts.faults[fault]++;
   const rid = `${RUN}-${w}-${i}`;
-  const spec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: 600, tags: ["chaos", RUN_TAG, `cycle:${w}-${i}`] };
+  const spec = {
+    containers: [{ name: "main", image: "python:3.11" }],
+    max_lifetime_seconds: 600,
+    tags: ["chaos", RUN_TAG, `cycle:${w}-${i}`],
+  };
 
   // 1. create, retried with the same request id: every answer names the same sandbox.
   const ids = new Set<string>();
@@ -269,7 +298,8 @@ async function use(id: string, fault: Fault) {
   await killingW;
   if (!written) {
     const seen = await readBack(id);
-    if (seen && !seen.equals(content)) violation(`${id}: a cut write left ${seen.length} of ${content.length} bytes (partial file visible)`);
+    if (seen && !seen.equals(content))
+      violation(`${id}: a cut write left ${seen.length} of ${content.length} bytes (partial file visible)`);
     await retry("write", (c) => unary(c, "WriteFile", { sandbox_id: id, path: FILE, content }));
   }
   const back = await readBack(id);
@@ -285,7 +315,8 @@ async function use(id: string, fault: Fault) {
     const killingE = reservedE ? killSoon(r, 100 + rand() * 300, "mid-exec") : undefined;
     try {
       const res = await exec(r.client, id, argv);
-      if (res.out !== want || res.exitCode !== 7) violation(`${id}: exec completed with ${JSON.stringify(res)} instead of exit 7 and ${want.trim()}`);
+      if (res.out !== want || res.exitCode !== 7)
+        violation(`${id}: exec completed with ${JSON.stringify(res)} instead of exit 7 and ${want.trim()}`);
       else counts.execs_ok++;
     } catch (e) {
       noteError(e, "exec");
@@ -309,11 +340,16 @@ async function use(id: string, fault: Fault) {
     // The pattern is quoted apart so this script's own command line does not match it.
     // A process can end between the glob and the read: the shell reports a failed `<` itself,
     // before a `2>` after it applies, so the read is wrapped (seen once in CI as a violation).
-    const kill = ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed'];
+    const kill = [
+      "/bin/sh",
+      "-c",
+      'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed',
+    ];
     // The command that killed the agent running it: its exact result, or a typed failure.
     await exec(r.client, id, kill).then(
       (res) => {
-        if (res.out !== "killed\n" || res.exitCode !== 0) violation(`${id}: the agent-killing command completed with ${JSON.stringify(res)} instead of exit 0 and "killed"`);
+        if (res.out !== "killed\n" || res.exitCode !== 0)
+          violation(`${id}: the agent-killing command completed with ${JSON.stringify(res)} instead of exit 0 and "killed"`);
       },
       (e: unknown) => noteError(e, "agent-kill"),
     );
@@ -321,7 +357,8 @@ async function use(id: string, fault: Fault) {
 
   // 4. whatever happened, the sandbox still runs commands exactly (typed failures retried).
   const res = await retry("exec", (c) => exec(c, id, check), typed);
-  if (res.out !== want || res.exitCode !== 7) violation(`${id}: exec after ${fault} gave ${JSON.stringify(res)} instead of exit 7 and ${want.trim()}`);
+  if (res.out !== want || res.exitCode !== 7)
+    violation(`${id}: exec after ${fault} gave ${JSON.stringify(res)} instead of exit 7 and ${want.trim()}`);
   else counts.execs_ok++;
 }
 
@@ -344,8 +381,16 @@ async function clusterFaults(stopAt: () => boolean, t0: number) {
 
 /** Sandboxes reaching their lifetime: gone within lifetime + 5 s, with the replicas up and with every replica down. */
 async function lifetimes(replicasDown: boolean) {
-  const spec = { containers: [{ name: "main", image: "python:3.11" }], max_lifetime_seconds: LIFETIME_S, tags: ["chaos", RUN_TAG, `lifetime:${replicasDown ? "down" : "up"}`] };
-  const made = await Promise.all([0, 1, 2].map((k) => retry("create", (c) => unary<Sandbox>(c, "CreateSandbox", { sandbox: { spec }, request_id: `${RUN}-life-${replicasDown}-${k}` }))));
+  const spec = {
+    containers: [{ name: "main", image: "python:3.11" }],
+    max_lifetime_seconds: LIFETIME_S,
+    tags: ["chaos", RUN_TAG, `lifetime:${replicasDown ? "down" : "up"}`],
+  };
+  const made = await Promise.all(
+    [0, 1, 2].map((k) =>
+      retry("create", (c) => unary<Sandbox>(c, "CreateSandbox", { sandbox: { spec }, request_id: `${RUN}-life-${replicasDown}-${k}` })),
+    ),
+  );
   const expiry = new Map<string, number>();
   for (const m of made) {
     const s = await waitRunning(m.sandbox_id, "", spec);
@@ -371,18 +416,26 @@ async function lifetimes(replicasDown: boolean) {
   for (const [id, exp] of expiry) {
     const lag = (gone.get(id) ?? Infinity) - exp;
     lags.push(Math.round(lag));
-    if (!(lag <= 5000)) violation(`${id}: still running ${Number.isFinite(lag) ? `${Math.round(lag)} ms` : "30 s"} past its lifetime (replicas ${replicasDown ? "down" : "up"})`);
+    if (!(lag <= 5000))
+      violation(
+        `${id}: still running ${Number.isFinite(lag) ? `${Math.round(lag)} ms` : "30 s"} past its lifetime (replicas ${replicasDown ? "down" : "up"})`,
+      );
   }
   if (replicasDown) {
     for (const r of replicas) await r.start();
     for (const id of expiry.keys()) {
       const s = await retry("get", (c) => unary<Sandbox>(c, "GetSandbox", { sandbox_id: id }));
-      if (!TERMINAL.has(s.status?.state ?? "")) violation(`${id}: after its lifetime with every replica down, Hangar reports ${s.status?.state}`);
+      if (!TERMINAL.has(s.status?.state ?? ""))
+        violation(`${id}: after its lifetime with every replica down, Hangar reports ${s.status?.state}`);
     }
   }
 }
 
-const report = (final: boolean) => writeFileSync(`${OUT_DIR}/result.json`, `${JSON.stringify({ when: new Date().toISOString(), final, run: RUN, seed: SEED, workers: WORKERS, ...counts }, null, 2)}\n`);
+const report = (final: boolean) =>
+  writeFileSync(
+    `${OUT_DIR}/result.json`,
+    `${JSON.stringify({ when: new Date().toISOString(), final, run: RUN, seed: SEED, workers: WORKERS, ...counts }, null, 2)}\n`,
+  );
 // A long run cut short still leaves its counts so far.
 const progress = setInterval(() => report(false), 30_000);
 progress.unref();
@@ -430,7 +483,9 @@ test(`${CYCLES} cycles from ${WORKERS} clients under faults lose nothing`, async
     const out: Sandbox[] = [];
     let token = "";
     do {
-      const r = await retry("list", (c) => unary<List>(c, "ListSandboxes", { tags: [RUN_TAG], show_terminated: true, page_size: 500, page_token: token }));
+      const r = await retry("list", (c) =>
+        unary<List>(c, "ListSandboxes", { tags: [RUN_TAG], show_terminated: true, page_size: 500, page_token: token }),
+      );
       out.push(...(r.sandboxes ?? []));
       token = r.next_page_token ?? "";
     } while (token);
@@ -461,12 +516,19 @@ test(`${CYCLES} cycles from ${WORKERS} clients under faults lose nothing`, async
   console.error(`chaos: ${JSON.stringify(counts)}`);
   expect(counts.violations).toEqual([]);
   // The run injected what it claims: every kind of fault at least once (CI size and up).
-  expect(counts.cluster_faults.map((f) => f.daemon).sort()).toEqual(Array.from({ length: CLUSTER_ROUNDS }, () => ["etcd", "kube-apiserver", "kubelet"]).flat().sort());
+  expect(counts.cluster_faults.map((f) => f.daemon).sort()).toEqual(
+    Array.from({ length: CLUSTER_ROUNDS }, () => ["etcd", "kube-apiserver", "kubelet"])
+      .flat()
+      .sort(),
+  );
   if (CYCLES >= 30) {
-    for (const k of ["mid-create", "mid-write", "mid-exec"] as const) expect(counts.replica_kills[k], `replica kills ${k}`).toBeGreaterThan(0);
+    for (const k of ["mid-create", "mid-write", "mid-exec"] as const)
+      expect(counts.replica_kills[k], `replica kills ${k}`).toBeGreaterThan(0);
     expect(counts.vanished_execs_cleaned + counts.agent_kills).toBeGreaterThan(1);
   }
   // Honest: a run where starts fail with a typed FAILED is not a pass. At least 90 % of the cycles
   // ran whole (create, write, exec, stop); the rest may have failed to start under the faults.
-  expect(counts.cycles_completed, `cycles completed (${counts.start_failed} failed to start)`).toBeGreaterThanOrEqual(Math.ceil(0.9 * CYCLES));
+  expect(counts.cycles_completed, `cycles completed (${counts.start_failed} failed to start)`).toBeGreaterThanOrEqual(
+    Math.ceil(0.9 * CYCLES),
+  );
 });

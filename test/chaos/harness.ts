@@ -21,7 +21,14 @@ export const kc = new k8s.KubeConfig();
 kc.loadFromFile(process.env.KUBECONFIG ?? ".cluster/kubeconfig");
 export const core = kc.makeApiClient(k8s.CoreV1Api);
 
-const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], { keepCase: true, longs: String, enums: String, defaults: false, oneofs: true, includeDirs: ["proto"] });
+const def = protoLoader.loadSync(["coreweave/sandbox/v1/sandbox.proto"], {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: false,
+  oneofs: true,
+  includeDirs: ["proto"],
+});
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const v1 = (grpc.loadPackageDefinition(def) as any).coreweave.sandbox.v1;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,7 +50,9 @@ export const statusName = (code: number) => grpc.status[code] ?? String(code);
 
 /** A unary call with the tenant's key and a deadline. */
 export function unary<T = Record<string, unknown>>(c: Client, method: string, req: object, timeoutMs = 30_000): Promise<T> {
-  return new Promise((res, rej) => c[method](req, meta(), { deadline: Date.now() + timeoutMs }, (e: CallError | null, r: T) => (e ? rej(e) : res(r))));
+  return new Promise((res, rej) =>
+    c[method](req, meta(), { deadline: Date.now() + timeoutMs }, (e: CallError | null, r: T) => (e ? rej(e) : res(r))),
+  );
 }
 
 export interface ExecResult {
@@ -54,7 +63,12 @@ export interface ExecResult {
  * StreamExec to its end: output and exit code, or the call's error. `onStarted` sees the call
  * once the first output arrived (to cancel it: the client vanishing mid-stream).
  */
-export function exec(c: Client, id: string, argv: string[], o: { timeoutMs?: number; onOutput?: (call: grpc.ClientDuplexStream<object, object>) => void } = {}): Promise<ExecResult> {
+export function exec(
+  c: Client,
+  id: string,
+  argv: string[],
+  o: { timeoutMs?: number; onOutput?: (call: grpc.ClientDuplexStream<object, object>) => void } = {},
+): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     let out = "";
     let exitCode: number | undefined;
@@ -68,7 +82,11 @@ export function exec(c: Client, id: string, argv: string[], o: { timeoutMs?: num
       if (m.error) reject(Object.assign(new Error(m.error.message ?? "exec error frame"), { code: -1, details: m.error.message ?? "" }));
     });
     call.on("error", reject);
-    call.on("end", () => (exitCode === undefined ? reject(Object.assign(new Error("stream ended without an exit"), { code: -2, details: "no exit frame" })) : resolve({ exitCode, out })));
+    call.on("end", () =>
+      exitCode === undefined
+        ? reject(Object.assign(new Error("stream ended without an exit"), { code: -2, details: "no exit frame" }))
+        : resolve({ exitCode, out }),
+    );
     call.write({ init: { sandbox_id: id, command: argv } });
     call.end();
   });
@@ -110,7 +128,7 @@ export class Replica {
   async start(): Promise<void> {
     if (!this.port) this.port = await freePort();
     const env = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))) as Record<string, string>,
+      ...(Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("HANGAR_"))) as Record<string, string>),
       KUBECONFIG: process.env.HANGAR_E2E_KUBECONFIG ?? ".cluster/hangar-sa.kubeconfig",
       HANGAR_RUNTIME: "kubernetes",
       HANGAR_NAMESPACE: NS,
@@ -193,4 +211,6 @@ export async function sandboxPods(runTag: string): Promise<k8s.V1Pod[]> {
   }
 }
 
-export const mainRunning = (p: k8s.V1Pod) => !!p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running && !p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.terminated;
+export const mainRunning = (p: k8s.V1Pod) =>
+  !!p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running &&
+  !p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.terminated;

@@ -27,8 +27,21 @@ const otherBytes = Buffer.concat([bytes, Buffer.from("another build")]);
 const otherBuild = hangarReplica({ kubeConfig: sa, execAgent: true, agentBytes: otherBytes });
 const plain = hangarReplica({ kubeConfig: sa });
 const pooled = hangarReplica({ kubeConfig: sa, execAgent: true, netinit, warmPools: [{ image: PYTHON_IMAGE, size: 1 }] });
-const poolPods = async () => (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
-const spec: SandboxSpec = { image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: ["agent-image"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] };
+const poolPods = async () =>
+  (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
+const spec: SandboxSpec = {
+  image: PYTHON_IMAGE,
+  argv: [...DEFAULT_MAIN_ARGV],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["agent-image"],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+};
 /** The program that runs the command: the agent's path on the agent channel, the sh kill wrapper on plain exec. */
 const PARENT = ["/bin/sh", "-c", 'tr "\\0" " " < /proc/$PPID/cmdline'];
 let id = "";
@@ -39,23 +52,35 @@ beforeAll(async () => {
   await fromImage.until(id, ["RUNNING"]);
   await otherBuild.until(id, ["RUNNING"]);
   await plain.until(id, ["RUNNING"]);
-  await waitFor("the agent channel to open", 30_000, async () => ((await fromImage.run(id, PARENT)).out.includes(".hangar-agent") ? true : undefined));
+  await waitFor("the agent channel to open", 30_000, async () =>
+    (await fromImage.run(id, PARENT)).out.includes(".hangar-agent") ? true : undefined,
+  );
 }, 120_000);
 
 afterAll(async () => {
   fromImage.c.remove("t", id, { graceMs: 0, allowMissing: true });
   await fromImage.until(id, ["COMPLETED", "FAILED"]).catch(() => undefined);
   await Promise.all([fromImage.c.close(), otherBuild.c.close(), plain.c.close(), pooled.c.close()]);
-  for (const p of await poolPods()) await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+  for (const p of await poolPods())
+    await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
 }, 120_000);
 
 describe("the exec agent from Hangar's image", () => {
   it("commands run on netinit's copy in the read-only mount, and nothing was copied through exec", async () => {
     expect((await fromImage.run(id, PARENT)).out.trim()).toBe(mine.mounted);
-    expect(await fromImage.run(id, ["/bin/sh", "-c", "echo out; sleep 0.2; echo err >&2; exit 7"])).toEqual({ out: "out\nerr\n", exitCode: 7 });
+    expect(await fromImage.run(id, ["/bin/sh", "-c", "echo out; sleep 0.2; echo err >&2; exit 7"])).toEqual({
+      out: "out\nerr\n",
+      exitCode: 7,
+    });
     // Asked through plain exec, so this replica's agent channel plays no part in the answer.
-    expect(await plain.run(id, ["/bin/sh", "-c", `ls -A /.hangar-agent; ls -A /tmp | grep -c ${mine.mounted.slice(-16)}; sha256sum /.hangar-agent/* | cut -c1-16`])).toEqual({ out: `${mine.mounted.split("/").pop()}\n0\n${mine.mounted.slice(-16)}\n`, exitCode: 0 });
+    expect(
+      await plain.run(id, [
+        "/bin/sh",
+        "-c",
+        `ls -A /.hangar-agent; ls -A /tmp | grep -c ${mine.mounted.slice(-16)}; sha256sum /.hangar-agent/* | cut -c1-16`,
+      ]),
+    ).toEqual({ out: `${mine.mounted.split("/").pop()}\n0\n${mine.mounted.slice(-16)}\n`, exitCode: 0 });
   });
 
   it("root in the sandbox can neither change, replace nor add to the agent's mount", async () => {
@@ -83,7 +108,9 @@ describe("the exec agent from Hangar's image", () => {
 
   it("a warm-pool pod has the copy too: the claimed sandbox's first command runs on it", async () => {
     await pooled.start();
-    await waitFor("an idle pool pod with its agent", 90_000, async () => ((await poolPods()).some((p) => p.metadata?.annotations?.["hangar.dev/exec"] && p.status?.phase === "Running") ? true : undefined));
+    await waitFor("an idle pool pod with its agent", 90_000, async () =>
+      (await poolPods()).some((p) => p.metadata?.annotations?.["hangar.dev/exec"] && p.status?.phase === "Running") ? true : undefined,
+    );
     const r = await pooled.c.create("t", { spec, echo: {}, requestId: "" });
     const s = await pooled.until(r.id, ["RUNNING"]);
     expect(s.imageNote).toMatch(/warm pod/);

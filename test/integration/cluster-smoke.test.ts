@@ -32,13 +32,19 @@ async function running(podName: string) {
 }
 
 beforeAll(async () => {
-  await core.createNamespacedPod({ namespace: NAMESPACE, body: pod(name, PYTHON_IMAGE, ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait']) });
+  await core.createNamespacedPod({
+    namespace: NAMESPACE,
+    body: pod(name, PYTHON_IMAGE, ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait']),
+  });
   await running(name);
 }, 90_000);
 
 afterAll(async () => {
   const list = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: "app.kubernetes.io/managed-by=hangar-tests" });
-  for (const p of list.items) await core.deleteNamespacedPod({ name: p.metadata?.name as string, namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+  for (const p of list.items)
+    await core
+      .deleteNamespacedPod({ name: p.metadata?.name as string, namespace: NAMESPACE, gracePeriodSeconds: 0 })
+      .catch(() => undefined);
 });
 
 describe("offline test cluster", () => {
@@ -101,8 +107,13 @@ describe("least-privilege ServiceAccount kubeconfig", () => {
     sa.loadFromFile(path as string);
     const api = sa.makeApiClient(k8s.CoreV1Api);
     const podName = `${name}-sa`;
-    await api.createNamespacedPod({ namespace: NAMESPACE, body: pod(podName, PYTHON_IMAGE, ["/bin/sh", "-c", "echo started; sleep infinity"]) });
-    await waitFor("sa pod Running", 60_000, async () => ((await api.readNamespacedPod({ name: podName, namespace: NAMESPACE })).status?.phase === "Running" ? true : undefined));
+    await api.createNamespacedPod({
+      namespace: NAMESPACE,
+      body: pod(podName, PYTHON_IMAGE, ["/bin/sh", "-c", "echo started; sleep infinity"]),
+    });
+    await waitFor("sa pod Running", 60_000, async () =>
+      (await api.readNamespacedPod({ name: podName, namespace: NAMESPACE })).status?.phase === "Running" ? true : undefined,
+    );
     expect((await exec(sa, podName, ["echo", "as hangar"])).stdout.toString()).toBe("as hangar\n");
     const log = await api.readNamespacedPodLog({ name: podName, namespace: NAMESPACE, container: "main" });
     expect(log).toBe("started\n");
@@ -116,7 +127,9 @@ describe("least-privilege ServiceAccount kubeconfig", () => {
     // tenant namespace, get only; never another namespace's, never a tenant store listed or changed.
     await expect(api.listNamespacedSecret({ namespace: "kube-system" })).rejects.toMatchObject({ code: 403 });
     await expect(api.listNamespacedSecret({ namespace: "hangar-secrets-alpha" })).rejects.toMatchObject({ code: 403 });
-    await expect(api.createNamespacedSecret({ namespace: "hangar-secrets-alpha", body: { metadata: { name: "x" } } })).rejects.toMatchObject({ code: 403 });
+    await expect(
+      api.createNamespacedSecret({ namespace: "hangar-secrets-alpha", body: { metadata: { name: "x" } } }),
+    ).rejects.toMatchObject({ code: 403 });
     await expect(api.readNamespacedSecret({ namespace: "default", name: "x" })).rejects.toMatchObject({ code: 403 });
     await expect(api.listNamespacedPod({ namespace: "default" })).rejects.toMatchObject({ code: 403 });
     await api.deleteNamespacedPod({ name: podName, namespace: NAMESPACE, gracePeriodSeconds: 0 });

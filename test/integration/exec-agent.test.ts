@@ -22,8 +22,21 @@ const plain = hangarReplica({ kubeConfig: sa });
 const direct = hangarReplica({ kubeConfig: sa, execAgent: true, agentDirectPorts: { first: 47960, count: 16 }, maxExecsPerSandbox: 100 });
 const directCount = () => direct.runtime.execStats?.().direct ?? 0;
 const pooled = hangarReplica({ kubeConfig: sa, execAgent: true, warmPools: [{ image: PYTHON_IMAGE, size: 1 }] });
-const poolPods = async () => (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
-const spec: SandboxSpec = { image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: { BASE: "from-spec" }, files: [], requests: {}, limits: {}, tags: ["agent"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [] };
+const poolPods = async () =>
+  (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
+const spec: SandboxSpec = {
+  image: PYTHON_IMAGE,
+  argv: [...DEFAULT_MAIN_ARGV],
+  env: { BASE: "from-spec" },
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["agent"],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+};
 /** The program that runs the command: the agent on the channel, the sh kill wrapper on plain exec. */
 const PARENT = ["/bin/sh", "-c", 'tr "\\0" " " < /proc/$PPID/cmdline'];
 const onAgent = async (id: string) => /\.hangar-agent-/.test((await withAgent.run(id, PARENT)).out);
@@ -48,7 +61,8 @@ afterAll(async () => {
   withAgent.c.remove("t", id, { graceMs: 0, allowMissing: true });
   await withAgent.until(id, ["COMPLETED", "FAILED"]).catch(() => undefined);
   await Promise.all([withAgent.c.close(), plain.c.close(), pooled.c.close(), direct.c.close()]);
-  for (const p of await poolPods()) await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+  for (const p of await poolPods())
+    await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
 }, 120_000);
 
@@ -84,7 +98,12 @@ describe("commands over the exec agent", () => {
   }
 
   it("the direct link carries 8 MiB of output and 8 MiB of stdin intact", async () => {
-    const back = await direct.run(id, ["/bin/sh", "-c", "cat > /tmp/in; wc -c < /tmp/in; tr -d y < /tmp/in | wc -c"], undefined, Buffer.alloc(8 << 20, 0x79));
+    const back = await direct.run(
+      id,
+      ["/bin/sh", "-c", "cat > /tmp/in; wc -c < /tmp/in; tr -d y < /tmp/in | wc -c"],
+      undefined,
+      Buffer.alloc(8 << 20, 0x79),
+    );
     expect(back).toEqual({ out: "8388608\n0\n", exitCode: 0 });
     const big = await direct.c.exec("t", id, { argv: ["head", "-c", String(8 << 20), "/dev/zero"] });
     big.process.closeStdin();
@@ -101,36 +120,52 @@ describe("commands over the exec agent", () => {
 
   it("kill takes down the whole process tree", async () => {
     const h = await withAgent.c.exec("t", id, { argv: ["/bin/sh", "-c", "sleep 4242 & setsid sleep 4243 & sleep 4244"] });
-    const drained = (async () => { for await (const _ of h.process.output()) void _; })();
+    const drained = (async () => {
+      for await (const _ of h.process.output()) void _;
+    })();
     await new Promise((r) => setTimeout(r, 300));
     await h.process.kill();
     await drained;
     await expect(h.process.exited).resolves.toEqual({ exitCode: 137 });
     h.release();
     const left = await waitFor("no sleep 424x left", 10_000, async () => {
-      const r = await plain.run(id, ["/bin/sh", "-c", "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -o 'sleep 424[0-9]' || true"]);
+      const r = await plain.run(id, [
+        "/bin/sh",
+        "-c",
+        "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0' ' ' | grep -o 'sleep 424[0-9]' || true",
+      ]);
       return r.out === "" ? true : undefined;
     });
     expect(left).toBe(true);
   });
 
   it("64 commands at once share the channel, each with its own output", async () => {
-    const rs = await Promise.all(Array.from({ length: 64 }, (_, i) => withAgent.c.exec("t", id, { argv: ["/bin/sh", "-c", `echo ${i}; exit ${i % 5}`] }).then(async (h) => {
-      let out = "";
-      h.process.closeStdin();
-      for await (const c of h.process.output()) out += c.data.toString();
-      const r = { out, exitCode: (await h.process.exited).exitCode };
-      h.release();
-      return r;
-    })));
+    const rs = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        withAgent.c.exec("t", id, { argv: ["/bin/sh", "-c", `echo ${i}; exit ${i % 5}`] }).then(async (h) => {
+          let out = "";
+          h.process.closeStdin();
+          for await (const c of h.process.output()) out += c.data.toString();
+          const r = { out, exitCode: (await h.process.exited).exitCode };
+          h.release();
+          return r;
+        }),
+      ),
+    );
     rs.forEach((r, i) => expect(r).toEqual({ out: `${i}\n`, exitCode: i % 5 }));
   }, 60_000);
 
   it("the agent killed: the running command fails UNAVAILABLE, the next one runs on plain exec, and the channel comes back", async () => {
     const h = await withAgent.c.exec("t", id, { argv: ["sleep", "300"] });
-    const drained = (async () => { for await (const _ of h.process.output()) void _; })();
+    const drained = (async () => {
+      for await (const _ of h.process.output()) void _;
+    })();
     // From the other replica (plain exec): kill every hangar-agent process in the pod.
-    const killed = await plain.run(id, ["/bin/sh", "-c", 'n=0; for d in /proc/[0-9]*; do case "$(cat $d/cmdline 2>/dev/null | tr "\\0" " ")" in /tmp/.hangar-agent-*) kill -9 ${d#/proc/} && n=$((n+1));; esac; done; echo $n']);
+    const killed = await plain.run(id, [
+      "/bin/sh",
+      "-c",
+      'n=0; for d in /proc/[0-9]*; do case "$(cat $d/cmdline 2>/dev/null | tr "\\0" " ")" in /tmp/.hangar-agent-*) kill -9 ${d#/proc/} && n=$((n+1));; esac; done; echo $n',
+    ]);
     expect(Number(killed.out)).toBeGreaterThanOrEqual(1);
     await drained;
     await expect(h.process.exited).rejects.toMatchObject({ code: "UNAVAILABLE" });
@@ -142,7 +177,9 @@ describe("commands over the exec agent", () => {
 
   it("a sandbox claimed from the warm pool runs its first command on the agent channel opened while the pod was idle", async () => {
     await pooled.start();
-    await waitFor("an idle pool pod", 60_000, async () => ((await poolPods()).some((p) => p.metadata?.annotations?.["hangar.dev/exec"] && p.status?.phase === "Running") ? true : undefined));
+    await waitFor("an idle pool pod", 60_000, async () =>
+      (await poolPods()).some((p) => p.metadata?.annotations?.["hangar.dev/exec"] && p.status?.phase === "Running") ? true : undefined,
+    );
     const r = await pooled.c.create("t", { spec: { ...spec, env: { GREETING: "warm" } }, echo: {}, requestId: "" });
     const s = await pooled.until(r.id, ["RUNNING"]);
     expect(s.imageNote).toMatch(/warm pod/);

@@ -10,17 +10,49 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KILL_GIVE_UP_MS } from "../../core/kill.js";
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { hangarReplica } from "./replica.js";
-import { apiserverProxy, exec, kubeConfig, kubeConfigVia, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
+import {
+  apiserverProxy,
+  exec,
+  kubeConfig,
+  kubeConfigVia,
+  NAMESPACE,
+  NOSHELL_IMAGE,
+  PYTHON_IMAGE,
+  releaseRecords,
+  waitFor,
+} from "./kube.js";
 
 const admin = kubeConfig();
 const core = admin.makeApiClient(k8s.CoreV1Api);
 const SA_FILE = (process.env.KUBECONFIG as string).replace(/kubeconfig$/, "hangar-sa.kubeconfig");
 const sa = new k8s.KubeConfig();
 sa.loadFromFile(SA_FILE);
-const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({ image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: ["kill"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over });
+const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
+  image: PYTHON_IMAGE,
+  argv: [...DEFAULT_MAIN_ARGV],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["kill"],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+  ...over,
+});
 /** The pids in the pod whose command line holds `mark` (the pattern quoted apart so this probe does not match itself). */
 const pidsWith = async (pod: string, mark: string) =>
-  (await exec(admin, pod, ["/bin/sh", "-c", 'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *"$0"-"$1"*) echo "${p#/proc/}";; esac; done; true', ...mark.split("-", 2)])).stdout.toString().trim();
+  (
+    await exec(admin, pod, [
+      "/bin/sh",
+      "-c",
+      'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *"$0"-"$1"*) echo "${p#/proc/}";; esac; done; true',
+      ...mark.split("-", 2),
+    ])
+  ).stdout
+    .toString()
+    .trim();
 
 let proxy: Awaited<ReturnType<typeof apiserverProxy>>;
 let cut: ReturnType<typeof hangarReplica>;
@@ -84,6 +116,14 @@ describe("kills on Kubernetes", () => {
     h.release();
     const s = await plain.until(r.id, ["COMPLETED", "FAILED"], 30_000);
     expect(s.exitCode).toBeDefined();
-    await waitFor(`pod sbx-${r.id} gone`, 60_000, async () => (await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE }).then(() => undefined, () => true)));
+    await waitFor(
+      `pod sbx-${r.id} gone`,
+      60_000,
+      async () =>
+        await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE }).then(
+          () => undefined,
+          () => true,
+        ),
+    );
   }, 90_000);
 });

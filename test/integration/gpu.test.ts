@@ -26,27 +26,55 @@ let nodeName = "";
 const esc = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 async function patchNode(add: boolean) {
   const status = ["capacity", "allocatable"].map((part) =>
-    add ? { op: "add", path: `/status/${part}/${esc("nvidia.com/gpu")}`, value: "2" } : { op: "remove", path: `/status/${part}/${esc("nvidia.com/gpu")}` });
-  await core.patchNodeStatus({ name: nodeName, body: status }, k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.JsonPatch)).catch((e) => {
-    if (add) throw e;
-  });
-  const labels = Object.entries(LABELS).map(([k, v]) => (add ? { op: "add", path: `/metadata/labels/${esc(k)}`, value: v } : { op: "remove", path: `/metadata/labels/${esc(k)}` }));
+    add
+      ? { op: "add", path: `/status/${part}/${esc("nvidia.com/gpu")}`, value: "2" }
+      : { op: "remove", path: `/status/${part}/${esc("nvidia.com/gpu")}` },
+  );
+  await core
+    .patchNodeStatus({ name: nodeName, body: status }, k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.JsonPatch))
+    .catch((e) => {
+      if (add) throw e;
+    });
+  const labels = Object.entries(LABELS).map(([k, v]) =>
+    add ? { op: "add", path: `/metadata/labels/${esc(k)}`, value: v } : { op: "remove", path: `/metadata/labels/${esc(k)}` },
+  );
   await core.patchNode({ name: nodeName, body: labels }, k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.JsonPatch)).catch((e) => {
     if (add) throw e;
   });
 }
 
-const runtime = () => createKubernetesRuntime({
-  kubeConfig: admin, namespace: NAMESPACE, startupTimeoutMs: 60_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent, nodeRefreshMs: 500,
-  runners: [{ runnerId: "cpu", runnerGroupId: "g", nodeSelector: { "hangar.dev/pool": "cpu-only" } }, { runnerId: "gpu", runnerGroupId: "g", nodeSelector: { "kubernetes.io/hostname": hostname() } }],
-});
+const runtime = () =>
+  createKubernetesRuntime({
+    kubeConfig: admin,
+    namespace: NAMESPACE,
+    startupTimeoutMs: 60_000,
+    deadlineMarginSeconds: 60,
+    defaultLifetimeSeconds: 600,
+    defaultDenyEgress: true,
+    fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
+    organizationId: "o",
+    log: silent,
+    nodeRefreshMs: 500,
+    runners: [
+      { runnerId: "cpu", runnerGroupId: "g", nodeSelector: { "hangar.dev/pool": "cpu-only" } },
+      { runnerId: "gpu", runnerGroupId: "g", nodeSelector: { "kubernetes.io/hostname": hostname() } },
+    ],
+  });
 let rt: ReturnType<typeof runtime>;
 let controller: ReturnType<typeof createController>;
 const spec = (gpu: { count: number; type?: string; memoryGb?: number }, runnerIds: string[] = [], runtimeClass?: string): SandboxSpec => ({
   ...(runtimeClass ? { runtimeClass } : {}),
-  image: PYTHON_IMAGE, argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'], env: {}, files: [], tags: ["itest-gpu"], maxLifetimeSeconds: 0, runnerIds, annotations: {}, volumes: [],
-  requests: {}, limits: { gpuCount: gpu.count, gpuType: gpu.type, gpuMemoryGb: gpu.memoryGb },
+  image: PYTHON_IMAGE,
+  argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'],
+  env: {},
+  files: [],
+  tags: ["itest-gpu"],
+  maxLifetimeSeconds: 0,
+  runnerIds,
+  annotations: {},
+  volumes: [],
+  requests: {},
+  limits: { gpuCount: gpu.count, gpuType: gpu.type, gpuMemoryGb: gpu.memoryGb },
 });
 const state = (id: string) => controller.get("t", id);
 
@@ -54,15 +82,27 @@ beforeAll(async () => {
   nodeName = (await core.listNode()).items[0]?.metadata?.name ?? "";
   await patchNode(true);
   await nodeApi.deleteRuntimeClass({ name: RC }).catch(() => undefined);
-  await nodeApi.createRuntimeClass({ body: { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name: RC }, handler: "runc" } });
+  await nodeApi.createRuntimeClass({
+    body: { apiVersion: "node.k8s.io/v1", kind: "RuntimeClass", metadata: { name: RC }, handler: "runc" },
+  });
   rt = runtime();
   controller = createController({
-    runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
-    maxSandboxes: 20, maxExecsPerSandbox: 4, maxExecs: 20, maxFileBytes: 1 << 20, reapIntervalMs: 500, log: silent,
+    runtime: rt,
+    policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 },
+    defaultLifetimeSeconds: 600,
+    maxLifetimeSeconds: 3600,
+    maxSandboxes: 20,
+    maxExecsPerSandbox: 4,
+    maxExecs: 20,
+    maxFileBytes: 1 << 20,
+    reapIntervalMs: 500,
+    log: silent,
   });
   await rt.ready();
   await controller.start();
-  await waitFor("the node's GPUs seen", 20_000, async () => (rt.runners().find((r) => r.runnerId === "gpu")?.gpus?.perNodeMax === 2 ? true : undefined));
+  await waitFor("the node's GPUs seen", 20_000, async () =>
+    rt.runners().find((r) => r.runnerId === "gpu")?.gpus?.perNodeMax === 2 ? true : undefined,
+  );
 });
 afterAll(async () => {
   await controller?.close();
@@ -100,7 +140,10 @@ describe("GPU sandboxes", () => {
       [{ count: 1, memoryGb: 141 }, [], /at least 141 GB each/],
       [{ count: 1 }, ["cpu"], /1 GPU; cpu: no GPUs$/],
     ] as const) {
-      await expect(controller.create("t", { spec: spec(ask, [...runners]), echo: {}, requestId: "" })).rejects.toMatchObject({ reason: "CWSANDBOX_NO_SUITABLE_RUNNER", message: expect.stringMatching(msg) });
+      await expect(controller.create("t", { spec: spec(ask, [...runners]), echo: {}, requestId: "" })).rejects.toMatchObject({
+        reason: "CWSANDBOX_NO_SUITABLE_RUNNER",
+        message: expect.stringMatching(msg),
+      });
     }
   });
 
@@ -108,18 +151,29 @@ describe("GPU sandboxes", () => {
     const first = await controller.create("t", { spec: spec({ count: 2 }), echo: {}, requestId: "" });
     await waitFor("first RUNNING", 60_000, async () => (state(first.id).state === "RUNNING" ? true : undefined));
     const second = await controller.create("t", { spec: spec({ count: 2, type: "H100" }), echo: {}, requestId: "" });
-    const waiting = await waitFor("the scheduler's reason", 30_000, async () => (/Insufficient nvidia\.com\/gpu/.test(state(second.id).stateReason) ? state(second.id) : undefined));
+    const waiting = await waitFor("the scheduler's reason", 30_000, async () =>
+      /Insufficient nvidia\.com\/gpu/.test(state(second.id).stateReason) ? state(second.id) : undefined,
+    );
     expect(waiting.state).toBe("CREATING");
     controller.remove("t", first.id, { graceMs: 0, allowMissing: false });
     await waitFor("second RUNNING", 60_000, async () => (state(second.id).state === "RUNNING" ? true : undefined));
     controller.remove("t", second.id, { graceMs: 0, allowMissing: false });
-    await waitFor("both ended", 30_000, async () => ([first.id, second.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined));
+    await waitFor("both ended", 30_000, async () =>
+      [first.id, second.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined,
+    );
   });
 });
 
 describe("runtime classes", () => {
   it("a sandbox asking for one of the cluster's RuntimeClasses runs under it, and Get says so", async () => {
-    await waitFor("the RuntimeClass seen", 20_000, async () => (rt.runners().find((r) => r.runnerId === "gpu")?.runtimeClasses.includes(RC) ? true : undefined));
+    await waitFor("the RuntimeClass seen", 20_000, async () =>
+      rt
+        .runners()
+        .find((r) => r.runnerId === "gpu")
+        ?.runtimeClasses.includes(RC)
+        ? true
+        : undefined,
+    );
     expect(rt.runners().find((r) => r.runnerId === "cpu")?.runtimeClasses).toEqual([]); // no nodes: nothing to run on
     const r = await controller.create("t", { spec: spec({ count: 0 }, ["gpu"], RC), echo: {}, requestId: "" });
     expect(r.effectiveRuntimeClass).toBe(RC);
@@ -128,12 +182,17 @@ describe("runtime classes", () => {
     const plain = await controller.create("t", { spec: spec({ count: 0 }, ["gpu"]), echo: {}, requestId: "" });
     expect(plain.effectiveRuntimeClass).toBe("<node-default>");
     for (const id of [r.id, plain.id]) controller.remove("t", id, { graceMs: 0, allowMissing: false });
-    await waitFor("both ended", 30_000, async () => ([r.id, plain.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined));
+    await waitFor("both ended", 30_000, async () =>
+      [r.id, plain.id].every((id) => ["COMPLETED", "FAILED"].includes(state(id).state)) ? true : undefined,
+    );
   });
 
   it("one the cluster does not have is refused by field, naming what is offered", async () => {
     await expect(controller.create("t", { spec: spec({ count: 0 }, [], "kata"), echo: {}, requestId: "" })).rejects.toMatchObject({
-      code: "INVALID_ARGUMENT", message: expect.stringMatching(new RegExp(`runtime class "kata" is not offered by cpu \\(it offers none\\), gpu \\(it offers [^)]*${RC}`)),
+      code: "INVALID_ARGUMENT",
+      message: expect.stringMatching(
+        new RegExp(`runtime class "kata" is not offered by cpu \\(it offers none\\), gpu \\(it offers [^)]*${RC}`),
+      ),
     });
   });
 });

@@ -15,7 +15,10 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   if (process.env.HANGAR_TEST_K3S !== "1") return;
   const { K3sContainer } = await import("@testcontainers/k3s");
   const k8s = await import("@kubernetes/client-node");
-  execFileSync("bash", [path.join(repo, "test/cluster/build-images.sh"), "noshell"], { stdio: "inherit", env: { ...process.env, HANGAR_TEST_CACHE: path.join(repo, ".cluster/cache") } });
+  execFileSync("bash", [path.join(repo, "test/cluster/build-images.sh"), "noshell"], {
+    stdio: "inherit",
+    env: { ...process.env, HANGAR_TEST_CACHE: path.join(repo, ".cluster/cache") },
+  });
   const k3s = await new K3sContainer(K3S_IMAGE).start();
   await k3s.copyFilesToContainer([{ source: path.join(repo, ".cluster/cache/images-v1/noshell.tar"), target: "/tmp/noshell.tar" }]);
   const imported = await k3s.exec(["ctr", "-n", "k8s.io", "images", "import", "/tmp/noshell.tar"]);
@@ -30,8 +33,18 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   const ns = "hangar-test";
   await core.createNamespace({ body: { metadata: { name: ns } } });
   await core.createNamespacedServiceAccount({ namespace: ns, body: { metadata: { name: "hangar" } } });
-  await rbac.createNamespacedRole({ namespace: ns, body: k8s.loadYaml(readFileSync(path.join(repo, "test/cluster/hangar-role.yaml"), "utf8")) });
-  await rbac.createNamespacedRoleBinding({ namespace: ns, body: { metadata: { name: "hangar" }, roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "hangar" }, subjects: [{ kind: "ServiceAccount", name: "hangar", namespace: ns }] } });
+  await rbac.createNamespacedRole({
+    namespace: ns,
+    body: k8s.loadYaml(readFileSync(path.join(repo, "test/cluster/hangar-role.yaml"), "utf8")),
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace: ns,
+    body: {
+      metadata: { name: "hangar" },
+      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "hangar" },
+      subjects: [{ kind: "ServiceAccount", name: "hangar", namespace: ns }],
+    },
+  });
   for (let i = 0; i < 100; i++) {
     try {
       await core.readNamespacedServiceAccount({ name: "default", namespace: ns });
@@ -40,7 +53,11 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  const token = await core.createNamespacedServiceAccountToken({ name: "hangar", namespace: ns, body: { spec: { audiences: [], expirationSeconds: 86400 } } });
+  const token = await core.createNamespacedServiceAccountToken({
+    name: "hangar",
+    namespace: ns,
+    body: { spec: { audiences: [], expirationSeconds: 86400 } },
+  });
   const cluster = kc.getCurrentCluster();
   const sa = new k8s.KubeConfig();
   sa.loadFromOptions({

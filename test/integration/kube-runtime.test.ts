@@ -22,24 +22,55 @@ const sa = new k8s.KubeConfig();
 sa.loadFromFile(SA_FILE);
 const silent = { info() {}, warn() {}, error() {} };
 const runtime = createKubernetesRuntime({
-  kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
-  runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }, { runnerId: "this-node", runnerGroupId: "g", nodeSelector: { "kubernetes.io/hostname": hostname() } }, { runnerId: "nowhere", runnerGroupId: "g", nodeSelector: { "hangar.dev/pool": "none" } }],
+  kubeConfig: sa,
+  namespace: NAMESPACE,
+  startupTimeoutMs: 20_000,
+  deadlineMarginSeconds: 60,
+  defaultLifetimeSeconds: 600,
+  defaultDenyEgress: true,
+  fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
+  organizationId: "o",
+  log: silent,
+  runners: [
+    { runnerId: "any", runnerGroupId: "g", nodeSelector: {} },
+    { runnerId: "this-node", runnerGroupId: "g", nodeSelector: { "kubernetes.io/hostname": hostname() } },
+    { runnerId: "nowhere", runnerGroupId: "g", nodeSelector: { "hangar.dev/pool": "none" } },
+  ],
 });
 const controller = createController({
-  runtime, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 }, defaultLifetimeSeconds: 600, maxLifetimeSeconds: 3600,
-  maxSandboxes: 50, maxExecsPerSandbox: 10, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 500, log: silent,
+  runtime,
+  policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 10_000 },
+  defaultLifetimeSeconds: 600,
+  maxLifetimeSeconds: 3600,
+  maxSandboxes: 50,
+  maxExecsPerSandbox: 10,
+  maxExecs: 100,
+  maxFileBytes: 1 << 20,
+  reapIntervalMs: 500,
+  log: silent,
 });
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
-  image: PYTHON_IMAGE, argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'], env: {}, files: [], requests: {}, limits: {},
-  tags: ["itest"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
+  image: PYTHON_IMAGE,
+  argv: ["/bin/sh", "-c", 'trap "exit 0" TERM; sleep infinity & wait'],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["itest"],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+  ...over,
 });
 const state = (id: string) => controller.get("t", id);
 /** Waits for one of these states; a timeout says where the sandbox is instead (a flake then names its cause). */
 const until = (id: string, want: string[]) =>
   waitFor(`sandbox ${id} in ${want}`, 60_000, async () => (want.includes(state(id).state) ? state(id) : undefined)).catch((e: Error) => {
     const s = state(id);
-    throw new Error(`${e.message}; it is ${s.state}${s.stateReason ? `: ${s.stateReason}` : ""}${s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ""}`);
+    throw new Error(
+      `${e.message}; it is ${s.state}${s.stateReason ? `: ${s.stateReason}` : ""}${s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ""}`,
+    );
   });
 
 beforeAll(async () => {
@@ -61,8 +92,13 @@ async function replica(over: { kubeConfig?: k8s.KubeConfig; retentionMs?: number
   return r;
 }
 
-const podGone = (id: string) => waitFor(`pod of ${id} gone`, 30_000, async () =>
-  core.readNamespacedPod({ name: `sbx-${id}`, namespace: NAMESPACE }).then(() => undefined, (e: { code?: number }) => (e.code === 404 ? true : undefined)));
+const podGone = (id: string) =>
+  waitFor(`pod of ${id} gone`, 30_000, async () =>
+    core.readNamespacedPod({ name: `sbx-${id}`, namespace: NAMESPACE }).then(
+      () => undefined,
+      (e: { code?: number }) => (e.code === 404 ? true : undefined),
+    ),
+  );
 
 describe("durable records on the real cluster", () => {
   it("survive a Hangar restart: running sandboxes keep working, finished ones keep their record", async () => {
@@ -74,7 +110,12 @@ describe("durable records on the real cluster", () => {
     await a.c.close(); // Hangar stops; its sandboxes do not
 
     const b = await replica();
-    expect(b.c.get("t", live.id)).toMatchObject({ state: "RUNNING", createdAtMs: live.createdAtMs, echo: { image: "kept" }, spec: { tags: ["itest", "restart"] } });
+    expect(b.c.get("t", live.id)).toMatchObject({
+      state: "RUNNING",
+      createdAtMs: live.createdAtMs,
+      echo: { image: "kept" },
+      spec: { tags: ["itest", "restart"] },
+    });
     // Every replica watching the namespace (this file's own runtime too) reports the exit it saw;
     // the stored record is the last one written, so its end time may differ by a few ms.
     expect(b.c.get("t", done.id)).toMatchObject({ state: "COMPLETED", exitCode: 3 });
@@ -140,13 +181,37 @@ describe("durable records on the real cluster", () => {
     // A corrupt record (as a bad write or another tool would leave it), finalizer set: before, the
     // pod was ignored, kept running and kept its finalizer forever.
     const id = "0badc0de-0000-4000-8000-000000000001";
-    await core.createNamespacedPod({ namespace: NAMESPACE, body: {
-      metadata: { name: `sbx-${id}`, labels: { [MANAGED_BY]: "hangar", "hangar.dev/sandbox-id": id, "hangar.dev/tenant": "t" }, annotations: { "hangar.dev/record": "{\"v\":1,\"id\":" }, finalizers: ["hangar.dev/record"] },
-      spec: { restartPolicy: "Never", terminationGracePeriodSeconds: 0, automountServiceAccountToken: false, containers: [{ name: "main", image: PYTHON_IMAGE, command: ["sleep", "600"] }] },
-    } });
+    await core.createNamespacedPod({
+      namespace: NAMESPACE,
+      body: {
+        metadata: {
+          name: `sbx-${id}`,
+          labels: { [MANAGED_BY]: "hangar", "hangar.dev/sandbox-id": id, "hangar.dev/tenant": "t" },
+          annotations: { "hangar.dev/record": '{"v":1,"id":' },
+          finalizers: ["hangar.dev/record"],
+        },
+        spec: {
+          restartPolicy: "Never",
+          terminationGracePeriodSeconds: 0,
+          automountServiceAccountToken: false,
+          containers: [{ name: "main", image: PYTHON_IMAGE, command: ["sleep", "600"] }],
+        },
+      },
+    });
     const a = await replica({ retentionMs: 3_000 });
-    const got = await waitFor("the sandbox reported", 30_000, async () => { try { return a.c.get("t", id); } catch { return undefined; } });
-    expect(got).toMatchObject({ state: "FAILED", stateReason: expect.stringMatching(new RegExp(`the record on pod sbx-${id} could not be read \\(not JSON .*\\); the pod was stopped`)) });
+    const got = await waitFor("the sandbox reported", 30_000, async () => {
+      try {
+        return a.c.get("t", id);
+      } catch {
+        return undefined;
+      }
+    });
+    expect(got).toMatchObject({
+      state: "FAILED",
+      stateReason: expect.stringMatching(
+        new RegExp(`the record on pod sbx-${id} could not be read \\(not JSON .*\\); the pod was stopped`),
+      ),
+    });
     await podGone(id);
     await a.c.close();
   }, 90_000);
@@ -218,7 +283,9 @@ describe("kubernetes runtime on the real cluster", () => {
     const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
     await until(r.id, ["RUNNING"]);
     const h = await controller.exec("t", r.id, { argv: ["sleep", "300"] });
-    const drained = (async () => { for await (const _ of h.process.output()) void _; })();
+    const drained = (async () => {
+      for await (const _ of h.process.output()) void _;
+    })();
     await core.deleteNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE, gracePeriodSeconds: 0 });
     await drained;
     await expect(h.process.exited).rejects.toMatchObject({ code: "UNAVAILABLE" });
@@ -230,7 +297,7 @@ describe("kubernetes runtime on the real cluster", () => {
   it("a command that gets no input reads EOF at once, with no stdin stream to close (plain exec)", async () => {
     const r = await controller.create("t", { spec: spec(), echo: {}, requestId: "" });
     await until(r.id, ["RUNNING"]);
-    for (const argv of [["cat"], ["/bin/sh", "-c", "read -r line; echo \"rc=$?\""]]) {
+    for (const argv of [["cat"], ["/bin/sh", "-c", 'read -r line; echo "rc=$?"']]) {
       // closeStdin() is never called: EOF must come from the exec itself.
       const h = await controller.exec("t", r.id, { argv, noInput: true });
       let out = "";
@@ -261,15 +328,25 @@ describe("kubernetes runtime on the real cluster", () => {
     expect(await h.process.exited).toEqual({ exitCode: 0 });
     h.release();
     expect(out).toBe("no shell\n");
-    await expect(controller.readFile("t", r.id, "/etc/passwd", new AbortController().signal)).rejects.toMatchObject({ reason: "CWSANDBOX_FILE_IO_FAILED", message: expect.stringMatching(/sh/) });
+    await expect(controller.readFile("t", r.id, "/etc/passwd", new AbortController().signal)).rejects.toMatchObject({
+      reason: "CWSANDBOX_FILE_IO_FAILED",
+      message: expect.stringMatching(/sh/),
+    });
     controller.remove("t", r.id, { graceMs: 0, allowMissing: false });
     await until(r.id, ["COMPLETED"]);
   });
 
   it("two replicas creating the same sandbox (a retried request_id) make one pod", async () => {
     const replica = createKubernetesRuntime({
-      kubeConfig: sa, namespace: NAMESPACE, startupTimeoutMs: 20_000, deadlineMarginSeconds: 60, defaultLifetimeSeconds: 600, defaultDenyEgress: true,
-      fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 }, organizationId: "o", log: silent,
+      kubeConfig: sa,
+      namespace: NAMESPACE,
+      startupTimeoutMs: 20_000,
+      deadlineMarginSeconds: 60,
+      defaultLifetimeSeconds: 600,
+      defaultDenyEgress: true,
+      fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
+      organizationId: "o",
+      log: silent,
       runners: [{ runnerId: "any", runnerGroupId: "g", nodeSelector: {} }],
     });
     await replica.ready();
@@ -298,7 +375,9 @@ describe("kubernetes runtime on the real cluster", () => {
     controller.remove("t", here.id, { graceMs: 0, allowMissing: false });
     await until(here.id, ["COMPLETED"]);
     const nowhere = await controller.create("t", { spec: spec({ runnerIds: ["nowhere"] }), echo: {}, requestId: "" });
-    const failed = await waitFor("unschedulable sandbox FAILED", 40_000, async () => (state(nowhere.id).state === "FAILED" ? state(nowhere.id) : undefined));
+    const failed = await waitFor("unschedulable sandbox FAILED", 40_000, async () =>
+      state(nowhere.id).state === "FAILED" ? state(nowhere.id) : undefined,
+    );
     expect(failed.stateReason).toMatch(/unschedulable|not running after/);
   }, 60_000);
 
@@ -309,13 +388,19 @@ describe("kubernetes runtime on the real cluster", () => {
       const p = await core.readNamespacedPod({ name: `sbx-${r.id}`, namespace: NAMESPACE });
       return p.metadata?.annotations?.["hangar.dev/record"]?.includes('"COMPLETED"') && p.status?.phase === "Failed" ? p : undefined;
     });
-    expect(JSON.parse(pod.metadata?.annotations?.["hangar.dev/record"] ?? "{}")).toMatchObject({ state: "COMPLETED", exitCode: 3, tenant: "t" });
+    expect(JSON.parse(pod.metadata?.annotations?.["hangar.dev/record"] ?? "{}")).toMatchObject({
+      state: "COMPLETED",
+      exitCode: 3,
+      tenant: "t",
+    });
   });
 
   it("a main process that exits while its start is being probed is COMPLETED with its code, never FAILED by the probe", async () => {
     // Seen running, then gone before or during the start's exec probe: the window moves with the delay.
     const delays = ["0.05", "0.2", "0.4", "0.8"];
-    const made = await Promise.all(delays.map((d) => controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", `sleep ${d}; exit 4`] }), echo: {}, requestId: "" })));
+    const made = await Promise.all(
+      delays.map((d) => controller.create("t", { spec: spec({ argv: ["/bin/sh", "-c", `sleep ${d}; exit 4`] }), echo: {}, requestId: "" })),
+    );
     for (const r of made) expect(await until(r.id, ["COMPLETED"])).toMatchObject({ state: "COMPLETED", exitCode: 4 });
   }, 90_000);
 });

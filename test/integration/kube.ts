@@ -11,7 +11,10 @@ export const NOSHELL_IMAGE = "localhost/hangar-test/noshell:1";
 
 export function kubeConfig(): k8s.KubeConfig {
   const path = process.env.KUBECONFIG;
-  if (!path) throw new Error("KUBECONFIG is not set: run `make cluster-up` and export KUBECONFIG=.cluster/kubeconfig (make test-integration does both)");
+  if (!path)
+    throw new Error(
+      "KUBECONFIG is not set: run `make cluster-up` and export KUBECONFIG=.cluster/kubeconfig (make test-integration does both)",
+    );
   const kc = new k8s.KubeConfig();
   kc.loadFromFile(path);
   return kc;
@@ -41,7 +44,13 @@ export interface ExecResult {
 export function exec(kc: k8s.KubeConfig, pod: string, command: string[], stdin?: Buffer): Promise<ExecResult> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  const sink = (into: Buffer[]) => new Writable({ write(chunk, _enc, cb) { into.push(Buffer.from(chunk)); cb(); } });
+  const sink = (into: Buffer[]) =>
+    new Writable({
+      write(chunk, _enc, cb) {
+        into.push(Buffer.from(chunk));
+        cb();
+      },
+    });
   return new Promise((resolve, reject) => {
     let input: Readable | null = null;
     if (stdin) {
@@ -68,10 +77,19 @@ export async function releaseRecords(core: k8s.CoreV1Api): Promise<string[]> {
   const running = await waitFor("every sandbox pod finished", 60_000, async () => {
     const live = (await list()).filter((p) => !["Succeeded", "Failed"].includes(p.status?.phase ?? "") && p.spec?.nodeName);
     return live.length === 0 ? [] : undefined;
-  }).catch(async () => (await list()).filter((p) => !["Succeeded", "Failed"].includes(p.status?.phase ?? "")).map((p) => `${p.metadata?.name} (${p.status?.phase})`));
+  }).catch(async () =>
+    (await list())
+      .filter((p) => !["Succeeded", "Failed"].includes(p.status?.phase ?? ""))
+      .map((p) => `${p.metadata?.name} (${p.status?.phase})`),
+  );
   for (const p of await list()) {
     const name = p.metadata?.name ?? "";
-    await core.patchNamespacedPod({ name, namespace: NAMESPACE, body: { metadata: { finalizers: null } } }, k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch)).catch(() => undefined);
+    await core
+      .patchNamespacedPod(
+        { name, namespace: NAMESPACE, body: { metadata: { finalizers: null } } },
+        k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch),
+      )
+      .catch(() => undefined);
     await core.deleteNamespacedPod({ name, namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   }
   await waitFor("released pods gone", 30_000, async () => ((await list()).length === 0 ? true : undefined));

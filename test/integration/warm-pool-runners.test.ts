@@ -18,10 +18,25 @@ const SIZE = 2;
 let selector: Record<string, string> = {};
 let rep: ReturnType<typeof hangarReplica>;
 const spec = (runnerIds: string[]): SandboxSpec => ({
-  image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: ["runner-pool"], maxLifetimeSeconds: 0, runnerIds, annotations: {}, volumes: [],
+  image: PYTHON_IMAGE,
+  argv: [...DEFAULT_MAIN_ARGV],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["runner-pool"],
+  maxLifetimeSeconds: 0,
+  runnerIds,
+  annotations: {},
+  volumes: [],
 });
-const poolPods = async () => (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE, undefined, selector)}` })).items;
-const readyIdle = async () => (await poolPods()).filter((p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running");
+const poolPods = async () =>
+  (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE, undefined, selector)}` }))
+    .items;
+const readyIdle = async () =>
+  (await poolPods()).filter(
+    (p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running",
+  );
 const warmPodOf = (note: string) => /warm pod [^/]+\/(\S+)/.exec(note)?.[1];
 
 beforeAll(async () => {
@@ -31,17 +46,24 @@ beforeAll(async () => {
   if (!host) throw new Error("no real node with a kubernetes.io/hostname label");
   selector = { "kubernetes.io/hostname": host };
   rep = hangarReplica({
-    kubeConfig: sa, startupTimeoutMs: 30_000,
-    runners: [{ runnerId: "any", nodeSelector: {} }, { runnerId: "pinned", nodeSelector: selector }],
+    kubeConfig: sa,
+    startupTimeoutMs: 30_000,
+    runners: [
+      { runnerId: "any", nodeSelector: {} },
+      { runnerId: "pinned", nodeSelector: selector },
+    ],
     warmPools: [{ image: PYTHON_IMAGE, size: SIZE, runnerId: "pinned", nodeSelector: selector }],
   });
   await rep.start();
-  await waitFor(`${SIZE} warm pods of the pinned runner ready`, 90_000, async () => ((await readyIdle()).length >= SIZE ? true : undefined));
+  await waitFor(`${SIZE} warm pods of the pinned runner ready`, 90_000, async () =>
+    (await readyIdle()).length >= SIZE ? true : undefined,
+  );
 }, 120_000);
 
 afterAll(async () => {
   await rep?.c.close();
-  for (const p of await poolPods()) await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+  for (const p of await poolPods())
+    await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
 }, 120_000);
 

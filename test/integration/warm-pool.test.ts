@@ -18,10 +18,25 @@ const SIZE = 3;
 const a = hangarReplica({ kubeConfig: sa, startupTimeoutMs: 30_000, warmPools: [{ image: PYTHON_IMAGE, size: SIZE }] });
 const b = hangarReplica({ kubeConfig: sa, startupTimeoutMs: 30_000, warmPools: [{ image: PYTHON_IMAGE, size: SIZE }] });
 const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
-  image: PYTHON_IMAGE, argv: [...DEFAULT_MAIN_ARGV], env: {}, files: [], requests: {}, limits: {}, tags: ["warm"], maxLifetimeSeconds: 0, runnerIds: [], annotations: {}, volumes: [], ...over,
+  image: PYTHON_IMAGE,
+  argv: [...DEFAULT_MAIN_ARGV],
+  env: {},
+  files: [],
+  requests: {},
+  limits: {},
+  tags: ["warm"],
+  maxLifetimeSeconds: 0,
+  runnerIds: [],
+  annotations: {},
+  volumes: [],
+  ...over,
 });
-const poolPods = async () => (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
-const readyIdle = async () => (await poolPods()).filter((p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running");
+const poolPods = async () =>
+  (await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `${POOL_LABEL}=${poolName(PYTHON_IMAGE)}` })).items;
+const readyIdle = async () =>
+  (await poolPods()).filter(
+    (p) => p.metadata?.annotations?.["hangar.dev/exec"] && !p.metadata?.deletionTimestamp && p.status?.phase === "Running",
+  );
 const warmPodOf = (note: string) => /warm pod [^/]+\/(\S+)/.exec(note)?.[1];
 beforeAll(async () => {
   await Promise.all([a.start(), b.start()]);
@@ -30,13 +45,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([a.c.close(), b.c.close()]);
-  for (const p of await poolPods()) await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
+  for (const p of await poolPods())
+    await core.deleteNamespacedPod({ name: p.metadata?.name ?? "", namespace: NAMESPACE, gracePeriodSeconds: 0 }).catch(() => undefined);
   expect(await releaseRecords(core)).toEqual([]);
 }, 120_000);
 
 describe("warm pools on the real cluster", () => {
   it("a claim is RUNNING at once with the sandbox's env, files, labels and record, on a fresh filesystem", async () => {
-    const r = await a.c.create("t", { spec: spec({ env: { GREETING: "warm hello" }, files: [{ path: "/etc/app/conf", content: Buffer.from("k=v\n") }], tags: ["warm", "team:ml"] }), echo: {}, requestId: "" });
+    const r = await a.c.create("t", {
+      spec: spec({
+        env: { GREETING: "warm hello" },
+        files: [{ path: "/etc/app/conf", content: Buffer.from("k=v\n") }],
+        tags: ["warm", "team:ml"],
+      }),
+      echo: {},
+      requestId: "",
+    });
     const s = await a.until(r.id, ["RUNNING"]);
     const pod = warmPodOf(s.imageNote);
     expect(pod, s.imageNote).toBeDefined();
@@ -45,7 +69,9 @@ describe("warm pools on the real cluster", () => {
     expect(p.metadata?.labels).toMatchObject({ "hangar.dev/sandbox-id": r.id, "hangar.dev/tenant": "t", "tag.hangar.dev/team": "ml" });
     expect(p.metadata?.labels?.[POOL_LABEL]).toBeUndefined();
     expect(p.metadata?.finalizers).toEqual(["hangar.dev/record"]);
-    expect(p.spec?.activeDeadlineSeconds).toBeLessThanOrEqual(Math.ceil((Date.now() - new Date(p.status?.startTime ?? 0).getTime()) / 1000) + 600 + 60);
+    expect(p.spec?.activeDeadlineSeconds).toBeLessThanOrEqual(
+      Math.ceil((Date.now() - new Date(p.status?.startTime ?? 0).getTime()) / 1000) + 600 + 60,
+    );
     // Another claim gets another pod: nothing of the first sandbox is there.
     const r2 = await b.c.create("t", { spec: spec(), echo: {}, requestId: "" });
     const s2 = await b.until(r2.id, ["RUNNING"]);
@@ -62,7 +88,13 @@ describe("warm pools on the real cluster", () => {
 
   it("two replicas creating at once never claim the same pod; past the pool, creates are cold", async () => {
     await waitFor("pool refilled", 90_000, async () => ((await readyIdle()).length >= SIZE ? true : undefined));
-    const made = await Promise.all(Array.from({ length: 2 * SIZE }, (_, i) => (i % 2 ? a : b).c.create("t", { spec: spec({ tags: ["warm", "burst"] }), echo: {}, requestId: "" }).then((r) => ({ r, rep: i % 2 ? a : b }))));
+    const made = await Promise.all(
+      Array.from({ length: 2 * SIZE }, (_, i) =>
+        (i % 2 ? a : b).c
+          .create("t", { spec: spec({ tags: ["warm", "burst"] }), echo: {}, requestId: "" })
+          .then((r) => ({ r, rep: i % 2 ? a : b })),
+      ),
+    );
     const states = await Promise.all(made.map(({ r, rep }) => rep.until(r.id, ["RUNNING"], 90_000)));
     const pods = states.map((s) => warmPodOf(s.imageNote) ?? `cold:${s.id}`);
     expect(new Set(pods).size).toBe(pods.length);

@@ -8,7 +8,15 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ACK_BATCH, createAgentChannel, encodeFrame, FrameParser, JOIN_BYTES, takeJoined, type AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
+import {
+  ACK_BATCH,
+  createAgentChannel,
+  encodeFrame,
+  FrameParser,
+  JOIN_BYTES,
+  takeJoined,
+  type AgentChannel,
+} from "../../runtime/kubernetes/agent-channel.js";
 import fc from "fast-check";
 import { agentBinary, startArgv } from "../../runtime/kubernetes/agent-link.js";
 import type { ExecProcess } from "../../runtime/types.js";
@@ -48,24 +56,31 @@ describe("agent frames", () => {
     for (let cut = 0; cut <= all.length; cut++) {
       const p = new FrameParser();
       const got = [...p.push(all.subarray(0, cut)), ...p.push(all.subarray(cut))];
-      expect(got.map((f) => [f.kind, f.id, f.payload.toString("hex")])).toEqual([["O", 7, Buffer.from("hello").toString("hex")], ["X", 7, "00000003"]]);
+      expect(got.map((f) => [f.kind, f.id, f.payload.toString("hex")])).toEqual([
+        ["O", 7, Buffer.from("hello").toString("hex")],
+        ["X", 7, "00000003"],
+      ]);
     }
   });
   it("parses any frames cut into any pieces (large frames kept as pieces until complete) to the same frames", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 70_000 }), { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 40 }), (sizes, cuts) => {
-        const frames = sizes.map((n, i) => encodeFrame("O", i, Buffer.alloc(n, i + 1)));
-        const all = Buffer.concat(frames);
-        const p = new FrameParser();
-        const got: { id: number; payload: Buffer }[] = [];
-        for (let off = 0, k = 0; off < all.length; k++) {
-          const n = cuts[k % cuts.length] as number;
-          got.push(...p.push(all.subarray(off, off + n)));
-          off += n;
-        }
-        expect(got.map((f) => f.id)).toEqual(sizes.map((_, i) => i));
-        got.forEach((f, i) => expect(f.payload.equals(Buffer.alloc(sizes[i] as number, i + 1))).toBe(true));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 70_000 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 40_000 }), { minLength: 1, maxLength: 40 }),
+        (sizes, cuts) => {
+          const frames = sizes.map((n, i) => encodeFrame("O", i, Buffer.alloc(n, i + 1)));
+          const all = Buffer.concat(frames);
+          const p = new FrameParser();
+          const got: { id: number; payload: Buffer }[] = [];
+          for (let off = 0, k = 0; off < all.length; k++) {
+            const n = cuts[k % cuts.length] as number;
+            got.push(...p.push(all.subarray(off, off + n)));
+            off += n;
+          }
+          expect(got.map((f) => f.id)).toEqual(sizes.map((_, i) => i));
+          got.forEach((f, i) => expect(f.payload.equals(Buffer.alloc(sizes[i] as number, i + 1))).toBe(true));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -150,7 +165,8 @@ describe("commands over the agent", () => {
     const size = 8 << 20; // eight times the agent's 1 MiB output window
     const p = ch.exec(["head", "-c", String(size), "/dev/zero"], {});
     p.closeStdin();
-    let n = 0, chunks = 0;
+    let n = 0,
+      chunks = 0;
     for await (const c of p.output()) {
       n += c.data.length;
       chunks++;
@@ -239,9 +255,9 @@ describe("starting the agent in a pod (agent-link's argv, run by a real sh)", ()
   it("runs the first copy that exists (the image's before the one installed through exec) and exits 120 when there is none", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "hangar-agent-argv-"));
     const [first, second] = [path.join(dir, "mounted"), path.join(dir, "installed")];
-    writeFileSync(second, "#!/bin/sh\necho second \"$0\"\n", { mode: 0o755 });
+    writeFileSync(second, '#!/bin/sh\necho second "$0"\n', { mode: 0o755 });
     expect(sh(startArgv(first, second))).toMatchObject({ status: 0, stdout: `second ${second}\n` });
-    writeFileSync(first, "#!/bin/sh\necho first \"$0\"\n", { mode: 0o755 });
+    writeFileSync(first, '#!/bin/sh\necho first "$0"\n', { mode: 0o755 });
     expect(sh(startArgv(first, second))).toMatchObject({ status: 0, stdout: `first ${first}\n` });
     writeFileSync(path.join(dir, "not-executable"), "#!/bin/sh\necho no\n", { mode: 0o644 });
     expect(sh(startArgv(path.join(dir, "not-executable"), path.join(dir, "missing"))).status).toBe(120);

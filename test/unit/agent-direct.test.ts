@@ -80,10 +80,12 @@ describe("the exec agent's direct link", () => {
     const asked = await control();
     const impostor = await control();
     const tokenA = Buffer.alloc(32, 1);
-    const a = await asked.listen(tokenA, ...Object.values(await freePorts(2)) as [number, number]);
-    const b = await impostor.listen(tokenA, ...Object.values(await freePorts(2)) as [number, number]);
+    const a = await asked.listen(tokenA, ...(Object.values(await freePorts(2)) as [number, number]));
+    const b = await impostor.listen(tokenA, ...(Object.values(await freePorts(2)) as [number, number]));
     // Hangar knows A's certificate; the connection lands on B, which even knows the token.
-    await expect(dialDirectLink({ host: "127.0.0.1", port: b.port, cert: a.cert, token: tokenA, timeoutMs: 3000 })).rejects.toThrow(/certificate|signature|self.signed|verify/i);
+    await expect(dialDirectLink({ host: "127.0.0.1", port: b.port, cert: a.cert, token: tokenA, timeoutMs: 3000 })).rejects.toThrow(
+      /certificate|signature|self.signed|verify/i,
+    );
     const ok = await dialDirectLink({ host: "127.0.0.1", port: a.port, cert: a.cert, token: tokenA, timeoutMs: 3000 });
     links.push(ok);
     expect((await run(ok, ["true"])).exitCode).toBe(0);
@@ -92,8 +94,10 @@ describe("the exec agent's direct link", () => {
   it("runs nothing for a connection without the token", async () => {
     const ctl = await control();
     const token = Buffer.alloc(32, 7);
-    const { port, cert } = await ctl.listen(token, ...Object.values(await freePorts(2)) as [number, number]);
-    await expect(dialDirectLink({ host: "127.0.0.1", port, cert, token: Buffer.alloc(32, 8), timeoutMs: 2000 })).rejects.toThrow(/closed|hello/);
+    const { port, cert } = await ctl.listen(token, ...(Object.values(await freePorts(2)) as [number, number]));
+    await expect(dialDirectLink({ host: "127.0.0.1", port, cert, token: Buffer.alloc(32, 8), timeoutMs: 2000 })).rejects.toThrow(
+      /closed|hello/,
+    );
     // A plain TCP client (no TLS) gets nothing either; then the right token works.
     const raw = net.connect(port, "127.0.0.1");
     raw.write(token);
@@ -120,7 +124,10 @@ describe("the exec agent's direct link", () => {
   it("counts agent starts by how the agent got into the pod: found, installed through exec, unusable", async () => {
     const installed = new Set<string>();
     const agents = createAgentLinks({
-      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      kc: new k8s.KubeConfig(),
+      namespace: "ns",
+      binary: agentBinary(Buffer.from("unused")),
+      log: { warn() {} },
       // "copy" has the image's copy; "bare" gets one installed; "broken" cannot install one.
       run: async (pod) => (pod === "broken" ? 1 : (installed.add(pod), 0)),
       connect: async (pod) => {
@@ -142,7 +149,10 @@ describe("the exec agent's direct link", () => {
   it("an image without a shell: netinit's copy is started directly, never installed (no shell to install with); no copy: unusable", async () => {
     const asked: string[] = [];
     const agents = createAgentLinks({
-      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      kc: new k8s.KubeConfig(),
+      namespace: "ns",
+      binary: agentBinary(Buffer.from("unused")),
+      log: { warn() {} },
       run: async (pod) => (asked.push(`install ${pod}`), 0),
       // "copy" has netinit's copy of the agent; "nocopy" has none.
       connect: async (pod, shell) => {
@@ -167,7 +177,10 @@ describe("the exec agent's direct link", () => {
     const ports = await freePorts(2);
     let ctl: AgentChannel | undefined;
     const agents = createAgentLinks({
-      kc: new k8s.KubeConfig(), namespace: "ns", binary: agentBinary(Buffer.from("unused")), log: { warn() {} },
+      kc: new k8s.KubeConfig(),
+      namespace: "ns",
+      binary: agentBinary(Buffer.from("unused")),
+      log: { warn() {} },
       run: () => Promise.reject(new Error("nothing is installed in this test")),
       connect: async () => (ctl = await control()),
       direct: { ports, podIp: () => "127.0.0.1" },
@@ -189,7 +202,10 @@ describe("the exec agent's direct link", () => {
       }
       expect(again && agents.isDirect(again)).toBe(true);
       expect(again).not.toBe(first);
-      expect(await run(again as AgentChannel, ["/bin/sh", "-c", "echo via-direct-again; exit 3"])).toEqual({ out: "via-direct-again\n", exitCode: 3 });
+      expect(await run(again as AgentChannel, ["/bin/sh", "-c", "echo via-direct-again; exit 3"])).toEqual({
+        out: "via-direct-again\n",
+        exitCode: 3,
+      });
     } finally {
       agents.close();
     }

@@ -41,7 +41,9 @@ describe("cgroup caps", () => {
 
   it("a cap the writable hierarchy refuses fails the start instead of running uncapped", async () => {
     const name = `unit-bad-${process.pid}`;
-    await expect(createCgroups(ROOT, name, { memoryBytes: -5, pidsMax: 64 })).rejects.toThrow(/could not apply the sandbox's resource caps/);
+    await expect(createCgroups(ROOT, name, { memoryBytes: -5, pidsMax: 64 })).rejects.toThrow(
+      /could not apply the sandbox's resource caps/,
+    );
     expect(existsSync(path.join(ROOT, "pids/hangar", name))).toBe(false);
   });
 
@@ -66,7 +68,8 @@ describe("cgroup caps", () => {
     });
   };
   // Daemons that left the process tree (setsid, double fork) and a process that keeps forking.
-  const ESCAPERS = "setsid sh -c 'echo $$; exec sleep 300' & (sh -c 'echo $$; exec sleep 300' &) ; sh -c 'echo $$; while :; do sleep 300 & done' & echo $$; wait";
+  const ESCAPERS =
+    "setsid sh -c 'echo $$; exec sleep 300' & (sh -c 'echo $$; exec sleep 300' &) ; sh -c 'echo $$; while :; do sleep 300 & done' & echo $$; wait";
 
   it("kill takes every process of the sandbox at once: daemons, re-parented children and a forking loop", async () => {
     const set = await createCgroups(ROOT, `unit-kill-${process.pid}`, { pidsMax: 512 });
@@ -126,7 +129,10 @@ describe("cgroup caps", () => {
 
   it("cgroup v2: cgroup.kill that cannot be written, the cgroup still populated: KillFailed naming the cgroup, not a quiet return", async () => {
     const dir = await fakeCgroup({ "cgroup.events": "populated 1\nfrozen 0\n" }, ["cgroup.kill"]);
-    const err = await killCgroup(dir, "v2", quick).then(() => undefined, (e: unknown) => e);
+    const err = await killCgroup(dir, "v2", quick).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(KillFailed);
     expect((err as KillFailed).why).toBe("write_failed");
     expect((err as Error).message).toContain(dir);
@@ -160,7 +166,10 @@ describe("cgroup caps", () => {
   it("freezer: a member that stays listed after SIGKILL: KillFailed naming its pid", async () => {
     const victim = spawn("sleep", ["300"], { stdio: "ignore" });
     const dir = await fakeCgroup({ "cgroup.procs": `${victim.pid}\n`, "freezer.state": "THAWED\n" });
-    const err = await killCgroup(dir, "freezer", quick).then(() => undefined, (e: unknown) => e);
+    const err = await killCgroup(dir, "freezer", quick).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(KillFailed);
     expect((err as KillFailed).why).toBe("still_running");
     expect((err as Error).message).toContain(String(victim.pid));

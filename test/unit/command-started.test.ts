@@ -35,16 +35,23 @@ describe("commandStarted", () => {
 
   it("fails, naming the maps, when bubblewrap never writes them (never RUNNING)", async () => {
     const p = proc({ "/proc/10/task/10/children": "11 " }, { "/proc/11/exe": "/bin/sh" });
-    await expect(commandStarted(10, BWRAP, 5000, p)).rejects.toMatchObject({ code: "UNAVAILABLE", message: "the sandbox did not start within 5 s: the sandbox's user namespace got no uid/gid maps" });
+    await expect(commandStarted(10, BWRAP, 5000, p)).rejects.toMatchObject({
+      code: "UNAVAILABLE",
+      message: "the sandbox did not start within 5 s: the sandbox's user namespace got no uid/gid maps",
+    });
     expect(p.slept).toBeGreaterThanOrEqual(5000);
   });
 
   it("fails, naming the exec, when the init's child is still bubblewrap", async () => {
     const p = proc({ ...maps, "/proc/10/task/10/children": "11 " }, { "/proc/11/exe": BWRAP });
-    await expect(commandStarted(10, BWRAP, 5000, p)).rejects.toMatchObject({ message: "the sandbox did not start within 5 s: bubblewrap did not start the command" });
+    await expect(commandStarted(10, BWRAP, 5000, p)).rejects.toMatchObject({
+      message: "the sandbox did not start within 5 s: bubblewrap did not start the command",
+    });
   });
 
   it("fails when the init has no child at all", async () => {
-    await expect(commandStarted(10, BWRAP, 5000, proc(maps, {}))).rejects.toMatchObject({ message: expect.stringMatching(/did not start the command$/) });
+    await expect(commandStarted(10, BWRAP, 5000, proc(maps, {}))).rejects.toMatchObject({
+      message: expect.stringMatching(/did not start the command$/),
+    });
   });
 });

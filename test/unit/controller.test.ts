@@ -10,8 +10,18 @@ function setup(over: Partial<Parameters<typeof createController>[0]> = {}) {
   let now = 1_000;
   const rt = fakeRuntime();
   const c = createController({
-    runtime: rt, now: () => now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
-    defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 3, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: silent, ...over,
+    runtime: rt,
+    now: () => now,
+    policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+    defaultLifetimeSeconds: 60,
+    maxLifetimeSeconds: 600,
+    maxSandboxes: 3,
+    maxExecsPerSandbox: 1,
+    maxExecs: 10,
+    maxFileBytes: 1024,
+    reapIntervalMs: 1000,
+    log: silent,
+    ...over,
   });
   return { c, rt, advance: (ms: number) => (now += ms) };
 }
@@ -30,7 +40,9 @@ describe("controller", () => {
     (await h).release();
     expect(rt.calls).toContain(`exec ${r.id} true`);
     const slow = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
-    await expect(c.writeFile("alpha", slow.id, "/f", Buffer.from("x"), new AbortController().signal)).rejects.toMatchObject({ code: "FAILED_PRECONDITION" });
+    await expect(c.writeFile("alpha", slow.id, "/f", Buffer.from("x"), new AbortController().signal)).rejects.toMatchObject({
+      code: "FAILED_PRECONDITION",
+    });
     await c.close();
   });
   it("the reaper never overlaps itself: a tick while a sweep waits on a slow kill joins that sweep", async () => {
@@ -114,10 +126,17 @@ describe("controller", () => {
     for (const id of [live.id, ended.id]) {
       expect(c.get("alpha", id).deletedAtMs).toBe(1_000);
       await expect(c.exec("alpha", id, { argv: ["true"] })).rejects.toMatchObject({ code: "NOT_FOUND" });
-      expect(() => c.logs("alpha", id, { follow: false, tailLines: 0, timestamps: false, signal: new AbortController().signal })).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
+      expect(() => c.logs("alpha", id, { follow: false, tailLines: 0, timestamps: false, signal: new AbortController().signal })).toThrow(
+        expect.objectContaining({ code: "NOT_FOUND" }),
+      );
       expect(c.remove("alpha", id, { graceMs: 0, allowMissing: true })).toBeUndefined();
     }
-    expect(c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((r) => r.id).sort()).toEqual([live.id, ended.id].sort());
+    expect(
+      c
+        .list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" })
+        .items.map((r) => r.id)
+        .sort(),
+    ).toEqual([live.id, ended.id].sort());
   });
 
   it("getChanged answers when the state moves on, after the hold, or when the call ends", async () => {
@@ -154,7 +173,10 @@ describe("controller", () => {
   it("limits: sandboxes and concurrent execs answer RESOURCE_EXHAUSTED with a retry delay", async () => {
     const { c } = setup();
     for (let i = 0; i < 3; i++) await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
-    await expect(c.create("alpha", { spec: spec(), echo: {}, requestId: "" })).rejects.toMatchObject({ code: "RESOURCE_EXHAUSTED", retryAfterMs: 2000 });
+    await expect(c.create("alpha", { spec: spec(), echo: {}, requestId: "" })).rejects.toMatchObject({
+      code: "RESOURCE_EXHAUSTED",
+      retryAfterMs: 2000,
+    });
     await tick();
     const id = c.list("alpha", { tags: [], showTerminated: false, runnerIds: [], pageSize: 0, pageToken: "" }).items[0]?.id as string;
     const h = await c.exec("alpha", id, { argv: ["sleep"] });
@@ -177,12 +199,16 @@ describe("controller", () => {
     const { c } = setup();
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
     await tick();
-    expect(() => c.writeFile("alpha", r.id, "/x", Buffer.alloc(2048), new AbortController().signal)).toThrow(expect.objectContaining({ reason: "CWSANDBOX_FILE_TOO_LARGE" }));
+    expect(() => c.writeFile("alpha", r.id, "/x", Buffer.alloc(2048), new AbortController().signal)).toThrow(
+      expect.objectContaining({ reason: "CWSANDBOX_FILE_TOO_LARGE" }),
+    );
   });
 
   it("refuses runner pins it cannot honour with a spillable reason", async () => {
     const { c } = setup();
-    await expect(c.create("alpha", { spec: spec({ runnerIds: ["elsewhere"] }), echo: {}, requestId: "" })).rejects.toMatchObject({ reason: "CWSANDBOX_NO_SUITABLE_RUNNER" });
+    await expect(c.create("alpha", { spec: spec({ runnerIds: ["elsewhere"] }), echo: {}, requestId: "" })).rejects.toMatchObject({
+      reason: "CWSANDBOX_NO_SUITABLE_RUNNER",
+    });
   });
 });
 

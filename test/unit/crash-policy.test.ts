@@ -34,7 +34,16 @@ describe("the crash policy", () => {
     const exits: number[] = [];
     const logged: string[] = [];
     let flush: (() => void) | undefined;
-    const h = crashHandler({ fatal: (_o, m) => logged.push(m), flush: (cb) => { flush = () => cb?.(); } }, (c) => exits.push(c), 60_000);
+    const h = crashHandler(
+      {
+        fatal: (_o, m) => logged.push(m),
+        flush: (cb) => {
+          flush = () => cb?.();
+        },
+      },
+      (c) => exits.push(c),
+      60_000,
+    );
     h(new Error("a"), "unhandledRejection");
     h(new Error("b"), "uncaughtException");
     expect(logged).toEqual(["unhandledRejection: exiting for a restart"]);

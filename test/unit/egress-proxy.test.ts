@@ -11,12 +11,29 @@ import { firstHost } from "../../runtime/kubernetes/node-view.js";
 
 describe("hostnames", () => {
   const names: [string, string | undefined][] = [
-    ["PyPI.org", "pypi.org"], ["files.pythonhosted.org.", "files.pythonhosted.org"], ["*.pypi.org", "*.pypi.org"],
-    ["pypi", undefined], ["*.org", undefined], ["a.*.org", undefined], ["-bad.org", undefined], ["1.2.3.4", undefined], ["", undefined], ["x".repeat(64) + ".org", undefined],
+    ["PyPI.org", "pypi.org"],
+    ["files.pythonhosted.org.", "files.pythonhosted.org"],
+    ["*.pypi.org", "*.pypi.org"],
+    ["pypi", undefined],
+    ["*.org", undefined],
+    ["a.*.org", undefined],
+    ["-bad.org", undefined],
+    ["1.2.3.4", undefined],
+    ["", undefined],
+    ["x".repeat(64) + ".org", undefined],
   ];
   for (const [text, want] of names) it(`${JSON.stringify(text)} -> ${want}`, () => expect(normaliseHostname(text)).toBe(want));
   const grants = ["pypi.org", "*.pythonhosted.org"];
-  const cases: [string, boolean][] = [["pypi.org", true], ["PYPI.ORG.", true], ["evil-pypi.org", false], ["sub.pypi.org", false], ["files.pythonhosted.org", true], ["a.b.pythonhosted.org", true], ["pythonhosted.org", false], ["xpythonhosted.org", false]];
+  const cases: [string, boolean][] = [
+    ["pypi.org", true],
+    ["PYPI.ORG.", true],
+    ["evil-pypi.org", false],
+    ["sub.pypi.org", false],
+    ["files.pythonhosted.org", true],
+    ["a.b.pythonhosted.org", true],
+    ["pythonhosted.org", false],
+    ["xpythonhosted.org", false],
+  ];
   for (const [host, want] of cases) it(`${host} granted: ${want}`, () => expect(hostGranted(host, grants)).toBe(want));
 });
 
@@ -35,10 +52,11 @@ describe("CONNECT decisions", () => {
     ["an address", { host: "198.18.0.2", port: 443 }, g, 403],
     ["not a CONNECT", undefined, g, 405],
   ];
-  for (const [name, target, grants, want] of cases) it(name, () => {
-    const v = decide(target, grants);
-    expect(v.ok ? true : v.status).toBe(want);
-  });
+  for (const [name, target, grants, want] of cases)
+    it(name, () => {
+      const v = decide(target, grants);
+      expect(v.ok ? true : v.status).toBe(want);
+    });
   it("resolved addresses: never the never ranges, private only where grantable", () => {
     const p = { never: ["169.254.0.0/16", "192.0.2.2/32"], private: ["10.0.0.0/8"], grantable: ["10.50.0.0/16"] };
     expect(addressAllowed("198.18.0.2", p)).toBe(true);
@@ -50,7 +68,10 @@ describe("CONNECT decisions", () => {
 });
 
 describe("IPv6 forms of IPv4 addresses", () => {
-  const v4 = (a: string) => judgedAddresses(a).filter((c) => c.family === 4).map((c) => [24n, 16n, 8n, 0n].map((b) => String((c.net >> b) & 255n)).join("."));
+  const v4 = (a: string) =>
+    judgedAddresses(a)
+      .filter((c) => c.family === 4)
+      .map((c) => [24n, 16n, 8n, 0n].map((b) => String((c.net >> b) & 255n)).join("."));
   const forms: [string, string, string[]][] = [
     ["IPv4-mapped", "::ffff:10.96.0.1", ["10.96.0.1"]],
     ["IPv4-mapped, hex", "::ffff:a9fe:a9fe", ["169.254.169.254"]],
@@ -69,20 +90,36 @@ describe("IPv6 forms of IPv4 addresses", () => {
 
 describe("the proxy reaches only what a pod may", () => {
   const nodes = ["192.0.2.10", "203.0.113.7"];
-  const defaults = { never: neverRanges(DEFAULT_EGRESS_CONFIG, [...nodes, "10.244.0.1/32"], ["10.96.0.1"]), private: DEFAULT_PRIVATE_CIDRS, grantable: [] };
+  const defaults = {
+    never: neverRanges(DEFAULT_EGRESS_CONFIG, [...nodes, "10.244.0.1/32"], ["10.96.0.1"]),
+    private: DEFAULT_PRIVATE_CIDRS,
+    grantable: [],
+  };
   // The operator made all of 10/8 grantable: only the never list stands between a tenant and the apiserver.
   const open10 = { ...defaults, grantable: ["10.0.0.0/8"] };
   const refused: [string, string][] = [
-    ["the apiserver Service", "10.96.0.1"], ["the Service, mapped", "::ffff:10.96.0.1"], ["the Service, NAT64", "64:ff9b::a60:1"],
-    ["metadata", "169.254.169.254"], ["metadata, mapped", "::ffff:169.254.169.254"], ["metadata, 6to4", "2002:a9fe:a9fe::"],
-    ["metadata, Teredo client", "2001:0:4136:e378:8000:63bf:5601:5601"], ["loopback, mapped", "::ffff:127.0.0.1"], ["loopback, compatible", "::127.0.0.1"],
-    ["a node", "192.0.2.10"], ["a node, mapped", "::ffff:192.0.2.10"], ["a node, translated", "::ffff:0:203.0.113.7"], ["a pod gateway", "10.244.0.1"],
-    ["IPv6 loopback", "::1"], ["link-local", "fe80::1"], ["not an address", "example.org"],
+    ["the apiserver Service", "10.96.0.1"],
+    ["the Service, mapped", "::ffff:10.96.0.1"],
+    ["the Service, NAT64", "64:ff9b::a60:1"],
+    ["metadata", "169.254.169.254"],
+    ["metadata, mapped", "::ffff:169.254.169.254"],
+    ["metadata, 6to4", "2002:a9fe:a9fe::"],
+    ["metadata, Teredo client", "2001:0:4136:e378:8000:63bf:5601:5601"],
+    ["loopback, mapped", "::ffff:127.0.0.1"],
+    ["loopback, compatible", "::127.0.0.1"],
+    ["a node", "192.0.2.10"],
+    ["a node, mapped", "::ffff:192.0.2.10"],
+    ["a node, translated", "::ffff:0:203.0.113.7"],
+    ["a pod gateway", "10.244.0.1"],
+    ["IPv6 loopback", "::1"],
+    ["link-local", "fe80::1"],
+    ["not an address", "example.org"],
   ];
-  for (const [name, addr] of refused) it(`refuses ${name} (${addr}), even with 10/8 grantable`, () => {
-    expect(addressAllowed(addr, defaults)).toBe(false);
-    expect(addressAllowed(addr, open10)).toBe(false);
-  });
+  for (const [name, addr] of refused)
+    it(`refuses ${name} (${addr}), even with 10/8 grantable`, () => {
+      expect(addressAllowed(addr, defaults)).toBe(false);
+      expect(addressAllowed(addr, open10)).toBe(false);
+    });
   it("allows a public address, and a granted private one", () => {
     expect(addressAllowed("198.51.100.20", defaults)).toBe(true);
     expect(addressAllowed("2606:4700::1111", defaults)).toBe(true);
@@ -91,13 +128,15 @@ describe("the proxy reaches only what a pod may", () => {
   });
   it("a never list without the IPv6 forms still judges the IPv4 inside", () => {
     const bare = { never: ["169.254.0.0/16", "127.0.0.0/8"], private: ["10.0.0.0/8"], grantable: [] };
-    for (const a of ["::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:10.96.0.1", "::127.0.0.1"]) expect(addressAllowed(a, bare), a).toBe(false);
+    for (const a of ["::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::1", "::ffff:10.96.0.1", "::127.0.0.1"])
+      expect(addressAllowed(a, bare), a).toBe(false);
     expect(addressAllowed("::ffff:198.51.100.20", bare)).toBe(true);
   });
   it("holds everything netinit's never list holds, from the same source", () => {
     const pod = netinitPolicy({ egress: [{ to: "any", ports: [] }] } as never, true, DEFAULT_EGRESS_CONFIG, nodes);
     expect(defaults.never).toEqual(expect.arrayContaining(pod.never));
-    for (const r of ["::ffff:0:0/96", "64:ff9b::/96", "2002::/16", "2001::/32", "10.96.0.1/32", "10.244.0.1/32"]) expect(defaults.never).toContain(r);
+    for (const r of ["::ffff:0:0/96", "64:ff9b::/96", "2002::/16", "2001::/32", "10.96.0.1/32", "10.244.0.1/32"])
+      expect(defaults.never).toContain(r);
   });
   it("never 0.0.0.0 (the host itself), whatever the operator opened", () => {
     expect(addressAllowed("0.0.0.0", { ...defaults, grantable: ["0.0.0.0/0"] })).toBe(false);
@@ -105,7 +144,11 @@ describe("the proxy reaches only what a pod may", () => {
   });
   it("Hangar's own addresses and every node, past the cap that applies inside pods", () => {
     const many = Array.from({ length: 200 }, (_, i) => `10.1.${i}.1`);
-    const p = { never: neverRanges(DEFAULT_EGRESS_CONFIG, [], [...many, ...ownAddresses()]), private: DEFAULT_PRIVATE_CIDRS, grantable: ["10.0.0.0/8"] };
+    const p = {
+      never: neverRanges(DEFAULT_EGRESS_CONFIG, [], [...many, ...ownAddresses()]),
+      private: DEFAULT_PRIVATE_CIDRS,
+      grantable: ["10.0.0.0/8"],
+    };
     expect(addressAllowed("10.1.199.1", p)).toBe(false);
     expect(addressAllowed("10.2.0.1", p)).toBe(true);
     for (const own of ownAddresses()) expect(addressAllowed(own, { ...p, grantable: ["0.0.0.0/0", "::/0"] }), own).toBe(false);
@@ -120,7 +163,9 @@ describe("the proxy reaches only what a pod may", () => {
 describe("the egress proxy over loopback", () => {
   const quiet = { warn: () => undefined, info: () => undefined };
   const closers: (() => Promise<void>)[] = [];
-  afterAll(async () => { for (const c of closers) await c(); });
+  afterAll(async () => {
+    for (const c of closers) await c();
+  });
 
   async function connectVia(port: number, line: string): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -128,7 +173,10 @@ describe("the egress proxy over loopback", () => {
       let got = "";
       s.on("data", (b) => {
         got += b.toString();
-        if (got.includes("\r\n\r\n") && got.startsWith("HTTP/1.1 200")) { s.write("ping"); if (got.endsWith("pong")) s.end(); }
+        if (got.includes("\r\n\r\n") && got.startsWith("HTTP/1.1 200")) {
+          s.write("ping");
+          if (got.endsWith("pong")) s.end();
+        }
       });
       s.on("end", () => resolve(got));
       s.on("close", () => resolve(got));
@@ -137,20 +185,31 @@ describe("the egress proxy over loopback", () => {
   }
 
   it("tunnels a granted name to the address it pins, refuses the rest with a reason", async () => {
-    const upstream = net.createServer((c) => c.on("data", (b) => { if (b.toString() === "ping") c.end("pong"); }));
+    const upstream = net.createServer((c) =>
+      c.on("data", (b) => {
+        if (b.toString() === "ping") c.end("pong");
+      }),
+    );
     await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
     closers.push(() => new Promise((r) => upstream.close(() => r())));
     const up = (upstream.address() as net.AddressInfo).port;
     const proxy = await startEgressProxy({
-      listen: { host: "127.0.0.1", port: 0 }, policy: () => ({ never: ["169.254.0.0/16"], private: ["10.0.0.0/8"], grantable: [] }),
+      listen: { host: "127.0.0.1", port: 0 },
+      policy: () => ({ never: ["169.254.0.0/16"], private: ["10.0.0.0/8"], grantable: [] }),
       grantsOf: (ip) => (ip === "127.0.0.1" ? ["allowed.test", "inside.test"] : undefined),
-      pinned: { "allowed.test": "127.0.0.1", "inside.test": "10.1.2.3" }, upstreamPort: up, log: quiet,
+      pinned: { "allowed.test": "127.0.0.1", "inside.test": "10.1.2.3" },
+      upstreamPort: up,
+      log: quiet,
     });
     closers.push(proxy.close);
     const ok = await connectVia(proxy.port, "CONNECT allowed.test:443 HTTP/1.1\r\n\r\n");
     expect(ok).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\npong$/);
-    expect(await connectVia(proxy.port, "CONNECT denied.test:443 HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 403 .*denied\.test is not granted/s);
-    expect(await connectVia(proxy.port, "CONNECT inside.test:443 HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 403 .*resolves only to addresses sandboxes never reach/s);
+    expect(await connectVia(proxy.port, "CONNECT denied.test:443 HTTP/1.1\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 403 .*denied\.test is not granted/s,
+    );
+    expect(await connectVia(proxy.port, "CONNECT inside.test:443 HTTP/1.1\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 403 .*resolves only to addresses sandboxes never reach/s,
+    );
     expect(await connectVia(proxy.port, "GET http://allowed.test/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /);
   });
 });
@@ -158,9 +217,15 @@ describe("the egress proxy over loopback", () => {
 describe("proxy settings", () => {
   it("off by default; an address sandboxes can dial; pins parsed", () => {
     expect(egressProxy("", "", "")).toBeUndefined();
-    expect(egressProxy("0.0.0.0:3128", "10.96.0.50:3128", "allowed.test=198.18.0.2")).toEqual({ listen: { host: "0.0.0.0", port: 3128 }, address: "10.96.0.50:3128", pinned: { "allowed.test": "198.18.0.2" } });
+    expect(egressProxy("0.0.0.0:3128", "10.96.0.50:3128", "allowed.test=198.18.0.2")).toEqual({
+      listen: { host: "0.0.0.0", port: 3128 },
+      address: "10.96.0.50:3128",
+      pinned: { "allowed.test": "198.18.0.2" },
+    });
     expect(egressProxy("10.88.7.1:0", "", "")?.address).toBe("10.88.7.1:0");
-    expect(() => egressProxy("0.0.0.0:3128", "", "")).toThrow(/HANGAR_KUBE_EGRESS_PROXY_ADDRESS=0\.0\.0\.0:3128: expected the ip:port sandboxes dial/);
+    expect(() => egressProxy("0.0.0.0:3128", "", "")).toThrow(
+      /HANGAR_KUBE_EGRESS_PROXY_ADDRESS=0\.0\.0\.0:3128: expected the ip:port sandboxes dial/,
+    );
     expect(() => egressProxy("", "10.0.0.1:3128", "")).toThrow(/need HANGAR_KUBE_EGRESS_PROXY_LISTEN/);
     expect(() => egressProxy("127.0.0.1:1", "", "x")).toThrow(/"x": expected name=ip/);
   });

@@ -11,12 +11,22 @@ const map = createErrorMapper(types, { error: (o) => logged.push(o) });
 function decode(e: grpc.ServiceError) {
   const raw = e.metadata?.get("grpc-status-details-bin")[0] as Buffer | undefined;
   if (!raw) return undefined;
-  const st = types.Status.toObject(types.Status.decode(raw), { defaults: true }) as { code: number; message: string; details: { type_url: string; value: Buffer }[] };
+  const st = types.Status.toObject(types.Status.decode(raw), { defaults: true }) as {
+    code: number;
+    message: string;
+    details: { type_url: string; value: Buffer }[];
+  };
   const find = (name: string, t: typeof types.ErrorInfo) => {
     const d = st.details.find((x) => x.type_url === `type.googleapis.com/google.rpc.${name}`);
     return d ? (t.toObject(t.decode(d.value), { defaults: true, longs: Number }) as Record<string, unknown>) : undefined;
   };
-  return { code: st.code, message: st.message, info: find("ErrorInfo", types.ErrorInfo), bad: find("BadRequest", types.BadRequest), retry: find("RetryInfo", types.RetryInfo) };
+  return {
+    code: st.code,
+    message: st.message,
+    info: find("ErrorInfo", types.ErrorInfo),
+    bad: find("BadRequest", types.BadRequest),
+    retry: find("RetryInfo", types.RetryInfo),
+  };
 }
 
 describe("HangarError -> gRPC status", () => {
@@ -25,11 +35,17 @@ describe("HangarError -> gRPC status", () => {
     expect(e.code).toBe(grpc.status.FAILED_PRECONDITION);
     const d = decode(e);
     expect(d?.code).toBe(grpc.status.FAILED_PRECONDITION);
-    expect(d?.info).toEqual({ reason: "CWSANDBOX_FILE_TOO_LARGE", domain: ERROR_DOMAIN, metadata: { filepath: "/a", operation: "read", size_bytes: "100", max_size_bytes: "10" } });
+    expect(d?.info).toEqual({
+      reason: "CWSANDBOX_FILE_TOO_LARGE",
+      domain: ERROR_DOMAIN,
+      metadata: { filepath: "/a", operation: "read", size_bytes: "100", max_size_bytes: "10" },
+    });
   });
   it("validation errors carry BadRequest field violations", () => {
     const d = decode(map(errors.invalid([{ field: "sandbox.spec.tags[0]", description: "bad" }])));
-    expect(d?.bad).toEqual({ field_violations: [{ field: "sandbox.spec.tags[0]", description: "bad", reason: "", localized_message: null }] });
+    expect(d?.bad).toEqual({
+      field_violations: [{ field: "sandbox.spec.tags[0]", description: "bad", reason: "", localized_message: null }],
+    });
   });
   it("retryable errors carry RetryInfo", () => {
     const d = decode(map(errors.tooManyExecs("busy", 1500)));

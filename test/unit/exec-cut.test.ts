@@ -18,15 +18,20 @@ const silent = { info() {}, warn() {} };
 const MARK = `hangar-cut-${process.pid}`;
 /** Live (not zombie) processes whose command line holds `text`. */
 const live = (text: string) =>
-  readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, "latin1").includes(text) && !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${p}/stat`, "latin1"));
-    } catch {
-      return false;
-    }
-  });
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((p) => {
+      try {
+        return (
+          readFileSync(`/proc/${p}/cmdline`, "latin1").includes(text) && !/^\d+ \(.*\) [ZX]/.test(readFileSync(`/proc/${p}/stat`, "latin1"))
+        );
+      } catch {
+        return false;
+      }
+    });
 const until = async (what: () => boolean, ms: number) => {
-  for (const t0 = Date.now(); !what() && Date.now() - t0 < ms; ) await new Promise((r) => setTimeout(r, 20));
+  for (const t0 = Date.now(); !what() && Date.now() - t0 < ms;) await new Promise((r) => setTimeout(r, 20));
   return what();
 };
 
@@ -47,11 +52,30 @@ describe("a cut exec stream", () => {
   };
   beforeAll(async () => {
     rt = createLocalRuntime({
-      dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-cut-")), isolation: "bubblewrap",
-      tools: { bwrap: "/usr/bin/bwrap", nsenter: "/usr/bin/nsenter", setpriv: "/usr/bin/setpriv", unshare: "/usr/bin/unshare", sleep: "/usr/bin/sleep", ptyHelper: path.resolve(".build/hangar-pty"), guard: path.resolve(".build/hangar-guard") },
-      images: { "*": "/" }, imageStore: { resolve: () => Promise.reject(new Error("no images")) }, seccompBpf: path.resolve(".build/seccomp.bpf"),
-      users: { range: { start: 200_000, size: 65_536 }, slots: slotPool(300_000 + (process.pid % 1000) * 64 + 32, 16) }, maskPaths: [], sandboxUid: 1000, pidsMax: 256, defaultMemoryBytes: 256 * 1024 * 1024, defaultCpuMillicores: 1000, cgroupRoot: "/sys/fs/cgroup", defaultDenyEgress: true,
-      runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" }, log: silent,
+      dataDir: mkdtempSync(path.join(os.tmpdir(), "hangar-cut-")),
+      isolation: "bubblewrap",
+      tools: {
+        bwrap: "/usr/bin/bwrap",
+        nsenter: "/usr/bin/nsenter",
+        setpriv: "/usr/bin/setpriv",
+        unshare: "/usr/bin/unshare",
+        sleep: "/usr/bin/sleep",
+        ptyHelper: path.resolve(".build/hangar-pty"),
+        guard: path.resolve(".build/hangar-guard"),
+      },
+      images: { "*": "/" },
+      imageStore: { resolve: () => Promise.reject(new Error("no images")) },
+      seccompBpf: path.resolve(".build/seccomp.bpf"),
+      users: { range: { start: 200_000, size: 65_536 }, slots: slotPool(300_000 + (process.pid % 1000) * 64 + 32, 16) },
+      maskPaths: [],
+      sandboxUid: 1000,
+      pidsMax: 256,
+      defaultMemoryBytes: 256 * 1024 * 1024,
+      defaultCpuMillicores: 1000,
+      cgroupRoot: "/sys/fs/cgroup",
+      defaultDenyEgress: true,
+      runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" },
+      log: silent,
     });
     s = await startTestServer(rt);
     const { v1 } = loadApi(PROTO_DIR);
@@ -65,19 +89,36 @@ describe("a cut exec stream", () => {
 
   it("kills the command, its daemon and the exec's cgroup once the client destroyed its stream", async () => {
     expect(process.getuid?.(), "this test drives a real bubblewrap sandbox as root").toBe(0);
-    const id = (await new Promise<{ sandbox_id: string }>((res, rej) =>
-      c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, md(), (e, r) => (e ? rej(e) : res(r))),
-    )).sandbox_id;
+    const id = (
+      await new Promise<{ sandbox_id: string }>((res, rej) =>
+        c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, md(), (e, r) =>
+          e ? rej(e) : res(r),
+        ),
+      )
+    ).sandbox_id;
     const call = c.StreamExec(md());
     call.on("error", () => undefined);
-    const up = new Promise<void>((resolve) => call.on("data", (m: { output?: { data: Buffer } }) => {
-      if (m.output && String(m.output.data).includes("up")) resolve();
-    }));
+    const up = new Promise<void>((resolve) =>
+      call.on("data", (m: { output?: { data: Buffer } }) => {
+        if (m.output && String(m.output.data).includes("up")) resolve();
+      }),
+    );
     // The command, and a daemon that left its process tree: both must die with the stream.
-    call.write({ init: { sandbox_id: id, command: ["/bin/sh", "-c", `setsid sh -c 'sleep 301; true' ${MARK}-daemon & echo up; sleep 302; true`, `${MARK}-main`] } });
+    call.write({
+      init: {
+        sandbox_id: id,
+        command: ["/bin/sh", "-c", `setsid sh -c 'sleep 301; true' ${MARK}-daemon & echo up; sleep 302; true`, `${MARK}-main`],
+      },
+    });
     await up;
-    expect(await until(() => live(`${MARK}-daemon`).length >= 1 && live(`${MARK}-main`).length >= 1, 10_000), `daemon ${live(`${MARK}-daemon`).join(" ")} main ${live(`${MARK}-main`).join(" ")}`).toBe(true);
-    const leaves = () => readdirSync(`/sys/fs/cgroup/${existsSync("/sys/fs/cgroup/cgroup.controllers") ? "" : "unified/"}hangar`, { recursive: true }).map(String).filter((d) => d.includes(id) && /exec-\d+$/.test(d));
+    expect(
+      await until(() => live(`${MARK}-daemon`).length >= 1 && live(`${MARK}-main`).length >= 1, 10_000),
+      `daemon ${live(`${MARK}-daemon`).join(" ")} main ${live(`${MARK}-main`).join(" ")}`,
+    ).toBe(true);
+    const leaves = () =>
+      readdirSync(`/sys/fs/cgroup/${existsSync("/sys/fs/cgroup/cgroup.controllers") ? "" : "unified/"}hangar`, { recursive: true })
+        .map(String)
+        .filter((d) => d.includes(id) && /exec-\d+$/.test(d));
     expect(leaves().length).toBe(1);
     call.cancel(); // the client's stream is destroyed: RST_STREAM, no half-close, no further message
     expect(await until(() => live(MARK).length === 0, 15_000), `still running: ${live(MARK).join(" ")}`).toBe(true);

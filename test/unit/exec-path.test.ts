@@ -5,7 +5,14 @@ import type { AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
 import { createExecPath } from "../../runtime/kubernetes/exec-path.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
-const proc = (): ExecProcess => ({ write: async () => undefined, closeStdin() {}, resize() {}, output: async function* () {}, exited: Promise.resolve({ exitCode: 0 }), kill: async () => undefined });
+const proc = (): ExecProcess => ({
+  write: async () => undefined,
+  closeStdin() {},
+  resize() {},
+  output: async function* () {},
+  exited: Promise.resolve({ exitCode: 0 }),
+  kill: async () => undefined,
+});
 
 /** Agent links whose channel opens `openMs` after the first open() (as a new pod's does), recording what exec asked. */
 function links(openMs: number) {
@@ -29,7 +36,12 @@ function links(openMs: number) {
 
 describe("the exec path", () => {
   const kc = new k8s.KubeConfig();
-  kc.loadFromOptions({ clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }], users: [{ name: "u" }], contexts: [{ name: "x", cluster: "c", user: "u" }], currentContext: "x" });
+  kc.loadFromOptions({
+    clusters: [{ name: "c", server: "https://127.0.0.1:1", skipTLSVerify: true }],
+    users: [{ name: "u" }],
+    contexts: [{ name: "x", cluster: "c", user: "u" }],
+    currentContext: "x",
+  });
   const target = { id: "s", pod: "sbx-s", shell: true, exited: false };
 
   it("a bulk command waits for the pod's agent to open and goes over its direct link, not through the apiserver", async () => {

@@ -98,7 +98,9 @@ describe("until()", () => {
   it("a stop that came while the caller held an item ends the loop at the next turn, though no item will ever come", async () => {
     const never = new Promise<IteratorResult<string>>(() => undefined);
     let n = 0;
-    const it: AsyncIterable<string> = { [Symbol.asyncIterator]: () => ({ next: () => (n++ === 0 ? Promise.resolve({ value: "a", done: false }) : never) }) };
+    const it: AsyncIterable<string> = {
+      [Symbol.asyncIterator]: () => ({ next: () => (n++ === 0 ? Promise.resolve({ value: "a", done: false }) : never) }),
+    };
     let stop!: () => void;
     const got: string[] = [];
     for await (const x of until(it, new Promise<void>((r) => (stop = r)))) {
@@ -115,9 +117,11 @@ describe("until()", () => {
       throw new Error("the stream broke");
     }
     const got: number[] = [];
-    await expect((async () => {
-      for await (const x of until(output(), new Promise<void>(() => undefined))) got.push(x);
-    })()).rejects.toThrow("the stream broke");
+    await expect(
+      (async () => {
+        for await (const x of until(output(), new Promise<void>(() => undefined))) got.push(x);
+      })(),
+    ).rejects.toThrow("the stream broke");
     expect(got).toEqual([1]);
   });
 
@@ -136,13 +140,15 @@ describe("until()", () => {
       yield 2;
     }
     const got: number[] = [];
-    await expect((async () => {
-      for await (const x of until(two(), new Promise<void>((_r, rej) => (fail = rej)))) {
-        got.push(x);
-        fail(new Error("stop failed later"));
-        await new Promise((r) => setImmediate(r));
-      }
-    })()).rejects.toThrow("stop failed later");
+    await expect(
+      (async () => {
+        for await (const x of until(two(), new Promise<void>((_r, rej) => (fail = rej)))) {
+          got.push(x);
+          fail(new Error("stop failed later"));
+          await new Promise((r) => setImmediate(r));
+        }
+      })(),
+    ).rejects.toThrow("stop failed later");
     expect(got).toEqual([1]);
   });
 });

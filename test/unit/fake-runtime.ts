@@ -12,7 +12,22 @@ export function fakeRuntime() {
     name: "fake",
     calls,
     execs,
-    runners: (): RunnerInfo[] => [{ runnerId: "fake-1", runnerGroupId: "fake", organizationId: "org", architectures: ["amd64"], healthy: true, connectedAtMs: 0, maxCpuMillicores: 2000, maxMemoryBytes: 2 ** 30, availableCpuMillicores: 2000, availableMemoryBytes: 2 ** 30, runningSandboxes: live.size, runtimeClasses: [] }],
+    runners: (): RunnerInfo[] => [
+      {
+        runnerId: "fake-1",
+        runnerGroupId: "fake",
+        organizationId: "org",
+        architectures: ["amd64"],
+        healthy: true,
+        connectedAtMs: 0,
+        maxCpuMillicores: 2000,
+        maxMemoryBytes: 2 ** 30,
+        availableCpuMillicores: 2000,
+        availableMemoryBytes: 2 ** 30,
+        runningSandboxes: live.size,
+        runtimeClasses: [],
+      },
+    ],
     subscribe(to) {
       emitTo = to;
       return () => (emitTo = () => undefined);
@@ -50,7 +65,10 @@ export function fakeRuntime() {
           if (opts.argv[0] === "deaf") throw Object.assign(new Error("write EPIPE"), { code: "EPIPE" });
           stdin = Buffer.concat([stdin, d]);
         },
-        closeStdin() { closed = true; wake.splice(0).forEach((w) => w()); },
+        closeStdin() {
+          closed = true;
+          wake.splice(0).forEach((w) => w());
+        },
         resize() {},
         async *output() {
           if (opts.argv[0] === "echo") yield { stream: "stdout" as const, data: Buffer.from(`${opts.argv.slice(1).join(" ")}\n`) };
@@ -78,12 +96,18 @@ export function fakeRuntime() {
           if (opts.argv[0] === "slowkill" || opts.argv[0] === "slowfail") await new Promise((r) => setTimeout(r, Number(opts.argv[1])));
           if (opts.argv[0] === "slowfail") throw new KillFailed("pids 4343 still there after the retries", "still_running");
           killedNow();
-          closed = true; wake.splice(0).forEach((w) => w()); resolveExit({ exitCode: 137 });
+          closed = true;
+          wake.splice(0).forEach((w) => w());
+          resolveExit({ exitCode: 137 });
         },
       };
     },
-    async *logs() { yield { data: Buffer.from("log line\n"), end: 9 }; },
-    async remove(id) { calls.push(`remove ${id}`); },
+    async *logs() {
+      yield { data: Buffer.from("log line\n"), end: 9 };
+    },
+    async remove(id) {
+      calls.push(`remove ${id}`);
+    },
     async close() {},
   };
   return rt;

@@ -4,7 +4,15 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import protobuf from "protobufjs";
 import { describe, expect, it } from "vitest";
-import { FIELD_RULES, GUARDED_SERVICES, guardRequest, METHOD_RULES, refusedFields, SERVICE_RULES, type Rule } from "../../api/field-policy.js";
+import {
+  FIELD_RULES,
+  GUARDED_SERVICES,
+  guardRequest,
+  METHOD_RULES,
+  refusedFields,
+  SERVICE_RULES,
+  type Rule,
+} from "../../api/field-policy.js";
 import { fieldTable } from "../../api/field-table.js";
 import { loadContractRoot, PROTO_DIR } from "../../api/proto.js";
 
@@ -21,7 +29,10 @@ const TITLE = /\b(?:it|test)(?:\.\w+)*\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
  * test that exists: `<file>.py::<function>` needs `def <function>(` in the file;
  * `<file>.ts::<text>` needs exactly one it/test title of the file containing the text.
  */
-function refProblem(ref: string, read = (f: string) => (existsSync(path.join(REPO, f)) ? readFileSync(path.join(REPO, f), "utf8") : undefined)): string {
+function refProblem(
+  ref: string,
+  read = (f: string) => (existsSync(path.join(REPO, f)) ? readFileSync(path.join(REPO, f), "utf8") : undefined),
+): string {
   const m = /^(test\/[\w./-]+\.(py|ts))::(.+)$/.exec(ref);
   if (!m) return "not <test file>::<test name>";
   const [, file, ext, name] = m as unknown as [string, string, string, string];
@@ -96,13 +107,18 @@ describe("field policy", () => {
   it("every honoured rule names a test that shows its effect, and every test a rule names exists", () => {
     const rules = Object.entries(FIELD_RULES);
     expect(rules.filter(([, r]) => "honoured" in r && !(r.tests.length && r.tests.every((t) => t.trim()))).map(([k]) => k)).toEqual([]);
-    const bad = rules.flatMap(([k, r]) => ("tests" in r ? (r.tests ?? []) : []).map((t) => [k, t, refProblem(t)]).filter(([, , why]) => why));
+    const bad = rules.flatMap(([k, r]) =>
+      ("tests" in r ? (r.tests ?? []) : []).map((t) => [k, t, refProblem(t)]).filter(([, , why]) => why),
+    );
     expect(bad).toEqual([]);
     expect(rules.filter(([, r]) => "honoured" in r).length).toBeGreaterThan(140);
   });
 
   it("a test reference is checked: a file, a function or a title that is not there is caught", () => {
-    const files: Record<string, string> = { "test/e2e/test_a.py": "def test_one(x):\n    pass\n", "test/unit/a.test.ts": 'it("does one thing", () => 0);\nit(`does ${"two"} things`, () => 0);\n' };
+    const files: Record<string, string> = {
+      "test/e2e/test_a.py": "def test_one(x):\n    pass\n",
+      "test/unit/a.test.ts": 'it("does one thing", () => 0);\nit(`does ${"two"} things`, () => 0);\n',
+    };
     const read = (f: string) => files[f];
     expect(refProblem("test/e2e/test_a.py::test_one", read)).toBe("");
     expect(refProblem("test/unit/a.test.ts::does one", read)).toBe("");
@@ -135,7 +151,9 @@ describe("the guard", () => {
 
   it("answers UNIMPLEMENTED where the rule says the feature is not implemented", () => {
     const req = { sandbox: { spec: { containers: [{ image: "x" }], network_ids: ["n1"] } } };
-    expect(() => guardRequest(create, req)).toThrow(expect.objectContaining({ code: "UNIMPLEMENTED", reason: "CWSANDBOX_NOT_IMPLEMENTED" }));
+    expect(() => guardRequest(create, req)).toThrow(
+      expect.objectContaining({ code: "UNIMPLEMENTED", reason: "CWSANDBOX_NOT_IMPLEMENTED" }),
+    );
   });
 
   it("lets defaults, honoured fields, output-only fields and checked subtrees through", () => {
@@ -143,7 +161,14 @@ describe("the guard", () => {
       sandbox: {
         status: { state: "STATE_RUNNING" },
         spec: {
-          containers: [{ image: "x", primary: true, security_context: { privileged: false, run_as_user: 0 }, resources: { gpu: { count: "1", memory_gb: "80" } } }],
+          containers: [
+            {
+              image: "x",
+              primary: true,
+              security_context: { privileged: false, run_as_user: 0 },
+              resources: { gpu: { count: "1", memory_gb: "80" } },
+            },
+          ],
           network: { deny_egress: false, dns_egress: "DNS_EGRESS_MODE_UNSPECIFIED", egress: [{ cidr: { cidr: "10.0.0.0/8" } }] },
           runtime_class: "",
         },

@@ -34,7 +34,15 @@ async function fileOf(b: Buffer): Promise<string> {
 
 describe("checkArchive: what hangar-forkcsi would unpack", () => {
   it("passes a tree as tar -cf makes it: directories, files, symlinks anywhere, hard links to files before them", async () => {
-    const f = await fileOf(tarOf(entry("./", "5"), entry("./src/", "5"), entry("./src/a.py", "0", { body: "print(1)\n", uid: 1000 }), entry("./src/b.py", "1", { link: "./src/a.py" }), entry("./etc", "2", { link: "/etc" })));
+    const f = await fileOf(
+      tarOf(
+        entry("./", "5"),
+        entry("./src/", "5"),
+        entry("./src/a.py", "0", { body: "print(1)\n", uid: 1000 }),
+        entry("./src/b.py", "1", { link: "./src/a.py" }),
+        entry("./etc", "2", { link: "/etc" }),
+      ),
+    );
     await expect(checkArchive(f)).resolves.toBeUndefined();
   });
   it.each([
@@ -42,9 +50,17 @@ describe("checkArchive: what hangar-forkcsi would unpack", () => {
     ["a fifo", [entry("./", "5"), entry("./p", "6")], /entry type "6"/],
     ["a path up", [entry("./", "5"), entry("../x", "0", { body: "x" })], /outside the volume/],
     ["an absolute path", [entry("/etc/x", "0", { body: "x" })], /outside the volume/],
-    ["a path through a symlink", [entry("./", "5"), entry("./out", "2", { link: "/tmp" }), entry("./out/x", "0", { body: "x" })], /not a directory of the archive/],
+    [
+      "a path through a symlink",
+      [entry("./", "5"), entry("./out", "2", { link: "/tmp" }), entry("./out/x", "0", { body: "x" })],
+      /not a directory of the archive/,
+    ],
     ["a hard link out", [entry("./", "5"), entry("./pw", "1", { link: "../../etc/passwd" })], /outside the volume/],
-    ["a hard link to a symlink", [entry("./", "5"), entry("./l", "2", { link: "/etc/passwd" }), entry("./pw", "1", { link: "./l" })], /not a file before it/],
+    [
+      "a hard link to a symlink",
+      [entry("./", "5"), entry("./l", "2", { link: "/etc/passwd" }), entry("./pw", "1", { link: "./l" })],
+      /not a file before it/,
+    ],
     ["an owner past the pod's ids", [entry("./", "5"), entry("./f", "0", { body: "x", uid: 70000 })], /outside the sandbox's ids/],
     ["a name twice", [entry("./", "5"), entry("./f", "0", { body: "x" }), entry("./f", "0", { body: "y" })], /twice/],
   ])("refuses %s", async (_what, es, why) => {
@@ -61,15 +77,28 @@ describe("createForkVolumes", () => {
     const f = await fileOf(tarOf(entry("./", "5"), entry("./a", "0", { body: "a" })));
     const fork = createForkVolumes("fork.csi.hangar.dev");
     await fork.layers.ensure("t/s1@5", { path: f, open: none });
-    const spec = { ...baseSpec(), volumes: [{ name: "ws", mountPath: "/ws", size: "8Mi", restore: { snapshotId: "s1", at: "x", layer: "t/s1@5" } }, { name: "tmp", mountPath: "/scratch" }] };
+    const spec = {
+      ...baseSpec(),
+      volumes: [
+        { name: "ws", mountPath: "/ws", size: "8Mi", restore: { snapshotId: "s1", at: "x", layer: "t/s1@5" } },
+        { name: "tmp", mountPath: "/scratch" },
+      ],
+    };
     const csi = fork.csiVolumes(spec);
     expect(Object.keys(csi)).toEqual(["ws"]);
     expect(csi.ws?.driver).toBe("fork.csi.hangar.dev");
-    expect(csi.ws?.volumeAttributes).toEqual({ [ATTR_ARCHIVE]: f, [ATTR_LAYER]: expect.stringMatching(/^[0-9a-f]{64}$/), [ATTR_SIZE]: String(8 * 1024 * 1024) });
+    expect(csi.ws?.volumeAttributes).toEqual({
+      [ATTR_ARCHIVE]: f,
+      [ATTR_LAYER]: expect.stringMatching(/^[0-9a-f]{64}$/),
+      [ATTR_SIZE]: String(8 * 1024 * 1024),
+    });
     const pod = buildPod("abc", spec, { namespace: "ns", defaultDenyEgress: true, csiVolumes: csi, ephemeralStorageBytes: 1024 ** 3 });
     // The clone is a file system of its own size on the plugin's pool: it adds nothing to the pod's node disk.
     expect(pod.spec?.containers[0]?.resources?.limits?.["ephemeral-storage"]).toBe(String(1024 ** 3));
-    expect(buildPod("abc", spec, { namespace: "ns", defaultDenyEgress: true, ephemeralStorageBytes: 1024 ** 3 }).spec?.containers[0]?.resources?.limits?.["ephemeral-storage"]).toBe(String(1024 ** 3 + 8 * 1024 * 1024));
+    expect(
+      buildPod("abc", spec, { namespace: "ns", defaultDenyEgress: true, ephemeralStorageBytes: 1024 ** 3 }).spec?.containers[0]?.resources
+        ?.limits?.["ephemeral-storage"],
+    ).toBe(String(1024 ** 3 + 8 * 1024 * 1024));
     expect(pod.spec?.volumes?.find((v) => v.name === "vol-ws")).toEqual({ name: "vol-ws", csi: csi.ws });
     expect(pod.spec?.volumes?.find((v) => v.name === "vol-tmp")).toEqual({ name: "vol-tmp", emptyDir: {} });
   });
@@ -82,6 +111,11 @@ describe("createForkVolumes", () => {
     expect(fork.csiVolumes(spec)).toEqual({});
     // Under 1 MiB the plugin makes no file system: tar fills an emptyDir instead.
     await fork.layers.ensure("t/s4@5", { path: await fileOf(tarOf(entry("./", "5"))), open: none });
-    expect(fork.csiVolumes({ ...baseSpec(), volumes: [{ name: "ws", mountPath: "/ws", size: "512Ki", restore: { snapshotId: "s4", at: "x", layer: "t/s4@5" } }] })).toEqual({});
+    expect(
+      fork.csiVolumes({
+        ...baseSpec(),
+        volumes: [{ name: "ws", mountPath: "/ws", size: "512Ki", restore: { snapshotId: "s4", at: "x", layer: "t/s4@5" } }],
+      }),
+    ).toEqual({});
   });
 });

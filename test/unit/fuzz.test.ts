@@ -30,7 +30,11 @@ let controller: ReturnType<typeof createController>;
 let client: grpc.Client;
 
 beforeAll(async () => {
-  ({ controller, api, port } = await startTestServer(rt, { controller: { maxSandboxes: 10_000, maxExecsPerSandbox: 100, maxExecs: 1000 }, exec: { deadlineMarginMs: 500 }, getHoldMs: 200 }));
+  ({ controller, api, port } = await startTestServer(rt, {
+    controller: { maxSandboxes: 10_000, maxExecsPerSandbox: 100, maxExecs: 1000 },
+    exec: { deadlineMarginMs: 500 },
+    getHoldMs: 200,
+  }));
   client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 });
 afterAll(async () => {
@@ -58,16 +62,41 @@ function unaryMethods(): { path: string; type: protobuf.Type }[] {
   return out.filter((m) => m.path.startsWith("/coreweave."));
 }
 
-const odd = fc.constantFrom("", "..", "../../etc/passwd", "/", "\u0000", "x".repeat(5000), "💥".repeat(100), "sandbox.spec", "-1", "9".repeat(30), " ", "a:b", "*.");
+const odd = fc.constantFrom(
+  "",
+  "..",
+  "../../etc/passwd",
+  "/",
+  "\u0000",
+  "x".repeat(5000),
+  "💥".repeat(100),
+  "sandbox.spec",
+  "-1",
+  "9".repeat(30),
+  " ",
+  "a:b",
+  "*.",
+);
 const scalar = (t: string): fc.Arbitrary<unknown> => {
   switch (t) {
-    case "string": return fc.oneof(fc.string({ maxLength: 40 }), odd);
-    case "bytes": return fc.uint8Array({ maxLength: 64 });
-    case "bool": return fc.boolean();
-    case "double": case "float": return fc.oneof(fc.double(), fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0));
-    case "int32": case "sint32": case "sfixed32": return fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.constantFrom(0, -1, 2 ** 31 - 1));
-    case "uint32": case "fixed32": return fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constant(0));
-    default: return fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String), fc.constantFrom("0", "-1", "9223372036854775807")); // 64-bit
+    case "string":
+      return fc.oneof(fc.string({ maxLength: 40 }), odd);
+    case "bytes":
+      return fc.uint8Array({ maxLength: 64 });
+    case "bool":
+      return fc.boolean();
+    case "double":
+    case "float":
+      return fc.oneof(fc.double(), fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -0));
+    case "int32":
+    case "sint32":
+    case "sfixed32":
+      return fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.constantFrom(0, -1, 2 ** 31 - 1));
+    case "uint32":
+    case "fixed32":
+      return fc.oneof(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constant(0));
+    default:
+      return fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String), fc.constantFrom("0", "-1", "9223372036854775807")); // 64-bit
   }
 };
 
@@ -87,7 +116,12 @@ function messageOf(type: protobuf.Type, depth: number): fc.Arbitrary<Record<stri
       const n = Object.keys((f.resolvedType as protobuf.Enum).values).length;
       v = fc.integer({ min: 0, max: n + 2 }); // includes numbers the enum does not have
     } else v = scalar(f.type);
-    if (f.map) v = fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), odd), f.resolvedType && "fieldsArray" in f.resolvedType ? messageOf(f.resolvedType as protobuf.Type, depth + 1) : scalar(f.type), { maxKeys: 3 });
+    if (f.map)
+      v = fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 12 }), odd),
+        f.resolvedType && "fieldsArray" in f.resolvedType ? messageOf(f.resolvedType as protobuf.Type, depth + 1) : scalar(f.type),
+        { maxKeys: 3 },
+      );
     else if (f.repeated) v = fc.array(v, { maxLength: 3 });
     fields[f.name] = v;
   }
@@ -101,7 +135,8 @@ function withId(obj: Record<string, unknown>, id: string): Record<string, unknow
   const out: Record<string, unknown> = { ...obj };
   for (const [k, v] of Object.entries(out)) {
     if (k === "sandbox_id") out[k] = id;
-    else if (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array)) out[k] = withId(v as Record<string, unknown>, id);
+    else if (v && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array))
+      out[k] = withId(v as Record<string, unknown>, id);
   }
   return out;
 }
@@ -120,8 +155,18 @@ function call(p: string, payload: Buffer, ms = 5000): Promise<{ code: number; de
   const md = new grpc.Metadata();
   md.set("authorization", `Bearer ${KEY}`);
   return new Promise((resolve) => {
-    client.makeUnaryRequest(p, (b: Buffer) => b, (b: Buffer) => b, payload, md, { deadline: Date.now() + ms }, (err) =>
-      resolve(err ? { code: err.code ?? grpc.status.UNKNOWN, details: err.details ?? err.message } : { code: grpc.status.OK, details: "" }));
+    client.makeUnaryRequest(
+      p,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      payload,
+      md,
+      { deadline: Date.now() + ms },
+      (err) =>
+        resolve(
+          err ? { code: err.code ?? grpc.status.UNKNOWN, details: err.details ?? err.message } : { code: grpc.status.OK, details: "" },
+        ),
+    );
   });
 }
 
@@ -134,7 +179,11 @@ function streamingMethods(): { path: string; type: protobuf.Type; clientStream: 
   for (const m of svc.methodsArray) {
     if (!m.requestStream && !m.responseStream) continue;
     m.resolve();
-    out.push({ path: `/${svc.fullName.slice(1)}/${m.name}`, type: m.resolvedRequestType as protobuf.Type, clientStream: !!m.requestStream });
+    out.push({
+      path: `/${svc.fullName.slice(1)}/${m.name}`,
+      type: m.resolvedRequestType as protobuf.Type,
+      clientStream: !!m.requestStream,
+    });
   }
   return out;
 }
@@ -150,10 +199,14 @@ function callStream(m: { path: string; clientStream: boolean }, payloads: Buffer
   return new Promise((resolve) => {
     const id = (b: Buffer) => b;
     const opts = { deadline: Date.now() + ms };
-    const c = m.clientStream ? client.makeBidiStreamRequest(m.path, id, id, md, opts) : client.makeServerStreamRequest(m.path, id, id, payloads[0] ?? Buffer.alloc(0), md, opts);
+    const c = m.clientStream
+      ? client.makeBidiStreamRequest(m.path, id, id, md, opts)
+      : client.makeServerStreamRequest(m.path, id, id, payloads[0] ?? Buffer.alloc(0), md, opts);
     c.on("data", () => undefined);
     c.on("error", (e: grpc.ServiceError) => resolve({ code: e.code ?? grpc.status.UNKNOWN, details: e.details ?? e.message }));
-    c.on("status", (st: grpc.StatusObject) => { if (st.code === grpc.status.OK) resolve({ code: st.code, details: st.details }); });
+    c.on("status", (st: grpc.StatusObject) => {
+      if (st.code === grpc.status.OK) resolve({ code: st.code, details: st.details });
+    });
     if (m.clientStream) {
       const w = c as grpc.ClientDuplexStream<Buffer, Buffer>;
       for (const p of payloads) w.write(p);
@@ -165,14 +218,22 @@ const streams = streamingMethods();
 
 describe("fuzzing the gRPC surface", () => {
   it("covers every unary method of the contract", () => {
-    expect(methods.map((m) => m.path)).toEqual(expect.arrayContaining(["/coreweave.sandbox.v1.SandboxService/CreateSandbox", "/coreweave.sandbox.v1.SandboxService/Exec", "/coreweave.sandbox.v1.DiscoveryService/ListAvailableRunners"]));
+    expect(methods.map((m) => m.path)).toEqual(
+      expect.arrayContaining([
+        "/coreweave.sandbox.v1.SandboxService/CreateSandbox",
+        "/coreweave.sandbox.v1.SandboxService/Exec",
+        "/coreweave.sandbox.v1.DiscoveryService/ListAvailableRunners",
+      ]),
+    );
     expect(methods.length).toBeGreaterThan(20);
   });
 
   it("replays the corpus of inputs that once failed", async () => {
     const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith(".txt")) : [];
     for (const f of files) {
-      for (const line of readFileSync(path.join(CORPUS, f), "utf8").split("\n").filter((l) => l && !l.startsWith("#"))) {
+      for (const line of readFileSync(path.join(CORPUS, f), "utf8")
+        .split("\n")
+        .filter((l) => l && !l.startsWith("#"))) {
         const [p = "", b64 = ""] = line.split(" ");
         const r = await call(p, Buffer.from(b64, "base64"));
         expect(FORBIDDEN.has(r.code), `${f}: ${p} answered ${r.code} ${r.details}`).toBe(false);
@@ -201,24 +262,45 @@ describe("fuzzing the gRPC surface", () => {
   }
 
   it("covers the streaming methods", () => {
-    expect(streams.map((m) => m.path).sort()).toEqual(["/coreweave.sandbox.v1.SandboxService/StreamExec", "/coreweave.sandbox.v1.SandboxService/StreamLogs"]);
+    expect(streams.map((m) => m.path).sort()).toEqual([
+      "/coreweave.sandbox.v1.SandboxService/StreamExec",
+      "/coreweave.sandbox.v1.SandboxService/StreamLogs",
+    ]);
   });
 
   for (const m of streams) {
     it(`${m.path}: random message sequences and bytes get OK or a typed error, and the server keeps serving`, async () => {
       // Some messages name a real sandbox, so the fuzz reaches past the id check.
-      const made = await call("/coreweave.sandbox.v1.SandboxService/CreateSandbox", Buffer.from(root.lookupType("coreweave.sandbox.v1.CreateSandboxRequest").encode({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }).finish()));
+      const made = await call(
+        "/coreweave.sandbox.v1.SandboxService/CreateSandbox",
+        Buffer.from(
+          root
+            .lookupType("coreweave.sandbox.v1.CreateSandboxRequest")
+            .encode({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } })
+            .finish(),
+        ),
+      );
       expect(made.code).toBe(grpc.status.OK);
-      const real = rt.calls.filter((c) => c.startsWith("start ")).map((c) => c.slice(6)).at(-1) ?? "";
+      const real =
+        rt.calls
+          .filter((c) => c.startsWith("start "))
+          .map((c) => c.slice(6))
+          .at(-1) ?? "";
       const message = messageOf(m.type, 0).chain((obj) => fc.constantFrom(obj, withId(obj, real)));
-      const item = fc.oneof(message.map((obj) => encodeOrEmpty(m.type, obj)), fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)));
+      const item = fc.oneof(
+        message.map((obj) => encodeOrEmpty(m.type, obj)),
+        fc.uint8Array({ maxLength: 256 }).map((b) => Buffer.from(b)),
+      );
       await fc.assert(
         fc.asyncProperty(fc.array(item, { minLength: 1, maxLength: m.clientStream ? 4 : 1 }), async (payloads) => {
           const r = await callStream(m, payloads);
           // Bytes that are no message: grpc-js answers INTERNAL "Error deserializing request" itself (the gRPC
           // spec's code for it) before Hangar sees the call; any other INTERNAL is Hangar's.
           const undecodable = r.code === grpc.status.INTERNAL && r.details === "Error deserializing request";
-          if (FORBIDDEN.has(r.code) && !undecodable) throw new Error(`${m.path} answered ${grpc.status[r.code]} ${r.details}; replay: ${m.path} ${payloads.map((p) => p.toString("base64")).join(" ")}`);
+          if (FORBIDDEN.has(r.code) && !undecodable)
+            throw new Error(
+              `${m.path} answered ${grpc.status[r.code]} ${r.details}; replay: ${m.path} ${payloads.map((p) => p.toString("base64")).join(" ")}`,
+            );
         }),
         { numRuns: RUNS * 2, seed: 20261128, endOnFailure: true },
       );

@@ -32,7 +32,9 @@ const md = (t: Tenant) => {
 const code = (e: grpc.ServiceError | null | undefined) => (e ? grpc.status[e.code] : "OK");
 
 function unary(method: string, req: object, t: Tenant = "alpha"): Promise<{ code: string; res?: Record<string, unknown> }> {
-  return new Promise((resolve) => client[method]?.(req, md(t), (e: grpc.ServiceError | null, res: Record<string, unknown>) => resolve({ code: code(e), res })));
+  return new Promise((resolve) =>
+    client[method]?.(req, md(t), (e: grpc.ServiceError | null, res: Record<string, unknown>) => resolve({ code: code(e), res })),
+  );
 }
 
 /** A server stream or bidi call: its final status. */
@@ -84,12 +86,32 @@ beforeAll(async () => {
   const log = pino({ level: "silent" });
   rt = fakeRuntime();
   controller = createController({
-    runtime: rt, policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
-    maxSandboxes: 500, maxExecsPerSandbox: 4, maxExecs: 100, maxFileBytes: 1 << 20, reapIntervalMs: 1000, log,
+    runtime: rt,
+    policy: { retentionMs: 60_000, expiryGraceMs: 0, stuckAfterMs: 1000 },
+    defaultLifetimeSeconds: 60,
+    maxLifetimeSeconds: 600,
+    maxSandboxes: 500,
+    maxExecsPerSandbox: 4,
+    maxExecs: 100,
+    maxFileBytes: 1 << 20,
+    reapIntervalMs: 1000,
+    log,
   });
   api = createGrpcServer({
-    controller, authenticate: createAuthenticator([{ tenant: "alpha", key: KEYS.alpha }, { tenant: "beta", key: KEYS.beta }]), metrics: createMetrics(() => controller.counts()), log, protoDir: PROTO_DIR,
-    sandbox: { specLimits: { maxLifetimeSeconds: 600 }, exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 }, maxGraceSeconds: 60, getHoldMs: 2000 },
+    controller,
+    authenticate: createAuthenticator([
+      { tenant: "alpha", key: KEYS.alpha },
+      { tenant: "beta", key: KEYS.beta },
+    ]),
+    metrics: createMetrics(() => controller.counts()),
+    log,
+    protoDir: PROTO_DIR,
+    sandbox: {
+      specLimits: { maxLifetimeSeconds: 600 },
+      exec: { deadlineMarginMs: 5000, defaultMaxOutputBytes: 1 << 20, maxOutputBytes: 1 << 24 },
+      maxGraceSeconds: 60,
+      getHoldMs: 2000,
+    },
   });
   const port = await api.listen("127.0.0.1:0");
   const { v1 } = loadApi(PROTO_DIR);
@@ -135,7 +157,9 @@ describe("the id contract: RPC x sandbox condition -> exact code", () => {
   it("an empty id or one over 256 characters is INVALID_ARGUMENT naming the field", async () => {
     for (const id of ["", "x".repeat(257)]) {
       for (const rpc of ["GetSandbox", "DeleteSandbox", "ReadFile"]) {
-        const r = await new Promise<grpc.ServiceError | null>((resolve) => client[rpc]?.({ sandbox_id: id, path: "/x" }, md("alpha"), (e: grpc.ServiceError | null) => resolve(e)));
+        const r = await new Promise<grpc.ServiceError | null>((resolve) =>
+          client[rpc]?.({ sandbox_id: id, path: "/x" }, md("alpha"), (e: grpc.ServiceError | null) => resolve(e)),
+        );
         expect(code(r), `${rpc} ${id.length}`).toBe("INVALID_ARGUMENT");
         expect(r?.details).toContain("sandbox_id");
       }
@@ -158,7 +182,12 @@ describe("the id contract: RPC x sandbox condition -> exact code", () => {
       const deadline = new Date(Date.now() + 600);
       const t0 = Date.now();
       const held = await new Promise<{ e: grpc.ServiceError | null; s?: { status: { state: string } } }>((resolve) =>
-        client.GetSandbox?.({ sandbox_id: id }, md("alpha"), { deadline }, (e: grpc.ServiceError | null, s: { status: { state: string } }) => resolve({ e, s })),
+        client.GetSandbox?.(
+          { sandbox_id: id },
+          md("alpha"),
+          { deadline },
+          (e: grpc.ServiceError | null, s: { status: { state: string } }) => resolve({ e, s }),
+        ),
       );
       expect(held.e).toBeNull();
       expect(held.s?.status.state).toBe("STATE_TERMINATING");

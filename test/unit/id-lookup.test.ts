@@ -8,12 +8,23 @@ function setup(watching: boolean) {
   const lists: string[][] = [];
   const wakers = new Set<(id: string) => void>();
   const l = createIdLookup({
-    settleMs: 200, windowMs: 50, maxBatch: 100,
-    watching: () => watching, known: (id) => known.has(id),
-    list: async (ids) => { lists.push(ids); },
-    onSeen: (f) => { wakers.add(f); return () => wakers.delete(f); },
+    settleMs: 200,
+    windowMs: 50,
+    maxBatch: 100,
+    watching: () => watching,
+    known: (id) => known.has(id),
+    list: async (ids) => {
+      lists.push(ids);
+    },
+    onSeen: (f) => {
+      wakers.add(f);
+      return () => wakers.delete(f);
+    },
   });
-  const arrive = (id: string) => { known.add(id); for (const f of [...wakers]) f(id); };
+  const arrive = (id: string) => {
+    known.add(id);
+    for (const f of [...wakers]) f(id);
+  };
   return { l, lists, arrive, wakers };
 }
 
@@ -21,7 +32,10 @@ function setup(watching: boolean) {
 const settledAt = (p: Promise<void>) => p.then(() => Date.now());
 
 describe("id lookups", () => {
-  beforeEach(() => { vi.useFakeTimers(); vi.setSystemTime(0); });
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(0);
+  });
   afterEach(() => vi.useRealTimers());
 
   it("while the watch is up, 200 unknown ids cost no request", async () => {
@@ -63,8 +77,19 @@ describe("id lookups", () => {
   });
 
   it("a failed LIST fails every lookup of its batch", async () => {
-    const l = createIdLookup({ settleMs: 200, windowMs: 50, maxBatch: 100, watching: () => false, known: () => false, list: () => Promise.reject(new Error("apiserver down")), onSeen: () => () => undefined });
-    const p = l.lookup("x").then(() => "ok", (e: Error) => e.message);
+    const l = createIdLookup({
+      settleMs: 200,
+      windowMs: 50,
+      maxBatch: 100,
+      watching: () => false,
+      known: () => false,
+      list: () => Promise.reject(new Error("apiserver down")),
+      onSeen: () => () => undefined,
+    });
+    const p = l.lookup("x").then(
+      () => "ok",
+      (e: Error) => e.message,
+    );
     await vi.advanceTimersByTimeAsync(50);
     expect(await p).toBe("apiserver down");
   });

@@ -13,7 +13,16 @@ import { killConfirmMs } from "../../api/exec-deadline.js";
 import { createMetrics } from "../../api/metrics.js";
 import { loadApi, PROTO_DIR } from "../../api/proto.js";
 import { createController } from "../../controller/controller.js";
-import { KILL_GIVE_UP_MS, KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killFailures, killRetryDelays, retryKill, withKillNote } from "../../core/kill.js";
+import {
+  KILL_GIVE_UP_MS,
+  KILL_RETRY_BOUND_MS,
+  KILL_TRY_TIMEOUT_MS,
+  KillFailed,
+  killFailures,
+  killRetryDelays,
+  retryKill,
+  withKillNote,
+} from "../../core/kill.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
 import { startTestServer, TEST_KEY } from "./test-server.js";
@@ -47,14 +56,35 @@ describe("the kill retry (pure)", () => {
     const slept: number[] = [];
     const sleep = async (ms: number) => void slept.push(ms);
     let n = 0;
-    await expect(retryKill(async () => { if (++n < 3) throw new KillFailed(`try ${n}`, "still_running"); }, { delays: [10, 20, 40], sleep })).resolves.toEqual({ tries: 3 });
+    await expect(
+      retryKill(
+        async () => {
+          if (++n < 3) throw new KillFailed(`try ${n}`, "still_running");
+        },
+        { delays: [10, 20, 40], sleep },
+      ),
+    ).resolves.toEqual({ tries: 3 });
     expect(slept).toEqual([10, 20]);
     slept.length = 0;
     n = 0;
-    await expect(retryKill(async () => { throw new KillFailed(`try ${++n}`, "write_failed"); }, { delays: [10, 20], sleep })).rejects.toThrow("try 3");
+    await expect(
+      retryKill(
+        async () => {
+          throw new KillFailed(`try ${++n}`, "write_failed");
+        },
+        { delays: [10, 20], sleep },
+      ),
+    ).rejects.toThrow("try 3");
     expect(slept).toEqual([10, 20]);
     // The command ended meanwhile: nothing left to kill.
-    await expect(retryKill(async () => { throw new Error("no"); }, { delays: [10, 20], sleep, stop: () => true })).resolves.toEqual({ tries: 1 });
+    await expect(
+      retryKill(
+        async () => {
+          throw new Error("no");
+        },
+        { delays: [10, 20], sleep, stop: () => true },
+      ),
+    ).resolves.toEqual({ tries: 1 });
   });
   it("bounded: when every try uses all of its time, the whole kill (tries and pauses) ends within KILL_GIVE_UP_MS of its first try", async () => {
     let clock = 0;
@@ -115,7 +145,13 @@ describe("a failed kill over the real gRPC server", () => {
     s = await startTestServer(rt, { exec: { deadlineMarginMs: MARGIN_MS }, controller: { maxExecsPerSandbox: 8 } });
     const { v1 } = loadApi(PROTO_DIR);
     c = new v1.SandboxService(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure()) as unknown as Client;
-    id = (await new Promise<{ sandbox_id: string }>((res, rej) => c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, md(), (e, r) => (e ? rej(e) : res(r))))).sandbox_id;
+    id = (
+      await new Promise<{ sandbox_id: string }>((res, rej) =>
+        c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, md(), (e, r) =>
+          e ? rej(e) : res(r),
+        ),
+      )
+    ).sandbox_id;
     await new Promise((r) => setTimeout(r, 10));
   });
   afterAll(async () => {
@@ -165,11 +201,17 @@ describe("a failed kill over the real gRPC server", () => {
     const n = logged.length;
     timedOut(await streamExec(["slowfail", String(MARGIN_MS)]));
     await until(async () => (await failures("fake", "still_running")) === before + 1);
-    expect(logged.slice(n).some((l) => l.o.sandbox_id === id && /may still run/.test(l.m) && String(l.o.err).includes("pids 4343"))).toBe(true);
+    expect(logged.slice(n).some((l) => l.o.sandbox_id === id && /may still run/.test(l.m) && String(l.o.err).includes("pids 4343"))).toBe(
+      true,
+    );
   });
 
   const unary = (argv: string[]) =>
-    new Promise<grpc.ServiceError>((resolve, reject) => c.Exec({ sandbox_id: id, command: argv }, md(), { deadline: Date.now() + DEADLINE_MS }, (err) => (err ? resolve(err) : reject(new Error("answered")))));
+    new Promise<grpc.ServiceError>((resolve, reject) =>
+      c.Exec({ sandbox_id: id, command: argv }, md(), { deadline: Date.now() + DEADLINE_MS }, (err) =>
+        err ? resolve(err) : reject(new Error("answered")),
+      ),
+    );
 
   it("Exec (unary): the same", async () => {
     const e = await unary(["stubborn"]);
@@ -195,8 +237,17 @@ describe("the reaper's force kill", () => {
     let now = 1_000;
     const rt = fakeRuntime();
     const c = createController({
-      runtime: rt, now: () => now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
-      defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 3, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: { info() {}, warn() {}, error() {} },
+      runtime: rt,
+      now: () => now,
+      policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+      defaultLifetimeSeconds: 60,
+      maxLifetimeSeconds: 600,
+      maxSandboxes: 3,
+      maxExecsPerSandbox: 1,
+      maxExecs: 10,
+      maxFileBytes: 1024,
+      reapIntervalMs: 1000,
+      log: { info() {}, warn() {}, error() {} },
     });
     const r = await c.create("alpha", { spec: spec(), echo: {}, requestId: "" });
     await new Promise((res) => setImmediate(res));

@@ -16,7 +16,9 @@ import { kubeExec } from "../../runtime/kubernetes/kube-exec.js";
 // ws (client-node's own dependency) has no types here: the little of it this test uses.
 type WebSocket = { send(b: Buffer): void; close(): void };
 const { WebSocketServer } = createRequire(import.meta.url)("ws") as {
-  WebSocketServer: new (o: { server: Server; handleProtocols: () => string }) => { on(e: "connection", f: (ws: WebSocket, req: { url?: string }) => void): void };
+  WebSocketServer: new (o: { server: Server; handleProtocols: () => string }) => {
+    on(e: "connection", f: (ws: WebSocket, req: { url?: string }) => void): void;
+  };
 };
 
 /** Every exec the stand-in got: its argv, and its socket while open. */
@@ -49,7 +51,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  kc.loadFromOptions({ clusters: [{ name: "c", server: `http://127.0.0.1:${port}`, skipTLSVerify: true }], users: [{ name: "u" }], contexts: [{ name: "x", cluster: "c", user: "u" }], currentContext: "x" });
+  kc.loadFromOptions({
+    clusters: [{ name: "c", server: `http://127.0.0.1:${port}`, skipTLSVerify: true }],
+    users: [{ name: "u" }],
+    contexts: [{ name: "x", cluster: "c", user: "u" }],
+    currentContext: "x",
+  });
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 

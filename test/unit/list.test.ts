@@ -3,7 +3,14 @@ import { encodeToken, matches, page, type ListQuery } from "../../controller/lis
 import { isHangarError } from "../../core/errors.js";
 import { record, spec } from "./fixtures.js";
 
-const q = (over: Partial<ListQuery> = {}): ListQuery => ({ tags: [], showTerminated: false, runnerIds: [], pageSize: 0, pageToken: "", ...over });
+const q = (over: Partial<ListQuery> = {}): ListQuery => ({
+  tags: [],
+  showTerminated: false,
+  runnerIds: [],
+  pageSize: 0,
+  pageToken: "",
+  ...over,
+});
 
 describe("matches", () => {
   const r = record({ spec: spec({ tags: ["a", "b", "a"] }) });
@@ -58,7 +65,8 @@ describe("page", () => {
       expect(isHangarError(e) && e.violations[0]?.field).toBe("page_token");
     }
   });
-  it("accepts its own tokens", () => expect(() => page(recs, q({ pageToken: encodeToken(`${"0".repeat(11)}1001:${recs[1]?.id}`) }))).not.toThrow());
+  it("accepts its own tokens", () =>
+    expect(() => page(recs, q({ pageToken: encodeToken(`${"0".repeat(11)}1001:${recs[1]?.id}`) }))).not.toThrow());
   it("walks newest first when asked, and a token keeps its direction", () => {
     const seen: string[] = [];
     let token = "";

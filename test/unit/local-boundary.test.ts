@@ -13,8 +13,20 @@ import { idMap, slotPool } from "../../runtime/local/userns.js";
 import { spec } from "./fixtures.js";
 
 const paths = { root: "/d/root", rootWritable: true, tmp: "/d/tmp", home: "/d/home", empty: "/d/empty", files: [], volumes: [] };
-const launcher = bubblewrapLauncher({ bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" }, "/usr/bin/bwrap");
-const inputs = { paths, spec: spec({ argv: ["/bin/sh"] }), hostname: "h", uid: 0, maskPaths: [], env: {}, guard: "/d/guard", procMasks: { files: ["/proc/keys"], dirs: [] } };
+const launcher = bubblewrapLauncher(
+  { bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" },
+  "/usr/bin/bwrap",
+);
+const inputs = {
+  paths,
+  spec: spec({ argv: ["/bin/sh"] }),
+  hostname: "h",
+  uid: 0,
+  maskPaths: [],
+  env: {},
+  guard: "/d/guard",
+  procMasks: { files: ["/proc/keys"], dirs: [] },
+};
 
 describe("ids", () => {
   it("maps sandbox ids to the range, never to host root", () => {
@@ -41,10 +53,22 @@ describe("the bubblewrap launcher", () => {
     expect(flag("--seccomp")).toBe(String(LAUNCH_FDS.seccomp));
     expect(a).not.toContain("--unshare-user");
     expect(a).toContain("--unshare-net");
-    expect(a).toEqual(expect.arrayContaining(["--cap-drop", "ALL", "--ro-bind", "/proc/sys", "/d/empty", "/proc/keys", "/d/guard", GUARD_PATH]));
+    expect(a).toEqual(
+      expect.arrayContaining(["--cap-drop", "ALL", "--ro-bind", "/proc/sys", "/d/empty", "/proc/keys", "/d/guard", GUARD_PATH]),
+    );
   });
   it("mounts a volume read-write or read-only as each mount asks", () => {
-    const a = launcher.mainArgv({ ...inputs, slot: 300_007, paths: { ...paths, volumes: [{ host: "/d/v/ws", path: "/work" }, { host: "/d/v/ws/out", path: "/data", readOnly: true }] } });
+    const a = launcher.mainArgv({
+      ...inputs,
+      slot: 300_007,
+      paths: {
+        ...paths,
+        volumes: [
+          { host: "/d/v/ws", path: "/work" },
+          { host: "/d/v/ws/out", path: "/data", readOnly: true },
+        ],
+      },
+    });
     const at = (p: string) => a.slice(a.indexOf(p) - 2, a.indexOf(p) + 1);
     expect(at("/work")).toEqual(["--bind", "/d/v/ws", "/work"]);
     expect(at("/data")).toEqual(["--ro-bind", "/d/v/ws/out", "/data"]);
@@ -56,7 +80,11 @@ describe("the bubblewrap launcher", () => {
     expect(a).not.toContain("--userns");
   });
   it("as an ordinary user, commands keep their own (mapped) ids: setgroups is denied in the sandbox", () => {
-    const plain = bubblewrapLauncher({ bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" }, "/usr/bin/bwrap", false);
+    const plain = bubblewrapLauncher(
+      { bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" },
+      "/usr/bin/bwrap",
+      false,
+    );
     const a = plain.joinArgv(42, 0, ["id"]);
     expect(a).toContain("--preserve-credentials");
     expect(a).not.toContain("-S");
@@ -116,7 +144,12 @@ print("fork", "ok" if os.fork() or os._exit(0) else "")
     expect(process.getuid?.(), "runs the guard as root, the strongest caller").toBe(0);
     const r = spawnSync(path.resolve(".build/hangar-guard"), ["python3", "-c", PROBE], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
-    const got = Object.fromEntries(r.stdout.trim().split("\n").map((l) => [l.slice(0, l.indexOf(" ")), l.slice(l.indexOf(" ") + 1)]));
+    const got = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf(" ")), l.slice(l.indexOf(" ") + 1)]),
+    );
     expect(Object.keys(got)).toHaveLength(21);
     const denied = Object.entries(got).filter(([k]) => !["clone3", "fork"].includes(k));
     for (const [name, result] of denied) expect(result, name).toBe("Operation not permitted");
@@ -124,9 +157,18 @@ print("fork", "ok" if os.fork() or os._exit(0) else "")
     expect(got.fork).toBe("ok");
   });
   it("the guard leaves no capability and sets no_new_privs", () => {
-    const r = spawnSync(path.resolve(".build/hangar-guard"), ["grep", "-E", "^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs|Seccomp):", "/proc/self/status"], { encoding: "utf8" });
+    const r = spawnSync(
+      path.resolve(".build/hangar-guard"),
+      ["grep", "-E", "^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs|Seccomp):", "/proc/self/status"],
+      { encoding: "utf8" },
+    );
     expect(r.stdout.replace(/\t/g, " ").trim().split("\n").sort()).toEqual([
-      "CapAmb: 0000000000000000", "CapBnd: 0000000000000000", "CapEff: 0000000000000000", "CapPrm: 0000000000000000", "NoNewPrivs: 1", "Seccomp: 2",
+      "CapAmb: 0000000000000000",
+      "CapBnd: 0000000000000000",
+      "CapEff: 0000000000000000",
+      "CapPrm: 0000000000000000",
+      "NoNewPrivs: 1",
+      "Seccomp: 2",
     ]);
   });
 });

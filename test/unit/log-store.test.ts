@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { CHUNK_OVERHEAD, LogStore } from "../../runtime/local/log-store.js";
 
-const opts = (o: Partial<{ follow: boolean; tailLines: number; sinceMs: number; timestamps: boolean }> = {}) => ({ follow: false, tailLines: 0, timestamps: false, signal: new AbortController().signal, ...o });
+const opts = (o: Partial<{ follow: boolean; tailLines: number; sinceMs: number; timestamps: boolean }> = {}) => ({
+  follow: false,
+  tailLines: 0,
+  timestamps: false,
+  signal: new AbortController().signal,
+  ...o,
+});
 async function text(s: LogStore, o = opts()): Promise<string> {
   let out = "";
   for await (const b of s.read(o)) out += b.data.toString();
@@ -22,7 +28,9 @@ describe("LogStore", () => {
     expect(await text(s, opts({ tailLines: 4 }))).toBe("E1\nbc\nd\ntail-without-newline");
     expect(await text(s, opts({ tailLines: 100 }))).toBe("a\nE1\nbc\nd\ntail-without-newline");
     expect(await text(s, opts({ sinceMs: 2000 }))).toBe("bc\nd\ntail-without-newline");
-    expect(await text(s, opts({ sinceMs: 2000, timestamps: true }))).toBe("1970-01-01T00:00:02.000000000Z bc\n1970-01-01T00:00:02.000000000Z d\n1970-01-01T00:00:03.000000000Z tail-without-newline");
+    expect(await text(s, opts({ sinceMs: 2000, timestamps: true }))).toBe(
+      "1970-01-01T00:00:02.000000000Z bc\n1970-01-01T00:00:02.000000000Z d\n1970-01-01T00:00:03.000000000Z tail-without-newline",
+    );
     expect(s.lastLine()).toBe("tail-without-newline");
   });
 
@@ -77,7 +85,10 @@ describe("resumable logs", () => {
     s.push("stdout", Buffer.from("one\n"), 1000);
     s.push("stdout", Buffer.from("two\nthree\n"), 2000);
     s.end(2000);
-    expect(await chunks(s, opts())).toEqual([{ data: "one\n", end: 4 }, { data: "two\nthree\n", end: 14 }]);
+    expect(await chunks(s, opts())).toEqual([
+      { data: "one\n", end: 4 },
+      { data: "two\nthree\n", end: 14 },
+    ]);
     const stamped = await chunks(s, opts({ timestamps: true }));
     expect(stamped.map((c) => c.end)).toEqual([4, 14]);
     expect(await chunks(s, { ...opts(), fromOffset: 6 })).toEqual([{ data: "o\nthree\n", end: 14 }]);

@@ -13,7 +13,10 @@ describe("metrics", () => {
     expect(await createMetrics(() => ({})).registry.metrics()).not.toContain("hangar_kube_pod_watch_relists");
   });
   it("report agent starts by how, and malloc_trim's calls, time and bytes, where the process has them", async () => {
-    const m = createMetrics(() => ({}), { agents: () => ({ found: 5, installed: 2, unusable: 0 }), trim: () => ({ trims: 4, seconds: 0.02, releasedBytes: 1048576 }) });
+    const m = createMetrics(() => ({}), {
+      agents: () => ({ found: 5, installed: 2, unusable: 0 }),
+      trim: () => ({ trims: 4, seconds: 0.02, releasedBytes: 1048576 }),
+    });
     const text = await m.registry.metrics();
     expect(text).toContain('hangar_kube_agent_starts{how="found"} 5');
     expect(text).toContain('hangar_kube_agent_starts{how="installed"} 2');

@@ -8,14 +8,30 @@ import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
 import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/node-capacity.js";
 
 const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo => ({
-  runnerId, runnerGroupId: "g", organizationId: "o", architectures: ["amd64"], healthy: true, connectedAtMs: 0,
-  maxCpuMillicores: 8000, maxMemoryBytes: 2 ** 34, availableCpuMillicores: 8000, availableMemoryBytes: 2 ** 34, runningSandboxes: 0, runtimeClasses: runnerId === "cpu" ? ["gvisor"] : [], ...(gpus ? { gpus } : {}),
+  runnerId,
+  runnerGroupId: "g",
+  organizationId: "o",
+  architectures: ["amd64"],
+  healthy: true,
+  connectedAtMs: 0,
+  maxCpuMillicores: 8000,
+  maxMemoryBytes: 2 ** 34,
+  availableCpuMillicores: 8000,
+  availableMemoryBytes: 2 ** 34,
+  runningSandboxes: 0,
+  runtimeClasses: runnerId === "cpu" ? ["gvisor"] : [],
+  ...(gpus ? { gpus } : {}),
 });
 const h100 = runner("h100", { perNodeMax: 8, total: 16, available: 3, types: ["NVIDIA-H100-80GB-HBM3"], maxMemoryGb: 85 });
 const a100 = runner("a100", { perNodeMax: 4, total: 4, available: 4, types: ["NVIDIA-A100-SXM4-40GB"], maxMemoryGb: 42 });
 const cpu = runner("cpu");
 const ALL = [cpu, h100, a100];
-const ask = (gpuCount?: number, gpuType?: string, gpuMemoryGb?: number, runnerIds: string[] = [], runtimeClass?: string) => ({ runnerIds, requests: {}, limits: { gpuCount, gpuType, gpuMemoryGb }, runtimeClass });
+const ask = (gpuCount?: number, gpuType?: string, gpuMemoryGb?: number, runnerIds: string[] = [], runtimeClass?: string) => ({
+  runnerIds,
+  requests: {},
+  limits: { gpuCount, gpuType, gpuMemoryGb },
+  runtimeClass,
+});
 
 describe("GPU model names", () => {
   const cases: [string, string, boolean][] = [
@@ -28,7 +44,8 @@ describe("GPU model names", () => {
     ["80GB-H100", "NVIDIA-H100-80GB-HBM3", false],
     ["", "NVIDIA-H100-80GB-HBM3", false],
   ];
-  for (const [asked, label, want] of cases) it(`${asked || '""'} ${want ? "matches" : "does not match"} ${label}`, () => expect(gpuTypeMatches(asked, label)).toBe(want));
+  for (const [asked, label, want] of cases)
+    it(`${asked || '""'} ${want ? "matches" : "does not match"} ${label}`, () => expect(gpuTypeMatches(asked, label)).toBe(want));
 });
 
 describe("placement", () => {
@@ -39,14 +56,30 @@ describe("placement", () => {
     ["a model", ask(1, "H100"), "h100"],
     ["more than one node of A100s has", ask(8), "h100"],
     ["memory per GPU", ask(1, undefined, 80), "h100"],
-    ["a model on a named runner without it", ask(1, "H100", undefined, ["a100", "cpu"]), /no runner can give one sandbox 1 GPU of type H100; cpu: no GPUs; a100: up to 4 per node \(NVIDIA-A100-SXM4-40GB, up to 42 GB each\)$/],
+    [
+      "a model on a named runner without it",
+      ask(1, "H100", undefined, ["a100", "cpu"]),
+      /no runner can give one sandbox 1 GPU of type H100; cpu: no GPUs; a100: up to 4 per node \(NVIDIA-A100-SXM4-40GB, up to 42 GB each\)$/,
+    ],
     ["more than any node has", ask(9), /9 GPUs; cpu: no GPUs; h100: up to 8 per node/],
     ["a model nobody has", ask(1, "B200"), /of type B200/],
     ["too much memory", ask(1, "A100", 80), /with at least 80 GB each/],
-    ["a runner that does not exist", ask(undefined, undefined, undefined, ["nope"]), /no runner among \[nope\]; this Hangar's runners: cpu, h100, a100/],
+    [
+      "a runner that does not exist",
+      ask(undefined, undefined, undefined, ["nope"]),
+      /no runner among \[nope\]; this Hangar's runners: cpu, h100, a100/,
+    ],
     ["a runtime class the runner has", ask(undefined, undefined, undefined, [], "gvisor"), "cpu"],
-    ["a runtime class only another runner has", ask(undefined, undefined, undefined, ["h100"], "gvisor"), /runtime class "gvisor" is not offered by h100 \(it offers none\); cpu offers: gvisor/],
-    ["GPUs and a runtime class no GPU runner has", ask(1, undefined, undefined, [], "gvisor"), /runtime class "gvisor" is not offered by h100 \(it offers none\), a100 \(it offers none\)/],
+    [
+      "a runtime class only another runner has",
+      ask(undefined, undefined, undefined, ["h100"], "gvisor"),
+      /runtime class "gvisor" is not offered by h100 \(it offers none\); cpu offers: gvisor/,
+    ],
+    [
+      "GPUs and a runtime class no GPU runner has",
+      ask(1, undefined, undefined, [], "gvisor"),
+      /runtime class "gvisor" is not offered by h100 \(it offers none\), a100 \(it offers none\)/,
+    ],
   ];
   for (const [name, spec, want] of cases) {
     it(name, () => {
@@ -66,12 +99,17 @@ const node = (name: string, labels: Record<string, string>, allocatable: Record<
 const millis = (q: string) => (q.endsWith("m") ? Number(q.slice(0, -1)) : Number(q) * 1000);
 
 describe("what a runner's nodes offer", () => {
-  const gfd = node("g1", { "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.memory": "81559" }, { "nvidia.com/gpu": "8" });
+  const gfd = node(
+    "g1",
+    { "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.memory": "81559" },
+    { "nvidia.com/gpu": "8" },
+  );
   const cw = node("g2", { "gpu.nvidia.com/class": "A100_NVLINK_80GB" }, { "nvidia.com/gpu": "4" });
   const plain = node("c1", {}, {});
   it("sums CPU and memory, and counts GPUs per node, their models and memory", () => {
     expect(offerOf([gfd, cw, plain], DEFAULT_GPU_CONFIG, millis)).toEqual({
-      cpuMillicores: 12000, memoryBytes: 3 * 8 * 2 ** 30,
+      cpuMillicores: 12000,
+      memoryBytes: 3 * 8 * 2 ** 30,
       gpus: { perNodeMax: 8, total: 12, types: ["A100_NVLINK_80GB", "NVIDIA-H100-80GB-HBM3"], maxMemoryGb: 85 },
     });
   });
@@ -81,7 +119,11 @@ describe("what a runner's nodes offer", () => {
   });
   it("another extended resource when the operator names one", () => {
     const amd = node("m", { "amd.com/gpu.product-name": "MI300X" }, { "amd.com/gpu": "8" });
-    expect(offerOf([amd], { resource: "amd.com/gpu", typeLabels: ["amd.com/gpu.product-name"], memoryLabel: "-" }, millis).gpus).toEqual({ perNodeMax: 8, total: 8, types: ["MI300X"] });
+    expect(offerOf([amd], { resource: "amd.com/gpu", typeLabels: ["amd.com/gpu.product-name"], memoryLabel: "-" }, millis).gpus).toEqual({
+      perNodeMax: 8,
+      total: 8,
+      types: ["MI300X"],
+    });
   });
   it("sends a GPU sandbox to a node of the model (any model label) and memory asked", () => {
     expect(gpuAffinity({ count: 1 }, [gfd, cw], DEFAULT_GPU_CONFIG)).toBeUndefined();
@@ -89,9 +131,16 @@ describe("what a runner's nodes offer", () => {
       { matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] },
     ]);
     expect(gpuAffinity({ count: 1, type: "A100", memoryGb: 80 }, [gfd, cw], DEFAULT_GPU_CONFIG)).toEqual([
-      { matchExpressions: [{ key: "gpu.nvidia.com/class", operator: "In", values: ["A100_NVLINK_80GB"] }, { key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] }] },
+      {
+        matchExpressions: [
+          { key: "gpu.nvidia.com/class", operator: "In", values: ["A100_NVLINK_80GB"] },
+          { key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] },
+        ],
+      },
     ]);
-    expect(gpuAffinity({ count: 1, memoryGb: 80 }, [gfd], DEFAULT_GPU_CONFIG)).toEqual([{ matchExpressions: [{ key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] }] }]);
+    expect(gpuAffinity({ count: 1, memoryGb: 80 }, [gfd], DEFAULT_GPU_CONFIG)).toEqual([
+      { matchExpressions: [{ key: "nvidia.com/gpu.memory", operator: "Gt", values: ["76293"] }] },
+    ]);
   });
 });
 

@@ -22,7 +22,18 @@ describe("STATE_PREPARING", () => {
     expect(nodeHasImage(undefined, "python:3.11")).toBeUndefined();
   });
   const rec = (state: SandboxRecord["state"], preparing?: boolean): SandboxRecord => ({
-    id: "a", tenant: "t", spec: spec(), echo: { containers: [{}] }, state, stateReason: "", createdAtMs: 0, runnerId: "r", runnerGroupId: "g", effectiveLifetimeSeconds: 60, imageNote: "", ...(preparing ? { preparing } : {}),
+    id: "a",
+    tenant: "t",
+    spec: spec(),
+    echo: { containers: [{}] },
+    state,
+    stateReason: "",
+    createdAtMs: 0,
+    runnerId: "r",
+    runnerGroupId: "g",
+    effectiveLifetimeSeconds: 60,
+    imageNote: "",
+    ...(preparing ? { preparing } : {}),
   });
   it("CREATING while the image is pulled shows as PREPARING, unless the operator turned it off", () => {
     expect(toProtoSandbox(rec("CREATING", true)).status?.state).toBe("STATE_PREPARING");

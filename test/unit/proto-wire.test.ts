@@ -12,7 +12,9 @@ import { signatures, type Signatures } from "./wire-signature.js";
 
 const PKG = "coreweave.sandbox.v1";
 const repo = path.resolve(import.meta.dirname, "../..");
-const FILES = ["sandbox", "discovery", "settings", "sandbox_template", "volume", "runtime_class", "sandbox_data_plane"].map((f) => `coreweave/sandbox/v1/${f}.proto`);
+const FILES = ["sandbox", "discovery", "settings", "sandbox_template", "volume", "runtime_class", "sandbox_data_plane"].map(
+  (f) => `coreweave/sandbox/v1/${f}.proto`,
+);
 
 function fromSet(file: string): protobuf.Root {
   const set = (descriptor as unknown as { FileDescriptorSet: protobuf.Type }).FileDescriptorSet.decode(readFileSync(file));
@@ -23,7 +25,12 @@ function fromProtoFiles(): protobuf.Root {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => {
     const local = path.join(repo, "proto", target);
-    try { readFileSync(local); return local; } catch { return path.join(repo, "node_modules/protobufjs", target); }
+    try {
+      readFileSync(local);
+      return local;
+    } catch {
+      return path.join(repo, "node_modules/protobufjs", target);
+    }
   };
   return root.loadSync(FILES, { keepCase: true, alternateCommentMode: false }).resolveAll() as protobuf.Root;
 }
@@ -41,8 +48,12 @@ describe("proto/ wire format", () => {
   it("covers the whole contract", () => {
     expect(contract.size).toBeGreaterThan(500);
     expect([...contract.keys()].filter((k) => k.startsWith("service ")).sort()).toEqual([
-      `service ${PKG}.DiscoveryService`, `service ${PKG}.SandboxDataPlaneService`, `service ${PKG}.SandboxService`,
-      `service ${PKG}.SandboxTemplateService`, `service ${PKG}.SettingsService`, `service ${PKG}.VolumeService`,
+      `service ${PKG}.DiscoveryService`,
+      `service ${PKG}.SandboxDataPlaneService`,
+      `service ${PKG}.SandboxService`,
+      `service ${PKG}.SandboxTemplateService`,
+      `service ${PKG}.SettingsService`,
+      `service ${PKG}.VolumeService`,
     ]);
   });
 
@@ -97,4 +108,3 @@ describe("proto/ wire format", () => {
     }
   });
 });
-

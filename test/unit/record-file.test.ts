@@ -119,13 +119,44 @@ describe("record files", () => {
 
 describe("afterRestart", () => {
   const cases: [string, Partial<SandboxRecord>, Partial<SandboxRecord>][] = [
-    ["a sandbox being created", { state: "CREATING", startedAtMs: undefined }, { state: "FAILED", stateReason: "Hangar restarted while the sandbox was starting: its processes were killed", endedAtMs: 7_000 }],
-    ["a pending one", { state: "PENDING", startedAtMs: undefined }, { state: "FAILED", stateReason: "Hangar restarted while the sandbox was starting: its processes were killed" }],
-    ["a running one", { state: "RUNNING" }, { state: "FAILED", stateReason: "Hangar restarted while the sandbox ran: its processes were killed", endedAtMs: 7_000 }],
-    ["one being deleted", { state: "TERMINATING", stop: { requestedAtMs: 1, graceMs: 0, why: "deleted" } }, { state: "COMPLETED", stateReason: "stopped by delete; Hangar restarted before the stop was seen through (its processes were killed)" }],
-    ["one past its lifetime", { state: "TERMINATING", stop: { requestedAtMs: 1, graceMs: 0, why: "expired" } }, { state: "COMPLETED", stateReason: expect.stringMatching(/^stopped by max lifetime; Hangar restarted/) }],
-    ["a completed one (unchanged)", { state: "COMPLETED", stateReason: "main process exited with code 5", exitCode: 5, endedAtMs: 3_000 }, { state: "COMPLETED", stateReason: "main process exited with code 5", exitCode: 5, endedAtMs: 3_000 }],
-    ["a failed one (unchanged)", { state: "FAILED", stateReason: "failed to start: no image", endedAtMs: 3_000 }, { state: "FAILED", stateReason: "failed to start: no image", endedAtMs: 3_000 }],
+    [
+      "a sandbox being created",
+      { state: "CREATING", startedAtMs: undefined },
+      { state: "FAILED", stateReason: "Hangar restarted while the sandbox was starting: its processes were killed", endedAtMs: 7_000 },
+    ],
+    [
+      "a pending one",
+      { state: "PENDING", startedAtMs: undefined },
+      { state: "FAILED", stateReason: "Hangar restarted while the sandbox was starting: its processes were killed" },
+    ],
+    [
+      "a running one",
+      { state: "RUNNING" },
+      { state: "FAILED", stateReason: "Hangar restarted while the sandbox ran: its processes were killed", endedAtMs: 7_000 },
+    ],
+    [
+      "one being deleted",
+      { state: "TERMINATING", stop: { requestedAtMs: 1, graceMs: 0, why: "deleted" } },
+      {
+        state: "COMPLETED",
+        stateReason: "stopped by delete; Hangar restarted before the stop was seen through (its processes were killed)",
+      },
+    ],
+    [
+      "one past its lifetime",
+      { state: "TERMINATING", stop: { requestedAtMs: 1, graceMs: 0, why: "expired" } },
+      { state: "COMPLETED", stateReason: expect.stringMatching(/^stopped by max lifetime; Hangar restarted/) },
+    ],
+    [
+      "a completed one (unchanged)",
+      { state: "COMPLETED", stateReason: "main process exited with code 5", exitCode: 5, endedAtMs: 3_000 },
+      { state: "COMPLETED", stateReason: "main process exited with code 5", exitCode: 5, endedAtMs: 3_000 },
+    ],
+    [
+      "a failed one (unchanged)",
+      { state: "FAILED", stateReason: "failed to start: no image", endedAtMs: 3_000 },
+      { state: "FAILED", stateReason: "failed to start: no image", endedAtMs: 3_000 },
+    ],
   ];
   for (const [name, from, want] of cases) it(name, () => expect(afterRestart(record(from), 7_000)).toMatchObject(want));
 });
@@ -134,9 +165,13 @@ describe("localRecords", () => {
   it("a start's record is on disk when 'stored' is emitted", async () => {
     const dir = dirOf();
     const seen: string[] = [];
-    const d = localRecords(dir, (e) => {
-      if (e.t === "stored") seen.push(JSON.parse(readFileSync(path.join(dir, `${e.id}.json`), "utf8")).state as string);
-    }, log);
+    const d = localRecords(
+      dir,
+      (e) => {
+        if (e.t === "stored") seen.push(JSON.parse(readFileSync(path.join(dir, `${e.id}.json`), "utf8")).state as string);
+      },
+      log,
+    );
     await d.stored(ID, record({ id: ID, state: "CREATING" }));
     expect(seen).toEqual(["CREATING"]);
   });
@@ -145,9 +180,19 @@ describe("localRecords", () => {
     const dir = dirOf();
     await createRecordFiles(dir).write(record({ id: ID, state: "RUNNING" }));
     const first: SandboxRecord[] = [];
-    await localRecords(dir, (e) => e.t === "record" && first.push(e.record), log, () => 7_000).records.open();
+    await localRecords(
+      dir,
+      (e) => e.t === "record" && first.push(e.record),
+      log,
+      () => 7_000,
+    ).records.open();
     const second: SandboxRecord[] = [];
-    await localRecords(dir, (e) => e.t === "record" && second.push(e.record), log, () => 9_000).records.open();
+    await localRecords(
+      dir,
+      (e) => e.t === "record" && second.push(e.record),
+      log,
+      () => 9_000,
+    ).records.open();
     expect(first).toEqual([expect.objectContaining({ state: "FAILED", endedAtMs: 7_000 })]);
     expect(second).toEqual(first);
     // Known as an earlier run's sandbox (a record without output) until retention removes it.
@@ -174,10 +219,20 @@ describe("the controller over local records, killed and started again", () => {
       },
     });
   }
-  const controllerOver = (rt: ReturnType<typeof fakeRuntime>, now: () => number) => createController({
-    runtime: rt, now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
-    defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 10, maxExecsPerSandbox: 2, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 60_000, log,
-  });
+  const controllerOver = (rt: ReturnType<typeof fakeRuntime>, now: () => number) =>
+    createController({
+      runtime: rt,
+      now,
+      policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+      defaultLifetimeSeconds: 60,
+      maxLifetimeSeconds: 600,
+      maxSandboxes: 10,
+      maxExecsPerSandbox: 2,
+      maxExecs: 10,
+      maxFileBytes: 1024,
+      reapIntervalMs: 60_000,
+      log,
+    });
 
   it("every acknowledged id answers Get and List with a terminal record, until retention", async () => {
     const dir = dirOf();
@@ -192,19 +247,32 @@ describe("the controller over local records, killed and started again", () => {
     for (let i = 0; i < 1000 && c1.get("alpha", done.id).state !== "COMPLETED"; i++) await new Promise((r) => setTimeout(r, 5));
     expect(c1.get("alpha", running.id).state).toBe("RUNNING");
     // The first Hangar dies here (nothing more of it runs); the second reads what it left on disk.
-    const c2 = controllerOver(runtimeOver(dir, "hang", () => now), () => now);
+    const c2 = controllerOver(
+      runtimeOver(dir, "hang", () => now),
+      () => now,
+    );
     await c2.start();
     const starting = await c2.create("alpha", { spec: spec(), echo: {}, requestId: "" }); // acknowledged; its start never ends
     expect(c2.get("alpha", starting.id).state).toBe("CREATING");
-    expect(c2.get("alpha", running.id)).toMatchObject({ state: "FAILED", stateReason: "Hangar restarted while the sandbox ran: its processes were killed" });
+    expect(c2.get("alpha", running.id)).toMatchObject({
+      state: "FAILED",
+      stateReason: "Hangar restarted while the sandbox ran: its processes were killed",
+    });
     expect(c2.get("alpha", done.id)).toMatchObject({ state: "COMPLETED", exitCode: 5, stateReason: "main process exited with code 5" });
     expect(() => c2.get("beta", running.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
 
     // Killed mid-create: a third start finds the acknowledged, never-started sandbox.
     now = 2_000;
-    const c3 = controllerOver(runtimeOver(dir, "run", () => now), () => now);
+    const c3 = controllerOver(
+      runtimeOver(dir, "run", () => now),
+      () => now,
+    );
     await c3.start();
-    expect(c3.get("alpha", starting.id)).toMatchObject({ state: "FAILED", stateReason: "Hangar restarted while the sandbox was starting: its processes were killed", endedAtMs: 2_000 });
+    expect(c3.get("alpha", starting.id)).toMatchObject({
+      state: "FAILED",
+      stateReason: "Hangar restarted while the sandbox was starting: its processes were killed",
+      endedAtMs: 2_000,
+    });
     const listed = c3.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items;
     expect(new Set(listed.map((x) => x.id))).toEqual(new Set([running.id, done.id, starting.id]));
     expect(listed.map((x) => x.state).sort()).toEqual(["COMPLETED", "FAILED", "FAILED"]);

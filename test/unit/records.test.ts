@@ -5,7 +5,15 @@ import { mergeStored } from "../../controller/lifecycle.js";
 import type { SandboxRecord } from "../../core/types.js";
 import { tenantLabelValue } from "../../runtime/kubernetes/labels.js";
 import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
-import { decodeRecord, encodeRecord, readRecord, RECORD_ANNOTATION, RECORD_BUDGET, RECORD_FINALIZER, unreadableRecord } from "../../runtime/kubernetes/record-codec.js";
+import {
+  decodeRecord,
+  encodeRecord,
+  readRecord,
+  RECORD_ANNOTATION,
+  RECORD_BUDGET,
+  RECORD_FINALIZER,
+  unreadableRecord,
+} from "../../runtime/kubernetes/record-codec.js";
 import type { DurableRecords, ExitInfo } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { record, spec } from "./fixtures.js";
@@ -16,13 +24,19 @@ const tick = () => new Promise((r) => setImmediate(r));
 describe("record codec", () => {
   it("round-trips a record, bytes included, but never the mounted files' contents of the domain spec", () => {
     const r = record({
-      requestId: "req-1", exitCode: 3, endedAtMs: 9_000, state: "COMPLETED", stop: { requestedAtMs: 5, graceMs: 100, why: "purged" },
+      requestId: "req-1",
+      exitCode: 3,
+      endedAtMs: 9_000,
+      state: "COMPLETED",
+      stop: { requestedAtMs: 5, graceMs: 100, why: "purged" },
       echo: { containers: [{ files: [{ path: "/a", content: Buffer.from([0, 1, 255]) }] }], n: "12345678901234567890" },
       spec: spec({ tags: ["a b", "ü"], files: [{ path: "/a", content: Buffer.from("secret") }] }),
     });
     const back = decodeRecord(encodeRecord(r));
     expect(back).toEqual({ ...r, spec: { ...r.spec, files: [{ path: "/a", content: Buffer.alloc(0) }] } });
-    expect(Buffer.isBuffer((back?.echo as { containers: { files: { content: unknown }[] }[] }).containers[0]?.files[0]?.content)).toBe(true);
+    expect(Buffer.isBuffer((back?.echo as { containers: { files: { content: unknown }[] }[] }).containers[0]?.files[0]?.content)).toBe(
+      true,
+    );
   });
   it("drops byte contents (keeping paths) when the record would pass its budget", () => {
     const big = Buffer.alloc(RECORD_BUDGET, 7);
@@ -30,7 +44,16 @@ describe("record codec", () => {
     expect(text.length).toBeLessThan(RECORD_BUDGET);
     expect(decodeRecord(text)?.echo).toEqual({ files: [{ path: "/big", content: Buffer.alloc(0) }] });
   });
-  for (const bad of [undefined, "", "{", "null", "[]", '{"v":2,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}', '{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}']) {
+  for (const bad of [
+    undefined,
+    "",
+    "{",
+    "null",
+    "[]",
+    '{"v":2,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":1,"spec":{}}',
+    '{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}',
+    '{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}',
+  ]) {
     it(`ignores an annotation that is not a record: ${JSON.stringify(bad)}`, () => expect(decodeRecord(bad)).toBeUndefined());
   }
   const reasons: [string | undefined, RegExp, boolean][] = [
@@ -42,17 +65,25 @@ describe("record codec", () => {
     ['{"v":1,"id":"x","tenant":"t","state":"WEIRD","createdAtMs":1,"spec":{}}', /id, tenant or state/, false],
     ['{"v":1,"id":"x","tenant":"t","state":"RUNNING","createdAtMs":"1","spec":{}}', /createdAtMs or spec/, false],
   ];
-  for (const [text, why, newer] of reasons) it(`says why ${JSON.stringify(text)} is not a record`, () => {
-    const r = readRecord(text);
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.why).toMatch(why);
-      expect(!!r.newer).toBe(newer);
-    }
-  });
+  for (const [text, why, newer] of reasons)
+    it(`says why ${JSON.stringify(text)} is not a record`, () => {
+      const r = readRecord(text);
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.why).toMatch(why);
+        expect(!!r.newer).toBe(newer);
+      }
+    });
   it("an unreadable record becomes a FAILED sandbox of the labelled tenant, saying why", () => {
     const r = unreadableRecord({ name: "sbx-1", id: "1", tenantLabel: "alpha", createdMs: 5 }, "not JSON (x)", 9);
-    expect(r).toMatchObject({ id: "1", tenant: "alpha", state: "FAILED", createdAtMs: 5, endedAtMs: 9, stateReason: "the record on pod sbx-1 could not be read (not JSON (x)); the pod was stopped" });
+    expect(r).toMatchObject({
+      id: "1",
+      tenant: "alpha",
+      state: "FAILED",
+      createdAtMs: 5,
+      endedAtMs: 9,
+      stateReason: "the record on pod sbx-1 could not be read (not JSON (x)); the pod was stopped",
+    });
     expect(decodeRecord(encodeRecord(r))).toEqual(r); // what the controller then stores reads back
   });
   it("a pod with a record carries it, the finalizer that keeps it, and the tenant label", () => {
@@ -74,13 +105,43 @@ describe("mergeStored", () => {
   const stop = { requestedAtMs: 5, graceMs: 0, why: "deleted" as const };
   const table: [string, Partial<SandboxRecord>, Partial<SandboxRecord>, Partial<SandboxRecord> | undefined][] = [
     ["same state: nothing", { state: "RUNNING" }, { state: "RUNNING" }, undefined],
-    ["forward: takes state and times", { state: "CREATING", startedAtMs: undefined }, { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" }, { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" }],
+    [
+      "forward: takes state and times",
+      { state: "CREATING", startedAtMs: undefined },
+      { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" },
+      { state: "RUNNING", stateReason: "up", startedAtMs: 7, imageNote: "pod" },
+    ],
     ["never backward", { state: "RUNNING" }, { state: "CREATING" }, undefined],
-    ["a stop made elsewhere", { state: "RUNNING" }, { state: "TERMINATING", stateReason: "stopping", stop }, { state: "TERMINATING", stateReason: "stopping", startedAtMs: 2000, stop }],
-    ["an exit recorded elsewhere", { state: "TERMINATING", stop }, { state: "COMPLETED", stateReason: "done", exitCode: 0, endedAtMs: 9, stop }, { state: "COMPLETED", stateReason: "done", startedAtMs: 2000, exitCode: 0, endedAtMs: 9 }],
-    ["a terminal record's state never changes", { state: "FAILED", stateReason: "x" }, { state: "COMPLETED", stateReason: "y", stop }, undefined],
-    ["a delete accepted elsewhere, also of a terminal record", { state: "COMPLETED" }, { state: "COMPLETED", deletedAtMs: 11 }, { deletedAtMs: 11 }],
-    ["a delete this replica knows stays as it is", { state: "COMPLETED", deletedAtMs: 3 }, { state: "COMPLETED", deletedAtMs: 11 }, undefined],
+    [
+      "a stop made elsewhere",
+      { state: "RUNNING" },
+      { state: "TERMINATING", stateReason: "stopping", stop },
+      { state: "TERMINATING", stateReason: "stopping", startedAtMs: 2000, stop },
+    ],
+    [
+      "an exit recorded elsewhere",
+      { state: "TERMINATING", stop },
+      { state: "COMPLETED", stateReason: "done", exitCode: 0, endedAtMs: 9, stop },
+      { state: "COMPLETED", stateReason: "done", startedAtMs: 2000, exitCode: 0, endedAtMs: 9 },
+    ],
+    [
+      "a terminal record's state never changes",
+      { state: "FAILED", stateReason: "x" },
+      { state: "COMPLETED", stateReason: "y", stop },
+      undefined,
+    ],
+    [
+      "a delete accepted elsewhere, also of a terminal record",
+      { state: "COMPLETED" },
+      { state: "COMPLETED", deletedAtMs: 11 },
+      { deletedAtMs: 11 },
+    ],
+    [
+      "a delete this replica knows stays as it is",
+      { state: "COMPLETED", deletedAtMs: 3 },
+      { state: "COMPLETED", deletedAtMs: 11 },
+      undefined,
+    ],
   ];
   for (const [name, local, stored, want] of table) {
     it(name, () => expect(mergeStored(record(local), record(stored))).toEqual(want));
@@ -95,9 +156,16 @@ function storingRuntime(preexisting: SandboxRecord[] = []) {
     async open() {
       for (const r of preexisting) rt.emit({ t: "record", record: structuredClone(r) });
     },
-    async save(r) { saved.push(structuredClone(r)); },
+    async save(r) {
+      saved.push(structuredClone(r));
+    },
   };
-  return { rt: Object.assign(rt, { records }), saved, push: (r: SandboxRecord) => rt.emit({ t: "record", record: r }), exit: (id: string, exit: ExitInfo) => rt.emit({ t: "exit", id, exit }) };
+  return {
+    rt: Object.assign(rt, { records }),
+    saved,
+    push: (r: SandboxRecord) => rt.emit({ t: "record", record: r }),
+    exit: (id: string, exit: ExitInfo) => rt.emit({ t: "exit", id, exit }),
+  };
 }
 
 /** Holds the store's writes of one state until release() (writes of a sandbox land in call order, as the Kubernetes store chains them). */
@@ -105,17 +173,32 @@ function gateSaves(s: ReturnType<typeof storingRuntime>, state: string) {
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let chain = Promise.resolve();
-  s.rt.records = { ...s.rt.records!, save: (r) => {
-    const snap = structuredClone(r);
-    return (chain = chain.then(async () => { if (snap.state === state) await gate; s.saved.push(snap); }));
-  } };
+  s.rt.records = {
+    ...s.rt.records!,
+    save: (r) => {
+      const snap = structuredClone(r);
+      return (chain = chain.then(async () => {
+        if (snap.state === state) await gate;
+        s.saved.push(snap);
+      }));
+    },
+  };
   return release;
 }
 
 function controllerOver(rt: ReturnType<typeof fakeRuntime>, now = () => 1_000) {
   return createController({
-    runtime: rt, now, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
-    defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600, maxSandboxes: 10, maxExecsPerSandbox: 2, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 60_000, log: silent,
+    runtime: rt,
+    now,
+    policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+    defaultLifetimeSeconds: 60,
+    maxLifetimeSeconds: 600,
+    maxSandboxes: 10,
+    maxExecsPerSandbox: 2,
+    maxExecs: 10,
+    maxFileBytes: 1024,
+    reapIntervalMs: 60_000,
+    log: silent,
   });
 }
 
@@ -134,13 +217,19 @@ describe("controller with durable records", () => {
   });
 
   it("after a restart, stored records answer Get/List and request ids, scoped to their tenant", async () => {
-    const stored = [record({ id: "a1", requestId: "req", state: "RUNNING" }), record({ id: "a2", state: "COMPLETED", exitCode: 4, endedAtMs: 900 })];
+    const stored = [
+      record({ id: "a1", requestId: "req", state: "RUNNING" }),
+      record({ id: "a2", state: "COMPLETED", exitCode: 4, endedAtMs: 900 }),
+    ];
     const s = storingRuntime(stored);
     const c = controllerOver(s.rt);
     await c.start();
     expect(c.get("alpha", "a2")).toMatchObject({ state: "COMPLETED", exitCode: 4 });
     expect(() => c.get("beta", "a1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
-    expect(c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => x.id)).toEqual(["a1", "a2"]);
+    expect(c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => x.id)).toEqual([
+      "a1",
+      "a2",
+    ]);
     expect((await c.create("alpha", { spec: spec(), echo: {}, requestId: "req" })).id).toBe("a1");
     expect(s.rt.calls.filter((x) => x.startsWith("start"))).toEqual([]);
     await c.close();
@@ -192,10 +281,11 @@ describe("controller with durable records", () => {
     await c.start();
     let store!: () => void;
     let fail!: (e: Error) => void;
-    s.rt.start = (id) => new Promise((res, rej) => {
-      store = () => s.rt.emit({ t: "stored", id });
-      fail = rej;
-    });
+    s.rt.start = (id) =>
+      new Promise((res, rej) => {
+        store = () => s.rt.emit({ t: "stored", id });
+        fail = rej;
+      });
     let answered = false;
     const first = c.create("alpha", { spec: spec(), echo: {}, requestId: "r1" }).then((r) => ((answered = true), r));
     await tick();
@@ -210,7 +300,8 @@ describe("controller with durable records", () => {
     fail(new Error("apiserver unavailable"));
     await expect(second).rejects.toThrow("apiserver unavailable");
     // No FAILED record of the refused attempt: the retry that waited on it made a new attempt.
-    const all = () => c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => `${x.id} ${x.state}`);
+    const all = () =>
+      c.list("alpha", { tags: [], showTerminated: true, runnerIds: [], pageSize: 0, pageToken: "" }).items.map((x) => `${x.id} ${x.state}`);
     expect(all()).toEqual([`${(await first).id} CREATING`, `${idForRequest("alpha", "r2")} CREATING`]);
     await tick();
     store();
@@ -258,7 +349,13 @@ describe("controller with durable records", () => {
     const s = storingRuntime();
     const looked: string[] = [];
     const fresh = record({ id: "6f1c2d3e-0000-4000-8000-00000000abcd", state: "RUNNING" });
-    s.rt.records = { ...s.rt.records!, lookup: async (id) => { looked.push(id); if (id === fresh.id) s.rt.emit({ t: "record", record: fresh }); } };
+    s.rt.records = {
+      ...s.rt.records!,
+      lookup: async (id) => {
+        looked.push(id);
+        if (id === fresh.id) s.rt.emit({ t: "record", record: fresh });
+      },
+    };
     const c = controllerOver(s.rt);
     await c.start();
     expect(() => c.get("alpha", fresh.id)).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));

@@ -34,20 +34,41 @@ const client = () => {
 
 describe("grpc server", () => {
   it("answers the gRPC health service", async () => {
-    const def = protoLoader.loadSync("health.proto", { ...LOADER_OPTIONS, includeDirs: ["node_modules/grpc-health-check/proto/health/v1"] });
-    const Health = (grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } }).grpc.health.v1.Health;
-    const h = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as { Check(r: object, cb: (e: Error | null, res: { status: string }) => void): void; close(): void };
-    const res = await new Promise<{ status: string }>((resolve, reject) => h.Check({ service: "" }, (e, r) => (e ? reject(e) : resolve(r))));
+    const def = protoLoader.loadSync("health.proto", {
+      ...LOADER_OPTIONS,
+      includeDirs: ["node_modules/grpc-health-check/proto/health/v1"],
+    });
+    const Health = (grpc.loadPackageDefinition(def) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } })
+      .grpc.health.v1.Health;
+    const h = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as {
+      Check(r: object, cb: (e: Error | null, res: { status: string }) => void): void;
+      close(): void;
+    };
+    const res = await new Promise<{ status: string }>((resolve, reject) =>
+      h.Check({ service: "" }, (e, r) => (e ? reject(e) : resolve(r))),
+    );
     expect(res.status).toBe("SERVING");
     h.close();
   });
 
   it("serves reflection listing the sandbox services", async () => {
-    const def = protoLoader.loadSync("grpc/reflection/v1alpha/reflection.proto", { ...LOADER_OPTIONS, includeDirs: ["node_modules/@grpc/reflection/build/proto"] });
-    const R = (grpc.loadPackageDefinition(def) as unknown as { grpc: { reflection: { v1alpha: { ServerReflection: grpc.ServiceClientConstructor } } } }).grpc.reflection.v1alpha.ServerReflection;
-    const r = new R(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, { list_services_response?: { service: { name: string }[] } }>; close(): void };
+    const def = protoLoader.loadSync("grpc/reflection/v1alpha/reflection.proto", {
+      ...LOADER_OPTIONS,
+      includeDirs: ["node_modules/@grpc/reflection/build/proto"],
+    });
+    const R = (
+      grpc.loadPackageDefinition(def) as unknown as {
+        grpc: { reflection: { v1alpha: { ServerReflection: grpc.ServiceClientConstructor } } };
+      }
+    ).grpc.reflection.v1alpha.ServerReflection;
+    const r = new R(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as {
+      ServerReflectionInfo(): grpc.ClientDuplexStream<object, { list_services_response?: { service: { name: string }[] } }>;
+      close(): void;
+    };
     const call = r.ServerReflectionInfo();
-    const got = new Promise<string[]>((resolve) => call.on("data", (m) => resolve(m.list_services_response?.service.map((s: { name: string }) => s.name) ?? [])));
+    const got = new Promise<string[]>((resolve) =>
+      call.on("data", (m) => resolve(m.list_services_response?.service.map((s: { name: string }) => s.name) ?? [])),
+    );
     call.write({ list_services: "" });
     const names = await got;
     call.end();
@@ -57,12 +78,18 @@ describe("grpc server", () => {
 
   it("creates, gets, and runs a StreamExec with ready -> output -> exit", async () => {
     const c = client() as unknown as {
-      CreateSandbox(r: object, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, s: { sandbox_id: string; status: { state: string } }) => void): void;
+      CreateSandbox(
+        r: object,
+        m: grpc.Metadata,
+        cb: (e: grpc.ServiceError | null, s: { sandbox_id: string; status: { state: string } }) => void,
+      ): void;
       StreamExec(m: grpc.Metadata): grpc.ClientDuplexStream<object, Record<string, unknown>>;
       close(): void;
     };
     const sb = await new Promise<{ sandbox_id: string }>((resolve, reject) =>
-      c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } }, request_id: "r1" }, md(), (e, s) => (e ? reject(e) : resolve(s))),
+      c.CreateSandbox({ sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } }, request_id: "r1" }, md(), (e, s) =>
+        e ? reject(e) : resolve(s),
+      ),
     );
     await new Promise((r) => setTimeout(r, 10));
     const call = c.StreamExec(md());

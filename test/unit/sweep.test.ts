@@ -33,7 +33,10 @@ describe("sweep of an earlier run's leftovers", () => {
     const dataDir = path.join(root, "data");
     await mkdir(cgroupRoot, { recursive: true });
     await writeFile(path.join(cgroupRoot, "cgroup.controllers"), "cpu memory pids\n"); // cgroup v2
-    for (const [id, populated] of [[STUCK, 1], [EMPTY, 0]] as const) {
+    for (const [id, populated] of [
+      [STUCK, 1],
+      [EMPTY, 0],
+    ] as const) {
       const cg = path.join(cgroupRoot, "hangar", INSTANCE, id);
       await mkdir(cg, { recursive: true });
       // A real cgroup's files go with its rmdir; here only the kernel's answer to a kill is shaped.

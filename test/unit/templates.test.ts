@@ -12,7 +12,10 @@ function memoryStore(): TemplateStore & { map: Map<string, TemplateRecord> } {
   return {
     map,
     list: async (tenant) => [...map.values()].filter((t) => t.tenant === tenant),
-    get: async (tenant, id) => { const t = map.get(id); return t?.tenant === tenant ? t : undefined; },
+    get: async (tenant, id) => {
+      const t = map.get(id);
+      return t?.tenant === tenant ? t : undefined;
+    },
     put: async (t, expected) => {
       if ((map.get(t.id)?.revision ?? 0) !== expected) throw new TemplateConflict("conflict");
       map.set(t.id, structuredClone(t));
@@ -25,7 +28,8 @@ describe("templates", () => {
     const tpl = createTemplates(memoryStore());
     const t = await tpl.create("alpha", { displayName: "env", spec: { tags: ["a"] } }, "");
     expect((await tpl.get("alpha", t.id)).displayName).toBe("env");
-    for (const op of [() => tpl.get("beta", t.id), () => tpl.update("beta", t.id, { displayName: "x" }), () => tpl.remove("beta", t.id)]) await expect(op()).rejects.toMatchObject({ code: "NOT_FOUND" });
+    for (const op of [() => tpl.get("beta", t.id), () => tpl.update("beta", t.id, { displayName: "x" }), () => tpl.remove("beta", t.id)])
+      await expect(op()).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await tpl.list("beta", true)).toEqual([]);
   });
   it("a retried request_id returns the same template; the same request_id of another tenant is another template", async () => {
@@ -74,7 +78,15 @@ describe("the local file store", () => {
   it("survives a restart (a new store on the same data dir) and checks revisions", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "hangar-tpl-"));
     dirs.push(dir);
-    const t: TemplateRecord = { id: "0f0e0d0c-0b0a-4000-8000-000000000001", tenant: "alpha", displayName: "env", spec: { tags: ["x"] }, revision: 1, createdAtMs: 1, updatedAtMs: 1 };
+    const t: TemplateRecord = {
+      id: "0f0e0d0c-0b0a-4000-8000-000000000001",
+      tenant: "alpha",
+      displayName: "env",
+      spec: { tags: ["x"] },
+      revision: 1,
+      createdAtMs: 1,
+      updatedAtMs: 1,
+    };
     await createFileTemplateStore(dir).put(t, 0);
     const again = createFileTemplateStore(dir);
     expect(await again.get("alpha", t.id)).toEqual(t);
@@ -89,9 +101,24 @@ describe("the local file store", () => {
 describe("overrides", () => {
   const rows: [string, object, object, object][] = [
     ["nothing set: the template", { tags: ["t"], max_lifetime_seconds: 60 }, {}, { tags: ["t"], max_lifetime_seconds: 60 }],
-    ["a set field replaces the template's whole", { tags: ["t"], annotations: { a: "1" } }, { tags: ["o"], annotations: { b: "2" } }, { tags: ["o"], annotations: { b: "2" } }],
-    ["the container list is replaced, never patched", { containers: [{ name: "main", image: "a", args: ["x"] }] }, { containers: [{ name: "main", image: "b" }] }, { containers: [{ name: "main", image: "b" }] }],
-    ["zeros and empties are not set", { max_lifetime_seconds: 60, runner_ids: ["r"] }, { max_lifetime_seconds: 0, runner_ids: [], runtime_class: "" }, { max_lifetime_seconds: 60, runner_ids: ["r"] }],
+    [
+      "a set field replaces the template's whole",
+      { tags: ["t"], annotations: { a: "1" } },
+      { tags: ["o"], annotations: { b: "2" } },
+      { tags: ["o"], annotations: { b: "2" } },
+    ],
+    [
+      "the container list is replaced, never patched",
+      { containers: [{ name: "main", image: "a", args: ["x"] }] },
+      { containers: [{ name: "main", image: "b" }] },
+      { containers: [{ name: "main", image: "b" }] },
+    ],
+    [
+      "zeros and empties are not set",
+      { max_lifetime_seconds: 60, runner_ids: ["r"] },
+      { max_lifetime_seconds: 0, runner_ids: [], runtime_class: "" },
+      { max_lifetime_seconds: 60, runner_ids: ["r"] },
+    ],
   ];
   for (const [what, t, o, want] of rows) it(what, () => expect(applyOverrides(t as never, o as never)).toEqual(want));
 });

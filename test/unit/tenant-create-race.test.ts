@@ -14,7 +14,14 @@ import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
 
 const silent = { info() {}, warn() {}, error() {} };
-const WIDE: TenantLimits = { concurrent_sandboxes: 100, creates_per_second: 1000, create_burst: 1000, held_calls: 100, exec_streams: 100, log_bytes: 1 << 30 };
+const WIDE: TenantLimits = {
+  concurrent_sandboxes: 100,
+  creates_per_second: 1000,
+  create_burst: 1000,
+  held_calls: 100,
+  exec_streams: 100,
+  log_bytes: 1 << 30,
+};
 const tick = () => new Promise((r) => setImmediate(r));
 
 /** A secret store whose every lookup waits a few turns of the event loop, as a real one would. */
@@ -32,20 +39,43 @@ function setup(limits: Partial<TenantLimits>, maxSandboxes = 100) {
   const volumes: VolumeRegistry = {
     list: async (tenant) => {
       await tick();
-      return [{ id: "data", tenant, readOnly: false, accessModes: ["ReadWriteMany"], ready: true, reason: "", source: { hostPath: "/srv/data" }, createdAtMs: 0 }];
+      return [
+        {
+          id: "data",
+          tenant,
+          readOnly: false,
+          accessModes: ["ReadWriteMany"],
+          ready: true,
+          reason: "",
+          source: { hostPath: "/srv/data" },
+          createdAtMs: 0,
+        },
+      ];
     },
   };
   const rt = Object.assign(fakeRuntime(), { volumes });
   const guard = createTenantGuard({ table: { defaults: { ...WIDE, ...limits }, tenants: {} }, now: () => 1_000_000 });
   const c = createController({
-    runtime: rt, policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 }, defaultLifetimeSeconds: 60, maxLifetimeSeconds: 600,
-    maxSandboxes, maxExecsPerSandbox: 1, maxExecs: 10, maxFileBytes: 1024, reapIntervalMs: 1000, log: silent, secrets: slowSecrets, tenants: guard,
+    runtime: rt,
+    policy: { retentionMs: 10_000, expiryGraceMs: 0, stuckAfterMs: 1_000 },
+    defaultLifetimeSeconds: 60,
+    maxLifetimeSeconds: 600,
+    maxSandboxes,
+    maxExecsPerSandbox: 1,
+    maxExecs: 10,
+    maxFileBytes: 1024,
+    reapIntervalMs: 1000,
+    log: silent,
+    secrets: slowSecrets,
+    tenants: guard,
   });
   return { c, rt };
 }
 
-const withSecret = (): SandboxSpec => spec({ secrets: [{ store: "team", name: "TOKEN", envVar: "TOKEN", at: "sandbox.spec.containers[0].secret_stores[0].secrets[0]" }] });
-const withVolume = (): SandboxSpec => spec({ volumes: [{ name: "d", mountPath: "/data", readOnly: true, registered: { id: "data", at: "sandbox.spec.volumes[0]" } }] });
+const withSecret = (): SandboxSpec =>
+  spec({ secrets: [{ store: "team", name: "TOKEN", envVar: "TOKEN", at: "sandbox.spec.containers[0].secret_stores[0].secrets[0]" }] });
+const withVolume = (): SandboxSpec =>
+  spec({ volumes: [{ name: "d", mountPath: "/data", readOnly: true, registered: { id: "data", at: "sandbox.spec.volumes[0]" } }] });
 
 async function createAll(c: ReturnType<typeof setup>["c"], tenant: string, specs: SandboxSpec[]) {
   const out = await Promise.allSettled(specs.map((s) => c.create(tenant, { spec: s, echo: {}, requestId: "" })));
@@ -57,17 +87,20 @@ describe("parallel creates against the limits", () => {
   it.each([
     ["a secret lookup", withSecret],
     ["a registered volume's lookup", withVolume],
-  ])("concurrent_sandboxes=3: of 8 parallel creates that await %s, exactly 3 succeed, the others are refused naming the limit", async (_, make) => {
-    const { c } = setup({ concurrent_sandboxes: 3 });
-    const { ok, refused } = await createAll(c, "alpha", Array.from({ length: 8 }, make));
-    expect(ok).toBe(3);
-    expect(refused).toHaveLength(5);
-    for (const e of refused) expect(e.message).toMatch(/^tenant limit concurrent_sandboxes=3 reached/);
-    expect(c.liveByTenant().get("alpha")).toBe(3);
-    // Another tenant is not held back by alpha's count.
-    expect((await createAll(c, "beta", [withSecret()])).ok).toBe(1);
-    await c.close();
-  });
+  ])(
+    "concurrent_sandboxes=3: of 8 parallel creates that await %s, exactly 3 succeed, the others are refused naming the limit",
+    async (_, make) => {
+      const { c } = setup({ concurrent_sandboxes: 3 });
+      const { ok, refused } = await createAll(c, "alpha", Array.from({ length: 8 }, make));
+      expect(ok).toBe(3);
+      expect(refused).toHaveLength(5);
+      for (const e of refused) expect(e.message).toMatch(/^tenant limit concurrent_sandboxes=3 reached/);
+      expect(c.liveByTenant().get("alpha")).toBe(3);
+      // Another tenant is not held back by alpha's count.
+      expect((await createAll(c, "beta", [withSecret()])).ok).toBe(1);
+      await c.close();
+    },
+  );
 
   it("a create refused at the last check spends no create token", async () => {
     // Burst 3, no refill to speak of: 8 parallel creates, 2 admitted; the 6 refused spend nothing.

@@ -13,7 +13,14 @@ import { fakeRuntime } from "./fake-runtime.js";
 import { startTestServer } from "./test-server.js";
 
 const KEYS = { alpha: "alpha-0123456789abcdef", beta: "beta-0123456789abcdef0" };
-const WIDE: TenantLimits = { concurrent_sandboxes: 100, creates_per_second: 1000, create_burst: 1000, held_calls: 100, exec_streams: 100, log_bytes: 1 << 30 };
+const WIDE: TenantLimits = {
+  concurrent_sandboxes: 100,
+  creates_per_second: 1000,
+  create_burst: 1000,
+  held_calls: 100,
+  exec_streams: 100,
+  log_bytes: 1 << 30,
+};
 const types = loadRpcTypes(PROTO_DIR);
 
 type Res = { err: grpc.ServiceError | null; res: Record<string, unknown> & { sandbox_id?: string; status?: { state?: string } } };
@@ -39,9 +46,26 @@ async function serve(limits: Partial<TenantLimits>, o: { now?: () => number; slo
     rt.start = (...a: Parameters<typeof start>) => new Promise((resolve) => starts.push(() => resolve(start(...a))));
   }
   const holder: { live?: () => Map<string, number> } = {};
-  const guard = createTenantGuard({ table: { defaults: { ...WIDE, ...limits }, tenants: {} }, now: o.now, onRefused: (t, l) => metrics.limitRefused(t, l) });
-  const metrics = createMetrics(() => ({}), { tenants: () => [...(holder.live?.() ?? new Map<string, number>())].map(([tenant, sandboxes]) => ({ tenant, sandboxes, held_calls: 0, exec_streams: 0 })) });
-  const s = await startTestServer(rt, { controller: { tenants: guard, maxSandboxes: 10, maxExecs: 10, maxExecsPerSandbox: 10 }, keys: Object.entries(KEYS).map(([tenant, key]) => ({ tenant, key })), metrics, getHoldMs: 30_000 });
+  const guard = createTenantGuard({
+    table: { defaults: { ...WIDE, ...limits }, tenants: {} },
+    now: o.now,
+    onRefused: (t, l) => metrics.limitRefused(t, l),
+  });
+  const metrics = createMetrics(() => ({}), {
+    tenants: () =>
+      [...(holder.live?.() ?? new Map<string, number>())].map(([tenant, sandboxes]) => ({
+        tenant,
+        sandboxes,
+        held_calls: 0,
+        exec_streams: 0,
+      })),
+  });
+  const s = await startTestServer(rt, {
+    controller: { tenants: guard, maxSandboxes: 10, maxExecs: 10, maxExecsPerSandbox: 10 },
+    keys: Object.entries(KEYS).map(([tenant, key]) => ({ tenant, key })),
+    metrics,
+    getHoldMs: 30_000,
+  });
   holder.live = s.controller.liveByTenant;
   const { v1 } = loadApi(PROTO_DIR);
   const client = new v1.SandboxService(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure()) as unknown as Client;
@@ -51,8 +75,11 @@ async function serve(limits: Partial<TenantLimits>, o: { now?: () => number; slo
     await s.controller.close();
   };
   const call = (method: string, req: object, tenant: keyof typeof KEYS) =>
-    new Promise<Res>((resolve) => client[method]?.(req, md(tenant), (err: grpc.ServiceError | null, res: Res["res"]) => resolve({ err, res })));
-  const create = (tenant: keyof typeof KEYS) => call("CreateSandbox", { sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, tenant);
+    new Promise<Res>((resolve) =>
+      client[method]?.(req, md(tenant), (err: grpc.ServiceError | null, res: Res["res"]) => resolve({ err, res })),
+    );
+  const create = (tenant: keyof typeof KEYS) =>
+    call("CreateSandbox", { sandbox: { spec: { containers: [{ name: "main", image: "python:3.11" }] } } }, tenant);
   return { rt, starts, guard, metrics, client, call, create, controller: s.controller };
 }
 
@@ -67,7 +94,12 @@ function details(e: grpc.ServiceError | null) {
   };
   const info = get("ErrorInfo", types.ErrorInfo) as { reason: string; domain: string; metadata: Record<string, string> } | undefined;
   const retry = get("RetryInfo", types.RetryInfo) as { retry_delay: { seconds: number; nanos: number } } | undefined;
-  return { reason: info?.reason, domain: info?.domain, limit: info?.metadata.limit, retryMs: retry ? Number(retry.retry_delay.seconds) * 1000 + retry.retry_delay.nanos / 1e6 : undefined };
+  return {
+    reason: info?.reason,
+    domain: info?.domain,
+    limit: info?.metadata.limit,
+    retryMs: retry ? Number(retry.retry_delay.seconds) * 1000 + retry.retry_delay.nanos / 1e6 : undefined,
+  };
 }
 
 async function until(ok: () => boolean) {
@@ -134,7 +166,10 @@ describe("per-tenant limits over gRPC", () => {
     // A followed log stream is a held call too: alpha at its limit cannot open one.
     s.guard.acquire("alpha", "held_calls");
     s.guard.acquire("alpha", "held_calls");
-    const logs = (s.client.StreamLogs as (r: object, m: grpc.Metadata) => grpc.ClientReadableStream<unknown>)({ sandbox_id: a, follow: true }, md("alpha"));
+    const logs = (s.client.StreamLogs as (r: object, m: grpc.Metadata) => grpc.ClientReadableStream<unknown>)(
+      { sandbox_id: a, follow: true },
+      md("alpha"),
+    );
     logs.on("data", () => undefined);
     const err = await new Promise<grpc.ServiceError>((resolve) => logs.on("error", resolve));
     expectRefused({ err, res: {} }, "held_calls", 2, 1000);

@@ -6,18 +6,37 @@ import { isHangarError } from "../../core/errors.js";
 import { createTenantGuard, releasing } from "../../controller/tenant-guard.js";
 import { decideCreate, decideSlot, limitsFor, refill, type Bucket, type TenantLimits } from "../../controller/tenant-limits.js";
 
-const L: TenantLimits = { concurrent_sandboxes: 4, creates_per_second: 2, create_burst: 3, held_calls: 2, exec_streams: 3, log_bytes: 1 << 20 };
+const L: TenantLimits = {
+  concurrent_sandboxes: 4,
+  creates_per_second: 2,
+  create_burst: 3,
+  held_calls: 2,
+  exec_streams: 3,
+  log_bytes: 1 << 20,
+};
 
 describe("decideCreate", () => {
   const rows: [string, number, Bucket | undefined, number, { tokens: number } | { limit: string; retryAfterMs: number }][] = [
     ["a new tenant starts with a full burst", 0, undefined, 1000, { tokens: 2 }],
     ["a token is spent per create", 1, { tokens: 2, atMs: 1000 }, 1000, { tokens: 1 }],
     ["the last whole token", 2, { tokens: 1, atMs: 1000 }, 1000, { tokens: 0 }],
-    ["an empty bucket refuses, retry when one token is back (1 / 2 per s = 500 ms)", 3, { tokens: 0, atMs: 1000 }, 1000, { limit: "creates_per_second", retryAfterMs: 500 }],
+    [
+      "an empty bucket refuses, retry when one token is back (1 / 2 per s = 500 ms)",
+      3,
+      { tokens: 0, atMs: 1000 },
+      1000,
+      { limit: "creates_per_second", retryAfterMs: 500 },
+    ],
     ["half a token back: retry in the other half", 3, { tokens: 0, atMs: 1000 }, 1250, { limit: "creates_per_second", retryAfterMs: 250 }],
     ["a token refilled after 500 ms", 3, { tokens: 0, atMs: 1000 }, 1500, { tokens: 0 }],
     ["refill stops at the burst", 0, { tokens: 0, atMs: 0 }, 60_000, { tokens: 2 }],
-    ["at the concurrent limit: refused first, retry in 2 s", 4, { tokens: 3, atMs: 0 }, 0, { limit: "concurrent_sandboxes", retryAfterMs: 2000 }],
+    [
+      "at the concurrent limit: refused first, retry in 2 s",
+      4,
+      { tokens: 3, atMs: 0 },
+      0,
+      { limit: "concurrent_sandboxes", retryAfterMs: 2000 },
+    ],
     ["over it (other replicas' records) too", 9, undefined, 0, { limit: "concurrent_sandboxes", retryAfterMs: 2000 }],
     ["a clock that goes back refills nothing", 0, { tokens: 1, atMs: 5000 }, 4000, { tokens: 0 }],
   ];
@@ -90,7 +109,10 @@ describe("the guard", () => {
     expect(g.acquire("b", "held_calls")).toBeTypeOf("function");
     r1();
     r1();
-    expect(g.usage()).toEqual([{ tenant: "a", held_calls: 1, exec_streams: 0 }, { tenant: "b", held_calls: 1, exec_streams: 0 }]);
+    expect(g.usage()).toEqual([
+      { tenant: "a", held_calls: 1, exec_streams: 0 },
+      { tenant: "b", held_calls: 1, exec_streams: 0 },
+    ]);
     expect(g.tryAcquire("a", "held_calls")).toBeTypeOf("function");
   });
   it("a stream's slot is given back when its reader breaks off", async () => {
@@ -113,10 +135,22 @@ describe("settings", () => {
   };
   const g = { maxSandboxes: 256, maxExecs: 1024, open: false, localLogBytes: 8 << 20 };
   it("defaults: a quarter of the global limits, a burst of the tenant's sandboxes, their full logs", () => {
-    expect(readTenantLimits(ints({}), () => "", g).defaults).toEqual({ concurrent_sandboxes: 64, creates_per_second: 10, create_burst: 64, held_calls: 256, exec_streams: 256, log_bytes: 64 * (8 << 20) });
+    expect(readTenantLimits(ints({}), () => "", g).defaults).toEqual({
+      concurrent_sandboxes: 64,
+      creates_per_second: 10,
+      create_burst: 64,
+      held_calls: 256,
+      exec_streams: 256,
+      log_bytes: 64 * (8 << 20),
+    });
   });
   it("open mode: the one tenant gets the global limits and no create rate to speak of", () => {
-    expect(readTenantLimits(ints({}), () => "", { ...g, open: true }).defaults).toMatchObject({ concurrent_sandboxes: 256, creates_per_second: 10_000, create_burst: 256, exec_streams: 1024 });
+    expect(readTenantLimits(ints({}), () => "", { ...g, open: true }).defaults).toMatchObject({
+      concurrent_sandboxes: 256,
+      creates_per_second: 10_000,
+      create_burst: 256,
+      exec_streams: 1024,
+    });
   });
   const bad: [string, string, RegExp][] = [
     ["not JSON", "{", /HANGAR_TENANT_LIMITS: not JSON/],
@@ -128,17 +162,29 @@ describe("settings", () => {
     ["above the global sandboxes", '{"a": {"concurrent_sandboxes": 257}}', /concurrent_sandboxes=257: expected an integer from 1 to 256/],
     ["above the global commands", '{"a": {"exec_streams": 1025}}', /exec_streams=1025: expected an integer from 1 to 1024/],
   ];
-  for (const [name, text, re] of bad) it(`HANGAR_TENANT_LIMITS refuses ${name}`, () => expect(() => parseTenantLimits(text, g)).toThrow(re));
+  for (const [name, text, re] of bad)
+    it(`HANGAR_TENANT_LIMITS refuses ${name}`, () => expect(() => parseTenantLimits(text, g)).toThrow(re));
   it("HANGAR_TENANT_LIMITS sets some limits of some tenants", () => {
-    expect(parseTenantLimits('{"a": {"concurrent_sandboxes": 128, "exec_streams": 512}, "b.c": {}}', g)).toEqual({ a: { concurrent_sandboxes: 128, exec_streams: 512 }, "b.c": {} });
+    expect(parseTenantLimits('{"a": {"concurrent_sandboxes": 128, "exec_streams": 512}, "b.c": {}}', g)).toEqual({
+      a: { concurrent_sandboxes: 128, exec_streams: 512 },
+      "b.c": {},
+    });
   });
   it("loadConfig reads them and names a bad one", () => {
-    const env = { HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true", HANGAR_LOCAL_PTY_HELPER: "/bin/true", HANGAR_MAX_SANDBOXES: "40", HANGAR_TENANT_LIMITS: '{"local": {"held_calls": 7}}', HANGAR_LOCAL_LOG_BYTES: "1048576" };
+    const env = {
+      HANGAR_LOCAL_UNSAFE_NO_ISOLATION: "true",
+      HANGAR_LOCAL_PTY_HELPER: "/bin/true",
+      HANGAR_MAX_SANDBOXES: "40",
+      HANGAR_TENANT_LIMITS: '{"local": {"held_calls": 7}}',
+      HANGAR_LOCAL_LOG_BYTES: "1048576",
+    };
     const cfg = loadConfig(env, [], "/nonexistent");
     expect(cfg.tenantLimits.defaults).toMatchObject({ concurrent_sandboxes: 40, log_bytes: 40 << 20 });
     expect(cfg.tenantLimits.tenants).toEqual({ local: { held_calls: 7 } });
     expect(cfg.local.logBytes).toBe(1 << 20);
-    expect(() => loadConfig({ ...env, HANGAR_TENANT_MAX_SANDBOXES: "41" }, [], "/nonexistent")).toThrow(/HANGAR_TENANT_MAX_SANDBOXES=41: expected an integer from 1 to 40/);
+    expect(() => loadConfig({ ...env, HANGAR_TENANT_MAX_SANDBOXES: "41" }, [], "/nonexistent")).toThrow(
+      /HANGAR_TENANT_MAX_SANDBOXES=41: expected an integer from 1 to 40/,
+    );
     expect(() => loadConfig({ ...env, HANGAR_TENANT_LIMITS: '{"local": {"x": 1}}' }, [], "/nonexistent")).toThrow(ConfigError);
   });
 });

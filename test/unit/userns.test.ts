@@ -6,7 +6,13 @@ import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
 import { spec } from "./fixtures.js";
 
 const at = (status: V1Pod["status"]): V1Pod => ({ metadata: { creationTimestamp: new Date(0) }, status });
-const done = (exitCode: number, message: string) => at({ phase: exitCode ? "Failed" : "Succeeded", containerStatuses: [{ name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { terminated: { exitCode, message } } }] });
+const done = (exitCode: number, message: string) =>
+  at({
+    phase: exitCode ? "Failed" : "Succeeded",
+    containerStatuses: [
+      { name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { terminated: { exitCode, message } } },
+    ],
+  });
 
 describe("the user-namespace probe", () => {
   it("a host mapping is one that maps uid 0 to host uid 0", () => {
@@ -18,19 +24,65 @@ describe("the user-namespace probe", () => {
     ["the host's uid_map: hostUsers was ignored", done(0, "0 0 4294967295\n"), 1000, "unsupported"],
     ["no answer", done(0, ""), 1000, "unsupported"],
     ["a failed probe", done(1, "boom"), 1000, "unsupported"],
-    ["an image that cannot be pulled", at({ phase: "Pending", containerStatuses: [{ name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { waiting: { reason: "ErrImageNeverPull" } } }] }), 1000, "unsupported"],
-    ["still creating", at({ phase: "Pending", containerStatuses: [{ name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { waiting: { reason: "ContainerCreating" } } }] }), 1000, "pending"],
-    ["a sandbox the kubelet refuses, past the timeout", at({ phase: "Pending", conditions: [{ type: "PodReadyToStartContainers", status: "False", message: "can't set spec.hostUsers: false, runtime does not support user namespaces" }] }), 70_000, "unsupported"],
+    [
+      "an image that cannot be pulled",
+      at({
+        phase: "Pending",
+        containerStatuses: [
+          { name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { waiting: { reason: "ErrImageNeverPull" } } },
+        ],
+      }),
+      1000,
+      "unsupported",
+    ],
+    [
+      "still creating",
+      at({
+        phase: "Pending",
+        containerStatuses: [
+          { name: "probe", image: "i", imageID: "", ready: false, restartCount: 0, state: { waiting: { reason: "ContainerCreating" } } },
+        ],
+      }),
+      1000,
+      "pending",
+    ],
+    [
+      "a sandbox the kubelet refuses, past the timeout",
+      at({
+        phase: "Pending",
+        conditions: [
+          {
+            type: "PodReadyToStartContainers",
+            status: "False",
+            message: "can't set spec.hostUsers: false, runtime does not support user namespaces",
+          },
+        ],
+      }),
+      70_000,
+      "unsupported",
+    ],
     ["a Failed phase", at({ phase: "Failed", message: "Pod was rejected" }), 1000, "unsupported"],
   ];
   for (const [name, pod, now, want] of cases) it(`${name}: ${want}`, () => expect(usernsVerdict(pod, now, 60_000).t).toBe(want));
   it("says why when the kubelet refused the pod", () => {
     const v = usernsVerdict(cases[6]?.[1] as V1Pod, 70_000, 60_000);
-    expect(v).toEqual({ t: "unsupported", reason: "the probe pod did not finish in 60s (can't set spec.hostUsers: false, runtime does not support user namespaces)" });
+    expect(v).toEqual({
+      t: "unsupported",
+      reason: "the probe pod did not finish in 60s (can't set spec.hostUsers: false, runtime does not support user namespaces)",
+    });
   });
   it("the kubelet's refusal in the events says why at once", () => {
-    expect(refusedBy([{ reason: "Scheduled", message: "assigned" }, { reason: "FailedCreatePodSandBox", message: "Failed to create pod sandbox: can't set `spec.hostUsers: false`, runtime does not support user namespaces" }]))
-      .toBe("the node refused it: Failed to create pod sandbox: can't set `spec.hostUsers: false`, runtime does not support user namespaces");
+    expect(
+      refusedBy([
+        { reason: "Scheduled", message: "assigned" },
+        {
+          reason: "FailedCreatePodSandBox",
+          message: "Failed to create pod sandbox: can't set `spec.hostUsers: false`, runtime does not support user namespaces",
+        },
+      ]),
+    ).toBe(
+      "the node refused it: Failed to create pod sandbox: can't set `spec.hostUsers: false`, runtime does not support user namespaces",
+    );
     expect(refusedBy([{ reason: "FailedCreatePodSandBox", message: "network plugin not ready" }])).toBeUndefined();
   });
   it("the probe pod asks for a user namespace and nothing else", () => {
@@ -40,7 +92,12 @@ describe("the user-namespace probe", () => {
     expect(p.spec?.automountServiceAccountToken).toBe(false);
   });
   it("sandbox pods get hostUsers: false only when asked", () => {
-    expect(buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true, hostUsers: false }).spec?.hostUsers).toBe(false);
-    expect(buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.hostUsers).toBeUndefined();
+    expect(
+      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true, hostUsers: false }).spec
+        ?.hostUsers,
+    ).toBe(false);
+    expect(
+      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.hostUsers,
+    ).toBeUndefined();
   });
 });

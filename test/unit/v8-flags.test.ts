@@ -21,7 +21,8 @@ for (let i = 0; i < 16384; i++) { const b = Buffer.allocUnsafe(64 << 10); b[0] =
 await new Promise((r) => setTimeout(r, 100));
 process.stdout.write(String(major));
 `;
-const majors = (withFlags: boolean) => Number(execFileSync(process.execPath, ["--input-type=module", "-e", churn(withFlags)], { encoding: "utf8" }));
+const majors = (withFlags: boolean) =>
+  Number(execFileSync(process.execPath, ["--input-type=module", "-e", churn(withFlags)], { encoding: "utf8" }));
 
 describe("V8 flags", () => {
   it("buffer churn without the flag runs full collections; with Hangar's flags at most a third as many (0 here, against 10-14)", () => {
@@ -50,13 +51,22 @@ describe("V8 flags", () => {
     // And no other launch point without it: every "dist/cmd/main.js" spawn in these files is one of the above.
     for (const [file] of launchers) {
       const text = readFileSync(path.join(root, file), "utf8");
-      const spawns = text.split("\n").filter((l) => /dist\/cmd\/main\.js/.test(l) && /node|spawn|Popen|ENTRYPOINT|execPath/.test(l) && !/^\s*(#|\/\/|\*)/.test(l) && !/\[\[ -f/.test(l));
+      const spawns = text
+        .split("\n")
+        .filter(
+          (l) =>
+            /dist\/cmd\/main\.js/.test(l) &&
+            /node|spawn|Popen|ENTRYPOINT|execPath/.test(l) &&
+            !/^\s*(#|\/\/|\*)/.test(l) &&
+            !/\[\[ -f/.test(l),
+        );
       for (const l of spawns) expect(l, `${file}: ${l.trim()}`).toMatch(/--max-semi-space-size=4|NODE_FLAGS/);
     }
   });
 
   it("the young generation is what the flag says: a Node started with it has an 8 MiB new space (two 4 MiB semi-spaces)", () => {
-    const probe = 'const k=[];for(let i=0;i<2e6;i++){k.push({a:i});if(k.length>2e5)k.splice(0,1e5)}const s=require("node:v8").getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");process.stdout.write(String(s.space_size/2**20))';
+    const probe =
+      'const k=[];for(let i=0;i<2e6;i++){k.push({a:i});if(k.length>2e5)k.splice(0,1e5)}const s=require("node:v8").getHeapSpaceStatistics().find((x)=>x.space_name==="new_space");process.stdout.write(String(s.space_size/2**20))';
     const withFlag = Number(execFileSync(process.execPath, ["--max-semi-space-size=4", "-e", probe], { encoding: "utf8" }));
     const without = Number(execFileSync(process.execPath, ["-e", probe], { encoding: "utf8" }));
     expect(withFlag).toBeLessThanOrEqual(8);

@@ -2,17 +2,34 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { claimable, claimPatch, createWarmPools, parseWarmPools, poolFor, poolName, poolShapeOf, refillCount, refillDeferred, resolveWarmPools } from "../../runtime/kubernetes/warm-pool.js";
+import {
+  claimable,
+  claimPatch,
+  createWarmPools,
+  parseWarmPools,
+  poolFor,
+  poolName,
+  poolShapeOf,
+  refillCount,
+  refillDeferred,
+  resolveWarmPools,
+} from "../../runtime/kubernetes/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 
 describe("HANGAR_KUBE_WARM_POOLS", () => {
   it("parses image=size lists, images with tags and registries included", () => {
     expect(parseWarmPools("")).toEqual([]);
-    expect(parseWarmPools("python:3.11=8, localhost:5000/x/y:1=2")).toEqual([{ image: "python:3.11", size: 8 }, { image: "localhost:5000/x/y:1", size: 2 }]);
+    expect(parseWarmPools("python:3.11=8, localhost:5000/x/y:1=2")).toEqual([
+      { image: "python:3.11", size: 8 },
+      { image: "localhost:5000/x/y:1", size: 2 },
+    ]);
   });
   it("parses template:<id>=size entries beside images", () => {
-    expect(parseWarmPools("template:agent-env=4,python:3.11=2")).toEqual([{ template: "agent-env", size: 4 }, { image: "python:3.11", size: 2 }]);
+    expect(parseWarmPools("template:agent-env=4,python:3.11=2")).toEqual([
+      { template: "agent-env", size: 4 },
+      { image: "python:3.11", size: 2 },
+    ]);
   });
   it("parses =size@runner: one pool per runner, the same image for two runners included", () => {
     expect(parseWarmPools("python:3.11=8@cpu-a, python:3.11=2@gpu.b,template:agent-env=4@cpu-a,python:3.11=1")).toEqual([
@@ -22,7 +39,21 @@ describe("HANGAR_KUBE_WARM_POOLS", () => {
       { image: "python:3.11", size: 1 },
     ]);
   });
-  for (const [bad, msg] of [["python:3.11", /image=size/], ["=3", /image=size/], ["a=0", /1 to 1000/], ["a=x", /1 to 1000/], ["a=1,a=2", /twice/], ["template:=2", /DNS label/], ["template:Bad_Id=2", /DNS label/], ["template:x=1,template:x=3", /twice/], ["a=1@r,a=2@r", /a@r appears twice/], ["a=1@", /@<runner> names one runner/], ["a=1@Bad_Runner", /@<runner>/], ["a=1@r@s", /@<runner>/], ["a=x@r", /1 to 1000/]] as const) {
+  for (const [bad, msg] of [
+    ["python:3.11", /image=size/],
+    ["=3", /image=size/],
+    ["a=0", /1 to 1000/],
+    ["a=x", /1 to 1000/],
+    ["a=1,a=2", /twice/],
+    ["template:=2", /DNS label/],
+    ["template:Bad_Id=2", /DNS label/],
+    ["template:x=1,template:x=3", /twice/],
+    ["a=1@r,a=2@r", /a@r appears twice/],
+    ["a=1@", /@<runner> names one runner/],
+    ["a=1@Bad_Runner", /@<runner>/],
+    ["a=1@r@s", /@<runner>/],
+    ["a=x@r", /1 to 1000/],
+  ] as const) {
     it(`refuses ${bad}`, () => expect(() => parseWarmPools(bad)).toThrow(msg));
   }
 });
@@ -33,7 +64,12 @@ describe("poolFor", () => {
   const cases: [string, Parameters<typeof poolFor>[0], boolean, boolean][] = [
     ["the default sandbox of a pooled image", sb(), false, true],
     ["the default main process as the API fills it in", sb({ argv: [...DEFAULT_MAIN_ARGV] }), false, true],
-    ["env and files are fine (applied per exec / written at claim)", sb({ env: { A: "1" }, files: [{ path: "/a", content: Buffer.from("x") }] }), false, true],
+    [
+      "env and files are fine (applied per exec / written at claim)",
+      sb({ env: { A: "1" }, files: [{ path: "/a", content: Buffer.from("x") }] }),
+      false,
+      true,
+    ],
     ["another image", sb({ image: "python:3.12" }), false, false],
     ["its own main process", sb({ argv: ["sleep", "1"] }), false, false],
     ["resources the pool was not made with", sb({ requests: { cpu: "1" } }), false, false],
@@ -44,26 +80,39 @@ describe("poolFor", () => {
     ["host aliases (a Compose file's service names)", sb({ hostAliases: ["db"] }), false, false],
     ["arguments to the image's entrypoint", sb({ imageEntrypoint: true }), false, false],
   ];
-  for (const [name, s, selector, ok] of cases) it(`${name}: ${ok ? "pool" : "cold"}`, () => expect(poolFor(s, pools, selector) !== undefined).toBe(ok));
+  for (const [name, s, selector, ok] of cases)
+    it(`${name}: ${ok ? "pool" : "cold"}`, () => expect(poolFor(s, pools, selector) !== undefined).toBe(ok));
 
   describe("with a template pool (image, resources, working directory)", () => {
     const shape = { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work" };
-    const both = [{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 3, shape, template: "agent-env" }];
-    const tpl = (over: Parameters<typeof spec>[0] = {}) => sb({ requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work", ...over });
+    const both = [
+      { image: "python:3.11", size: 2 },
+      { image: "python:3.11", size: 3, shape, template: "agent-env" },
+    ];
+    const tpl = (over: Parameters<typeof spec>[0] = {}) =>
+      sb({ requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work", ...over });
     const tcases: [string, Parameters<typeof poolFor>[0], string | undefined][] = [
       ["the template's sandbox", tpl(), "agent-env"],
-      ["the template's sandbox with env, files and tags of its own", tpl({ env: { K: "v" }, files: [{ path: "/a", content: Buffer.from("x") }], tags: ["run:1"] }), "agent-env"],
+      [
+        "the template's sandbox with env, files and tags of its own",
+        tpl({ env: { K: "v" }, files: [{ path: "/a", content: Buffer.from("x") }], tags: ["run:1"] }),
+        "agent-env",
+      ],
       ["the plain image", sb(), undefined],
       ["another memory request", tpl({ requests: { cpu: "500m", memory: "1Gi" } }), undefined],
       ["no working directory", tpl({ workingDir: undefined }), undefined],
       ["another image", tpl({ image: "python:3.12" }), undefined],
       ["a volume on top", tpl({ volumes: [{ name: "v", mountPath: "/v" }] }), undefined],
     ];
-    for (const [name, s, want] of tcases) it(`${name}: ${want ?? "image pool or cold"}`, () => expect(poolFor(s, both, false)?.template).toBe(want));
+    for (const [name, s, want] of tcases)
+      it(`${name}: ${want ?? "image pool or cold"}`, () => expect(poolFor(s, both, false)?.template).toBe(want));
     it("the plain image still goes to the image pool", () => expect(poolFor(sb(), both, false)).toBe(both[0]));
     it("a runner's node selector: only a pool of that runner (same selector, any order) serves it", () => {
       const gpu = { "hangar.dev/pool": "gpu", zone: "a" };
-      const perRunner = [{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 1, runnerId: "gpu-a", nodeSelector: gpu }];
+      const perRunner = [
+        { image: "python:3.11", size: 2 },
+        { image: "python:3.11", size: 1, runnerId: "gpu-a", nodeSelector: gpu },
+      ];
       expect(poolFor(sb(), perRunner, false, { zone: "a", "hangar.dev/pool": "gpu" })).toBe(perRunner[1]);
       expect(poolFor(sb(), perRunner, false, {})).toBe(perRunner[0]);
       expect(poolFor(sb(), perRunner, false)).toBe(perRunner[0]);
@@ -86,7 +135,9 @@ describe("poolFor", () => {
 describe("poolShapeOf", () => {
   const sb = (over: Parameters<typeof spec>[0] = {}) => spec({ argv: [], ...over });
   it("keeps cpu and memory requests and limits and the working directory", () => {
-    expect(poolShapeOf(sb({ requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" }))).toEqual({ shape: { requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" } });
+    expect(poolShapeOf(sb({ requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" }))).toEqual({
+      shape: { requests: { cpu: "1" }, limits: { memory: "2Gi" }, workingDir: "/w" },
+    });
   });
   const refused: [string, Parameters<typeof spec>[0], RegExp][] = [
     ["its own main process", { argv: ["python", "-m", "http.server"] }, /main process/],
@@ -99,7 +150,8 @@ describe("poolShapeOf", () => {
     ["a GPU", { limits: { gpuCount: 1 } }, /GPUs/],
     ["a GPU type alone", { requests: { gpuType: "H100" } }, /GPUs/],
   ];
-  for (const [name, over, msg] of refused) it(`refuses ${name}`, () => expect((poolShapeOf(sb(over)) as { reason: string }).reason).toMatch(msg));
+  for (const [name, over, msg] of refused)
+    it(`refuses ${name}`, () => expect((poolShapeOf(sb(over)) as { reason: string }).reason).toMatch(msg));
 });
 
 describe("resolveWarmPools", () => {
@@ -112,7 +164,17 @@ describe("resolveWarmPools", () => {
   const specOf = (id: string) => templates[id];
   const egress = (s: ReturnType<typeof spec>) => s.denyEgress === false;
   it("resolves a template to its image and shape, beside image pools", () => {
-    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }, { template: "agent-env", size: 4 }], specOf, egress, false)).toEqual([
+    expect(
+      resolveWarmPools(
+        [
+          { image: "python:3.11", size: 2 },
+          { template: "agent-env", size: 4 },
+        ],
+        specOf,
+        egress,
+        false,
+      ),
+    ).toEqual([
       { image: "python:3.11", size: 2 },
       { image: "python:3.11", size: 4, shape: { requests: { memory: "1Gi" }, limits: {}, workingDir: "/repo" }, template: "agent-env" },
     ]);
@@ -120,25 +182,74 @@ describe("resolveWarmPools", () => {
   const bad: [string, Parameters<typeof resolveWarmPools>[0], boolean, RegExp][] = [
     ["an unknown template", [{ template: "nope", size: 1 }], false, /template:nope: no shared template/],
     ["a template a pool pod cannot serve", [{ template: "with-volume", size: 1 }], false, /template:with-volume: .*volumes/],
-    ["two pools that make the same pod", [{ image: "python:3.11", size: 1 }, { template: "plain-python", size: 1 }], false, /template:plain-python and python:3.11 make the same pod/],
+    [
+      "two pools that make the same pod",
+      [
+        { image: "python:3.11", size: 1 },
+        { template: "plain-python", size: 1 },
+      ],
+      false,
+      /template:plain-python and python:3.11 make the same pod/,
+    ],
     ["a template allowing egress under netinit", [{ template: "open-net", size: 1 }], true, /allow egress/],
   ];
-  for (const [name, entries, fixed, msg] of bad) it(`refuses ${name}`, () => expect(() => resolveWarmPools(entries, specOf, egress, fixed)).toThrow(msg));
-  const runners: { runnerId: string; nodeSelector: Record<string, string> }[] = [{ runnerId: "any", nodeSelector: {} }, { runnerId: "gpu-a", nodeSelector: { pool: "gpu" } }];
+  for (const [name, entries, fixed, msg] of bad)
+    it(`refuses ${name}`, () => expect(() => resolveWarmPools(entries, specOf, egress, fixed)).toThrow(msg));
+  const runners: { runnerId: string; nodeSelector: Record<string, string> }[] = [
+    { runnerId: "any", nodeSelector: {} },
+    { runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
+  ];
   it("places each pool on its runner: the first runner without @, a named one with it", () => {
-    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }, { image: "python:3.11", size: 1, runner: "gpu-a" }, { template: "agent-env", size: 3, runner: "gpu-a" }], specOf, egress, false, runners)).toEqual([
+    expect(
+      resolveWarmPools(
+        [
+          { image: "python:3.11", size: 2 },
+          { image: "python:3.11", size: 1, runner: "gpu-a" },
+          { template: "agent-env", size: 3, runner: "gpu-a" },
+        ],
+        specOf,
+        egress,
+        false,
+        runners,
+      ),
+    ).toEqual([
       { image: "python:3.11", size: 2, runnerId: "any" },
       { image: "python:3.11", size: 1, runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
-      { image: "python:3.11", size: 3, shape: { requests: { memory: "1Gi" }, limits: {}, workingDir: "/repo" }, template: "agent-env", runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
+      {
+        image: "python:3.11",
+        size: 3,
+        shape: { requests: { memory: "1Gi" }, limits: {}, workingDir: "/repo" },
+        template: "agent-env",
+        runnerId: "gpu-a",
+        nodeSelector: { pool: "gpu" },
+      },
     ]);
-    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }], specOf, egress, false, [...runners].reverse())).toEqual([{ image: "python:3.11", size: 2, runnerId: "gpu-a", nodeSelector: { pool: "gpu" } }]);
+    expect(resolveWarmPools([{ image: "python:3.11", size: 2 }], specOf, egress, false, [...runners].reverse())).toEqual([
+      { image: "python:3.11", size: 2, runnerId: "gpu-a", nodeSelector: { pool: "gpu" } },
+    ]);
   });
   it("refuses a runner HANGAR_KUBE_RUNNERS does not list, naming the ones it does", () => {
-    expect(() => resolveWarmPools([{ image: "python:3.11", size: 1, runner: "gpu-b" }], specOf, egress, false, runners)).toThrow(/python:3.11@gpu-b: no runner has the id gpu-b \(HANGAR_KUBE_RUNNERS lists any, gpu-a\)/);
+    expect(() => resolveWarmPools([{ image: "python:3.11", size: 1, runner: "gpu-b" }], specOf, egress, false, runners)).toThrow(
+      /python:3.11@gpu-b: no runner has the id gpu-b \(HANGAR_KUBE_RUNNERS lists any, gpu-a\)/,
+    );
   });
   it("refuses two runners' pools that make the same pod (the same node selector)", () => {
-    const same = [{ runnerId: "a", nodeSelector: { pool: "x" } }, { runnerId: "b", nodeSelector: { pool: "x" } }];
-    expect(() => resolveWarmPools([{ image: "python:3.11", size: 1, runner: "a" }, { image: "python:3.11", size: 1, runner: "b" }], specOf, egress, false, same)).toThrow(/python:3.11@b and python:3.11@a make the same pod/);
+    const same = [
+      { runnerId: "a", nodeSelector: { pool: "x" } },
+      { runnerId: "b", nodeSelector: { pool: "x" } },
+    ];
+    expect(() =>
+      resolveWarmPools(
+        [
+          { image: "python:3.11", size: 1, runner: "a" },
+          { image: "python:3.11", size: 1, runner: "b" },
+        ],
+        specOf,
+        egress,
+        false,
+        same,
+      ),
+    ).toThrow(/python:3.11@b and python:3.11@a make the same pod/);
   });
   it("a template allowing egress is pooled when egress is a label (NetworkPolicy)", () => {
     expect(resolveWarmPools([{ template: "open-net", size: 1 }], specOf, egress, false)[0]?.template).toBe("open-net");
@@ -147,12 +258,40 @@ describe("resolveWarmPools", () => {
 
 describe("claimable", () => {
   const P = poolName("python:3.11");
-  const pod = (name: string, over: { labels?: Record<string, string>; exec?: boolean; running?: boolean; deleting?: boolean; phase?: string } = {}): V1Pod => ({
-    metadata: { name, labels: { "hangar.dev/warm-pool": P, ...over.labels }, annotations: over.exec === false ? {} : { "hangar.dev/exec": "sh" }, ...(over.deleting ? { deletionTimestamp: new Date(0) } : {}) },
-    status: { phase: over.phase ?? "Running", containerStatuses: [{ name: "main", image: "", imageID: "", ready: true, restartCount: 0, state: over.running === false ? { waiting: {} } : { running: {} } }] },
+  const pod = (
+    name: string,
+    over: { labels?: Record<string, string>; exec?: boolean; running?: boolean; deleting?: boolean; phase?: string } = {},
+  ): V1Pod => ({
+    metadata: {
+      name,
+      labels: { "hangar.dev/warm-pool": P, ...over.labels },
+      annotations: over.exec === false ? {} : { "hangar.dev/exec": "sh" },
+      ...(over.deleting ? { deletionTimestamp: new Date(0) } : {}),
+    },
+    status: {
+      phase: over.phase ?? "Running",
+      containerStatuses: [
+        {
+          name: "main",
+          image: "",
+          imageID: "",
+          ready: true,
+          restartCount: 0,
+          state: over.running === false ? { waiting: {} } : { running: {} },
+        },
+      ],
+    },
   });
   it("idle = pool pods not claimed, not deleted, not finished; ready = running with exec proven", () => {
-    const pods = [pod("a"), pod("b", { exec: false }), pod("c", { running: false }), pod("d", { labels: { "hangar.dev/sandbox-id": "x" } }), pod("e", { deleting: true }), pod("f", { phase: "Failed" }), pod("g", { labels: { "hangar.dev/warm-pool": "other" } })];
+    const pods = [
+      pod("a"),
+      pod("b", { exec: false }),
+      pod("c", { running: false }),
+      pod("d", { labels: { "hangar.dev/sandbox-id": "x" } }),
+      pod("e", { deleting: true }),
+      pod("f", { phase: "Failed" }),
+      pod("g", { labels: { "hangar.dev/warm-pool": "other" } }),
+    ];
     const r = claimable(pods, P);
     expect(r.idle.map((p) => p.metadata?.name)).toEqual(["a", "b", "c"]);
     expect(r.ready.map((p) => p.metadata?.name)).toEqual(["a"]);
@@ -162,12 +301,35 @@ describe("claimable", () => {
 describe("claimPatch", () => {
   it("relabels with a resourceVersion precondition and counts the lifetime from the claim", () => {
     const pod: V1Pod = { metadata: { name: "warm-1", resourceVersion: "42" }, status: { startTime: new Date(100_000) } };
-    const p = claimPatch(pod, { id: "id-1", spec: spec({ tags: ["a:b"], annotations: { note: "x" } }), tenant: "alpha", recordText: "{}", egress: false, deadlineSeconds: 660 }, 130_500) as {
-      metadata: { resourceVersion: string; labels: Record<string, string | null>; annotations: Record<string, string>; finalizers: string[] };
+    const p = claimPatch(
+      pod,
+      {
+        id: "id-1",
+        spec: spec({ tags: ["a:b"], annotations: { note: "x" } }),
+        tenant: "alpha",
+        recordText: "{}",
+        egress: false,
+        deadlineSeconds: 660,
+      },
+      130_500,
+    ) as {
+      metadata: {
+        resourceVersion: string;
+        labels: Record<string, string | null>;
+        annotations: Record<string, string>;
+        finalizers: string[];
+      };
       spec: { activeDeadlineSeconds: number };
     };
     expect(p.metadata.resourceVersion).toBe("42");
-    expect(p.metadata.labels).toMatchObject({ "hangar.dev/sandbox-id": "id-1", "hangar.dev/tenant": "alpha", "tag.hangar.dev/a": "b", "hangar.dev/egress": "deny", "hangar.dev/warm-pool": null, "hangar.dev/claimed": "true" });
+    expect(p.metadata.labels).toMatchObject({
+      "hangar.dev/sandbox-id": "id-1",
+      "hangar.dev/tenant": "alpha",
+      "tag.hangar.dev/a": "b",
+      "hangar.dev/egress": "deny",
+      "hangar.dev/warm-pool": null,
+      "hangar.dev/claimed": "true",
+    });
     expect(p.metadata.annotations).toEqual({ note: "x", "hangar.dev/tags": '["a:b"]', "hangar.dev/record": "{}" });
     expect(p.metadata.finalizers).toEqual(["hangar.dev/record"]);
     expect(p.spec.activeDeadlineSeconds).toBe(31 + 660);
@@ -184,7 +346,8 @@ describe("refillCount", () => {
     ["some in flight leave room for the rest of the tick", [100, 0, 4, 10], 6],
     ["a surplus creates nothing", [4, 6, 0, 10], 0],
   ];
-  for (const [name, [size, idle, creating, perTick], want] of cases) it(name, () => expect(refillCount(size, idle, creating, perTick)).toBe(want));
+  for (const [name, [size, idle, creating, perTick], want] of cases)
+    it(name, () => expect(refillCount(size, idle, creating, perTick)).toBe(want));
 });
 
 describe("refillDeferred", () => {
@@ -218,10 +381,22 @@ describe("refill waits for claims to pause", () => {
         pods = [...pods, { metadata: { name: n, labels: { "hangar.dev/warm-pool": name } }, status: { phase: "Pending" } }];
         return {};
       },
-      patchNamespacedPod: async (a: { name: string }) => { pods = pods.filter((p) => p.metadata?.name !== a.name); return {}; },
+      patchNamespacedPod: async (a: { name: string }) => {
+        pods = pods.filter((p) => p.metadata?.name !== a.name);
+        return {};
+      },
       deleteNamespacedPod: async () => ({}),
     };
-    const w = createWarmPools({ core: core as never, namespace: "ns", pools: [pool], pods: () => pods, idlePod: () => ({}), probe: async () => "sh", log: { warn: () => undefined }, now: () => t });
+    const w = createWarmPools({
+      core: core as never,
+      namespace: "ns",
+      pools: [pool],
+      pods: () => pods,
+      idlePod: () => ({}),
+      probe: async () => "sh",
+      log: { warn: () => undefined },
+      now: () => t,
+    });
     w.close();
     /** Moves the clock on by ms, runs one refill tick, and answers how many pool pods were created so far. */
     const tick = async (ms: number) => {

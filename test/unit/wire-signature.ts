@@ -15,7 +15,11 @@ function isMapEntry(t: protobuf.ReflectionObject | null): t is protobuf.Type {
   if (fields.length !== 2 || t.fields["key"]?.id !== 1 || t.fields["value"]?.id !== 2) return false;
   const parent = t.parent;
   if (!(parent instanceof protobuf.Type)) return false;
-  const pascal = (n: string) => n.split("_").map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("");
+  const pascal = (n: string) =>
+    n
+      .split("_")
+      .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+      .join("");
   return parent.fieldsArray.some((f) => f.repeated && `${pascal(f.name)}Entry` === t.name);
 }
 
@@ -31,7 +35,11 @@ function fieldSig(f: protobuf.Field): string {
     return `#${f.id} map<${f.keyType},${f.resolvedType ? f.resolvedType.fullName : f.type}>`;
   }
   const type = f.resolvedType ? f.resolvedType.fullName : f.type;
-  const label = f.repeated ? "repeated" : f.options?.proto3_optional || (f.partOf && f.partOf.name === `_${f.name}` && f.partOf.oneof.length === 1) ? "optional" : "singular";
+  const label = f.repeated
+    ? "repeated"
+    : f.options?.proto3_optional || (f.partOf && f.partOf.name === `_${f.name}` && f.partOf.oneof.length === 1)
+      ? "optional"
+      : "singular";
   const oneof = f.partOf && !(f.partOf.name === `_${f.name}` && f.partOf.oneof.length === 1) ? ` oneof=${f.partOf.name}` : "";
   return `#${f.id} ${type} ${label}${oneof}`;
 }
@@ -54,7 +62,9 @@ export function signatures(root: protobuf.Root, prefix: string, byNumber = false
           if (byNumber) out.set(`field ${name}#${f.id}`, fieldSig(f).replace(/ oneof=\S+/, " oneof"));
           else out.set(`field ${name}.${f.name}`, fieldSig(f));
         }
-        if (byNumber) for (const r of obj.reserved ?? []) if (Array.isArray(r)) for (let n = r[0] as number; n <= (r[1] as number); n++) out.set(`field ${name}#${n}`, "reserved");
+        if (byNumber)
+          for (const r of obj.reserved ?? [])
+            if (Array.isArray(r)) for (let n = r[0] as number; n <= (r[1] as number); n++) out.set(`field ${name}#${n}`, "reserved");
       } else if (obj instanceof protobuf.Enum) {
         out.set(`enum ${name}`, "enum");
         for (const [k, v] of Object.entries(obj.values)) {
