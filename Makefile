@@ -97,7 +97,10 @@ check-gen: gen
 	@git diff --exit-code --stat -- api/generated || { echo "api/generated is stale: run 'make gen' and commit"; exit 1; }
 	@test -z "$$(git status --porcelain -- api/generated)" || { echo "api/generated has untracked changes: run 'make gen' and commit"; exit 1; }
 
+# Lint: Prettier's layout (.prettierrc.json), ESLint (eslint.config.js: layering, import circles,
+# function and file length) and the type check.
 lint: $(STAMP)/npm
+	prettier --check --log-level warn '{api,controller,runtime,core,cmd,test,bench,scripts}/**/*.{ts,mjs,js}' '*.{js,ts}'
 	eslint .
 	tsc -p tsconfig.json --noEmit
 

@@ -2,13 +2,21 @@
 // api -> controller -> runtime -> core; no layer imports one above it.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 const layer = (dir, forbidden) => ({
   files: [`${dir}/**/*.ts`],
   rules: {
-    "no-restricted-imports": ["error", {
-      patterns: forbidden.map((f) => ({ group: [`**/${f}/**`, `../${f}/*`, `../../${f}/*`], message: `${dir}/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)` })),
-    }],
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: forbidden.map((f) => ({
+          group: [`**/${f}/**`, `../${f}/*`, `../../${f}/*`],
+          message: `${dir}/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)`,
+        })),
+      },
+    ],
   },
 });
 
@@ -25,7 +33,35 @@ export default tseslint.config(
       "no-control-regex": "off",
     },
   },
-  { files: ["scripts/**/*.mjs", "bench/**/*.mjs", "*.js"], languageOptions: { globals: { process: "readonly", console: "readonly", setTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", Buffer: "readonly" } } },
+  {
+    files: ["scripts/**/*.mjs", "bench/**/*.mjs", "*.js"],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        Buffer: "readonly",
+      },
+    },
+  },
+  // Habits that keep the rooms small (issue 41, docs/architecture.md): no import circles, no
+  // function over 80 lines and no file over 300 (blank lines and comments not counted) in product code.
+  {
+    files: ["{api,controller,runtime,core,cmd}/**/*.ts"],
+    ignores: ["api/generated/**"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "max-lines": ["error", { max: 300, skipBlankLines: true, skipComments: true }],
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
   layer("core", ["api", "controller", "runtime", "cmd"]),
   layer("runtime", ["api", "controller", "cmd"]),
   layer("controller", ["api", "cmd"]),
