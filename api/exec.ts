@@ -21,6 +21,7 @@ import type { ExecStreamResponse } from "./generated/coreweave/sandbox/v1/ExecSt
 import type { Metrics } from "./metrics.js";
 import { timestamp } from "./sandbox-view.js";
 import { envBytes, LIMITS, sandboxId } from "./spec.js";
+import { endedBySignal } from "../core/exit-code.js";
 
 export interface ExecPolicy {
   /** Kill this long before the call's deadline so the caller still hears why (SDK deadline = timeout + 5 s). */
@@ -170,7 +171,7 @@ export function createExecHandlers(controller: Controller, policy: ExecPolicy, m
       if (outcome instanceof Error) throw outcome;
       const { exitCode } = outcome;
       const state = controller.get(ctx.tenant, id).state;
-      if (state !== "RUNNING" && exitCode >= 128) {
+      if (state !== "RUNNING" && endedBySignal(exitCode)) {
         metrics.execDone("sandbox_stopped", secs);
         call.write({ error: { code: "SANDBOX_TERMINATED", message: `the sandbox stopped (${state}) while the command ran` } });
         call.end();

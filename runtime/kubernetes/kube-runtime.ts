@@ -47,6 +47,7 @@ import { createRecordStore } from "./record-store.js";
 import { poolAgents } from "./kube-agents.js";
 import { probeUserNamespaces, type UsernsMode } from "./userns.js";
 import { CLAIMED_LABEL, claimPatch, createWarmPools, EXEC_ANNOTATION, POOL_LABEL, poolFor, type WarmPoolConfig } from "./warm-pool.js";
+import { KILLED_EXIT_CODE } from "../../core/exit-code.js";
 
 export interface KubeRunner {
   runnerId: string;
@@ -398,7 +399,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
         t.creatingSeenMs = Date.now();
         return;
       }
-      finish(t, { exitCode: 137, reason: "start could not be finished", startFailure: (e as Error).message });
+      finish(t, { exitCode: KILLED_EXIT_CODE, reason: "start could not be finished", startFailure: (e as Error).message });
       void deletePod(t.pod, "its start could not be finished");
     }
   }

@@ -1,5 +1,6 @@
 /** What a pod's status means for its sandbox: a pure function of (pod, now), table-tested. */
 import type { V1Container, V1Pod, V1PodSpec } from "@kubernetes/client-node";
+import { KILLED_EXIT_CODE } from "../../core/exit-code.js";
 
 export type PodView =
   | { t: "starting"; reason: string }
@@ -79,14 +80,14 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
         : (ev ?? pod.status.reason ?? pod.status.phase);
     return {
       t: "exited",
-      exitCode: pod.status.phase === "Succeeded" ? 0 : 137,
+      exitCode: pod.status.phase === "Succeeded" ? 0 : KILLED_EXIT_CODE,
       reason: why,
       ...(pod.status.reason === "DeadlineExceeded" || ev ? { endedBy: why } : {}),
     };
   }
   // Deleted before a node ran it: no kubelet will ever report on it.
   if (pod.metadata?.deletionTimestamp && !pod.spec?.nodeName)
-    return { t: "exited", exitCode: 137, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
+    return { t: "exited", exitCode: KILLED_EXIT_CODE, reason: "the pod was deleted before it started", endedBy: "the pod was deleted" };
   if (cs?.state?.running && !(probed && cs.started !== true)) return { t: "running" };
   const waiting = cs?.state?.waiting;
   if (waiting?.reason && FATAL_WAITING.has(waiting.reason))

@@ -5,6 +5,7 @@
  */
 import type { ExitInfo } from "../types.js";
 import type { PodView } from "./pod-state.js";
+import { KILLED_EXIT_CODE } from "../../core/exit-code.js";
 
 /** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
 export const ORPHAN_GRACE_MS = 15_000;
@@ -76,13 +77,21 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
         };
       return { t: "none", exitSeenMs: seen };
     }
-    if (view.t === "start-failed") return { t: "finish", exit: { exitCode: 137, reason: view.reason, startFailure: view.reason } };
+    if (view.t === "start-failed")
+      return { t: "finish", exit: { exitCode: KILLED_EXIT_CODE, reason: view.reason, startFailure: view.reason } };
     if (deleted)
-      return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" } };
+      return {
+        t: "finish",
+        exit: { exitCode: KILLED_EXIT_CODE, reason: "the pod was deleted while starting", endedBy: "the pod was deleted" },
+      };
     if (nowMs - f.podCreatedMs > startupTimeoutMs + ORPHAN_GRACE_MS) {
       return {
         t: "finish",
-        exit: { exitCode: 137, reason: "abandoned while starting", startFailure: "Hangar restarted while the sandbox was starting" },
+        exit: {
+          exitCode: KILLED_EXIT_CODE,
+          reason: "abandoned while starting",
+          startFailure: "Hangar restarted while the sandbox was starting",
+        },
         deletePod: true,
       };
     }
@@ -93,6 +102,6 @@ export function podStep(f: SandboxFacts, view: PodView, deleted: boolean, nowMs:
       t: "finish",
       exit: { exitCode: view.exitCode, reason: view.reason, endedBy: view.endedBy, ...(view.ranAtMs ? { ranAtMs: view.ranAtMs } : {}) },
     };
-  if (deleted) return { t: "finish", exit: { exitCode: 137, reason: "the pod was deleted", endedBy: "the pod was deleted" } };
+  if (deleted) return { t: "finish", exit: { exitCode: KILLED_EXIT_CODE, reason: "the pod was deleted", endedBy: "the pod was deleted" } };
   return NONE;
 }

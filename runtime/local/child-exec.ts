@@ -8,6 +8,7 @@ import { once } from "node:events";
 import type { Readable } from "node:stream";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { killTree } from "./proc-tree.js";
+import { exitCodeOf } from "../../core/exit-code.js";
 
 const HIGH_WATER_CHUNKS = 16;
 /**
@@ -62,7 +63,7 @@ export function childExec(
   });
   const exitCode = new Promise<number>((resolve) => {
     if (child.exitCode !== null) resolve(child.exitCode);
-    child.once("exit", (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
+    child.once("exit", (code, signal) => resolve(exitCodeOf(code, signal)));
     child.once("error", () => resolve(127));
   });
   const drained = new Promise<void>((resolve) => {
@@ -118,16 +119,3 @@ export function childExec(
     },
   };
 }
-
-const SIGNALS: Record<string, number> = {
-  SIGHUP: 1,
-  SIGINT: 2,
-  SIGQUIT: 3,
-  SIGABRT: 6,
-  SIGKILL: 9,
-  SIGSEGV: 11,
-  SIGPIPE: 13,
-  SIGALRM: 14,
-  SIGTERM: 15,
-};
-export const signalNumber = (s: NodeJS.Signals | null): number => (s ? (SIGNALS[s] ?? 1) : 0);

@@ -34,7 +34,8 @@ import { createSnapshotLayers } from "./snapshot-layers.js";
 import { createCgroups, type CgroupSet } from "./cgroups.js";
 import { createGpuPool, type LocalGpuConfig } from "./gpus.js";
 import { createDirVolumeRegistry, type LocalVolume } from "./volume-dirs.js";
-import { childExec, signalNumber } from "./child-exec.js";
+import { childExec } from "./child-exec.js";
+import { exitCodeOf, exitCodeOfSignal } from "../../core/exit-code.js";
 import { commandStarted } from "./command-started.js";
 import { SANDBOX_DNS, startPasta, type EgressTools } from "./egress.js";
 import type { ImageStore } from "./image-store.js";
@@ -521,8 +522,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
           logs.end();
           const exitCode =
             sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128)
-              ? 128 + sb.killedBySignal
-              : (code ?? 128 + signalNumber(signal));
+              ? exitCodeOfSignal(sb.killedBySignal)
+              : exitCodeOf(code, signal);
           const last = logs.lastLine() ?? "";
           const startFailure = /^bwrap: (execvp|Can't)/.test(last) ? last : undefined;
           const endedAtMs = Date.now();
