@@ -314,6 +314,7 @@ export function createController(o: ControllerOptions) {
     checkGlobal();
     o.tenants?.admitCreate(tenant, live(tenant)); // spends the create token: nothing below refuses
     const lifetime = input.spec.maxLifetimeSeconds > 0 ? input.spec.maxLifetimeSeconds : o.defaultLifetimeSeconds;
+    const gvisor = !!input.spec.runtimeClass && !!runner.gvisorRuntimeClasses?.includes(input.spec.runtimeClass);
     const r: SandboxRecord = {
       id: input.requestId ? idForRequest(tenant, input.requestId) : randomUUID(),
       tenant,
@@ -327,10 +328,8 @@ export function createController(o: ControllerOptions) {
       runnerGroupId: runner.runnerGroupId,
       effectiveLifetimeSeconds: Math.min(lifetime, o.maxLifetimeSeconds),
       effectiveRuntimeClass: input.spec.runtimeClass || runner.defaultRuntimeClass || NODE_DEFAULT_RUNTIME_CLASS,
-      effectiveEgress:
-        input.spec.runtimeClass && runner.gvisorRuntimeClasses?.includes(input.spec.runtimeClass)
-          ? []
-          : effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
+      effectiveEgress: gvisor ? [] : effectiveGrants(input.spec, o.defaultDenyEgress ?? true),
+      gvisor,
       ...(input.displayName ? { displayName: input.displayName } : {}),
       imageNote: "",
     };
@@ -365,8 +364,8 @@ export function createController(o: ControllerOptions) {
     const startFailed = new Promise<never>((_, rej) => {
       const secrets = secretValues || pullConfig ? { env: secretValues, pullConfig } : undefined;
       const starting = r.spec.volumes.some((m) => m.restore)
-        ? snapshots.layered(tenant, r.spec).then((spec) => o.runtime.start(r.id, spec, runner.runnerId, r, secrets))
-        : o.runtime.start(r.id, r.spec, runner.runnerId, r, secrets);
+        ? snapshots.layered(tenant, r.spec).then((spec) => o.runtime.start({ ...r, spec }, secrets))
+        : o.runtime.start(r, secrets);
       starting.then(
         (started) => {
           onStored();

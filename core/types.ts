@@ -171,8 +171,10 @@ export interface SandboxRecord {
   displayName?: string;
   /** The runtime class the sandbox runs under: the one asked for, the runner's default, or "<node-default>". */
   effectiveRuntimeClass?: string;
-  /** The egress grants in force (echoed as effective_egress); [] = none. */
+  /** The egress grants in force (echoed as effective_egress); [] = none. Decided at admission. */
   effectiveEgress?: EgressGrant[];
+  /** Runs under a gVisor runtime class of its runner (its own kernel, no pod network). Decided at admission. */
+  gvisor?: boolean;
   /** CREATING while the image is pulled onto the node: shown as PREPARING (HANGAR_REPORT_PREPARING). */
   preparing?: boolean;
   /** Where each service port is reached in the cluster ("host:port"), by "port/protocol". */

@@ -160,11 +160,13 @@ export interface Runtime {
   /** The places sandboxes can run (discovery lists them; runner_ids pick among them). */
   runners(): RunnerInfo[];
   /**
-   * Starts the sandbox on the given runner; resolves when commands can be exec'd in it.
-   * `record` is what a runtime with durable records stores from the start. `secrets` are the
-   * values of spec.secrets by env var: for this start only, never stored in the record or logged.
+   * Starts the sandbox its record describes, on the record's runner; resolves when commands can be
+   * exec'd in it. What the controller's admission decided (runner, runtime class, gVisor, egress,
+   * lifetime) is on the record: a runtime reads it and never decides it again. A runtime with durable
+   * records stores the record from the start. `secrets` are the values of spec.secrets by env var:
+   * for this start only, never stored in the record or logged.
    */
-  start(id: string, spec: SandboxSpec, runnerId: string, record?: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox>;
+  start(record: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox>;
   /** Adds a listener to the runtime's events (the controller's, before records.open() and any start()); returns its removal. */
   subscribe(listener: (e: RuntimeEvent) => void): () => void;
   /** Sends SIGTERM to the main process, SIGKILL after graceMs (0 = at once). Resolves quickly. */

@@ -573,15 +573,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
 
   const fork = o.forkDriver ? createForkVolumes(o.forkDriver) : undefined;
   /** A start whose restored volumes the node plugin cloned says so: no tar restore follows. */
-  async function startRestoring(
-    id: string,
-    spec: SandboxSpec,
-    runnerId: string,
-    record?: SandboxRecord,
-    secrets?: StartSecrets,
-  ): Promise<StartedSandbox> {
-    const csi = fork?.csiVolumes(spec) ?? {};
-    const started = await start(id, spec, runnerId, record, secrets, csi);
+  async function startRestoring(record: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
+    const csi = fork?.csiVolumes(record.spec) ?? {};
+    const started = await start(record.id, record.spec, record.runnerId, record, secrets, csi);
     return Object.keys(csi).length ? { ...started, restored: Object.keys(csi) } : started;
   }
 

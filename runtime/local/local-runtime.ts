@@ -209,13 +209,8 @@ export function createLocalRuntime(o: LocalRuntimeOptions): Runtime {
   const procDriver = existsSync("/proc/driver/nvidia") ? "/proc/driver/nvidia" : undefined;
 
   /** A GPU sandbox holds its devices from here until its teardown (or a start that fails before it runs). */
-  async function start(
-    id: string,
-    spec: SandboxSpec,
-    runnerId?: string,
-    record?: SandboxRecord,
-    startSecrets?: StartSecrets,
-  ): Promise<StartedSandbox> {
+  async function start(record: SandboxRecord, startSecrets?: StartSecrets): Promise<StartedSandbox> {
+    const { id, spec, runnerId } = record;
     await durable.stored(id, record); // on disk before the create is answered
     const ask = gpuAsk(spec);
     if (ask) {

@@ -12,6 +12,7 @@ import type { SandboxSpec } from "../../core/types.js";
 import type { RuntimeEvent } from "../../runtime/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
+import { record } from "../unit/fixtures.js";
 import { hangarReplica } from "./replica.js";
 import { apiserverProxy, kubeConfig, kubeConfigVia, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
 
@@ -355,7 +356,8 @@ describe("kubernetes runtime on the real cluster", () => {
     const onExit = (e: RuntimeEvent) => void (e.t === "exit" && e.id === id && exits.push(e.exit.exitCode));
     const unsubscribe = runtime.subscribe(onExit);
     replica.subscribe(onExit);
-    const [a, b] = await Promise.all([runtime.start(id, spec(), "any"), replica.start(id, spec(), "any")]);
+    const rec = record({ id, tenant: "t", spec: spec(), runnerId: "any", state: "CREATING", effectiveLifetimeSeconds: 600 });
+    const [a, b] = await Promise.all([runtime.start(rec), replica.start(rec)]);
     expect(a.startedAtMs && b.startedAtMs).toBeTruthy();
     const pods = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: `hangar.dev/sandbox-id=${id}` });
     expect(pods.items).toHaveLength(1);

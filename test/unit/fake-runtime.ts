@@ -33,7 +33,7 @@ export function fakeRuntime() {
       return () => (emitTo = () => undefined);
     },
     emit: (e) => emitTo(e),
-    async start(id, spec) {
+    async start({ id, spec }) {
       calls.push(`start ${id}`);
       live.set(id, { spec });
       return { imageNote: "fake", startedAtMs: 5 };

@@ -5,12 +5,13 @@
  * command before it had set its signal handlers (bubblewrap had not even exec'd it). Real bubblewrap; needs root, as `make test` has.
  */
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLocalRuntime } from "../../runtime/local/local-runtime.js";
 import { slotPool } from "../../runtime/local/userns.js";
-import { spec } from "./fixtures.js";
+import { record, spec } from "./fixtures.js";
 
 const silent = { info() {}, warn() {} };
 const childrenOf = (pid: number) => readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
@@ -59,8 +60,8 @@ describe("local runtime start", () => {
     try {
       await Promise.all(
         Array.from({ length: 24 }, async (_, i) => {
-          const id = `start-${i}-${process.pid}`;
-          await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
+          const id = randomUUID(); // a sandbox id, as records are kept by id
+          await rt.start(record({ id, spec: spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), runnerId: "t", state: "CREATING" }));
           const p = await rt.exec(id, { argv: ["/bin/sh", "-c", "id -u"] });
           p.closeStdin();
           let out = "";
@@ -72,8 +73,8 @@ describe("local runtime start", () => {
       // Right after start the main process runs: bubblewrap's init has a child that is no longer bubblewrap.
       await Promise.all(
         Array.from({ length: 12 }, async (_, i) => {
-          const id = `main-${i}-${process.pid}`;
-          await rt.start(id, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
+          const id = randomUUID();
+          await rt.start(record({ id, spec: spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), runnerId: "t", state: "CREATING" }));
           const outer = pidsWhoseCmdlineHas(`/sandboxes/${id}/`).find(
             (p) => readlinkSync(`/proc/${p}/exe`) === realpathSync("/usr/bin/bwrap"),
           );
@@ -84,13 +85,13 @@ describe("local runtime start", () => {
         }),
       );
       // A killed sandbox is no longer counted as running (its main process has a signal, no exit code).
-      const killed = `killed-${process.pid}`;
+      const killed = randomUUID();
       let exited!: () => void;
       const gone = new Promise<void>((r) => (exited = r));
       rt.subscribe((e) => {
         if (e.t === "exit" && e.id === killed) exited();
       });
-      await rt.start(killed, spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), "t");
+      await rt.start(record({ id: killed, spec: spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), runnerId: "t", state: "CREATING" }));
       const before = rt.runners()[0]?.runningSandboxes ?? 0;
       await rt.stop(killed, 0);
       await gone;

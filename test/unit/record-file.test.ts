@@ -214,7 +214,7 @@ describe("the controller over local records, killed and started again", () => {
       records: d.records,
       remove: async (id: string) => d.remove(id),
       start: async (...a: Parameters<typeof rt.start>) => {
-        await d.stored(a[0], a[3]);
+        await d.stored(a[0].id, a[0]);
         return starts === "hang" ? new Promise<never>(() => undefined) : base(...a);
       },
     });

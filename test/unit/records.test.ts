@@ -264,7 +264,7 @@ describe("controller with durable records", () => {
     await c.reapOnce();
     expect(() => c.get("alpha", "c1")).toThrow(expect.objectContaining({ code: "NOT_FOUND" }));
     expect(s.rt.calls).toContain("remove c1");
-    s.rt.start = async (id) => {
+    s.rt.start = async ({ id }) => {
       s.rt.emit({ t: "stored", id });
       throw new Error("no such image");
     };
@@ -281,7 +281,7 @@ describe("controller with durable records", () => {
     await c.start();
     let store!: () => void;
     let fail!: (e: Error) => void;
-    s.rt.start = (id) =>
+    s.rt.start = ({ id }) =>
       new Promise((res, rej) => {
         store = () => s.rt.emit({ t: "stored", id });
         fail = rej;
@@ -332,7 +332,7 @@ describe("controller with durable records", () => {
 
   it("a start that stored RUNNING itself (a warm claim) is RUNNING at once, with no second write", async () => {
     const s = storingRuntime();
-    s.rt.start = async (id) => {
+    s.rt.start = async ({ id }) => {
       s.rt.emit({ t: "stored", id });
       return { imageNote: "warm", startedAtMs: 7, stored: true };
     };

@@ -271,7 +271,7 @@ describe("controller", () => {
   it("resolves secrets for the caller's tenant, passes the values to that start only, and stores references only", async () => {
     const rt = fakeRuntime();
     const seen: unknown[] = [];
-    rt.start = async (_id, _spec, _runner, _record, secrets) => {
+    rt.start = async (_record, secrets) => {
       seen.push(secrets);
       return { imageNote: "fake", startedAtMs: 5 };
     };
