@@ -11,7 +11,8 @@ import type { SandboxSpec } from "../core/types.js";
 import { parseCompose } from "./compose.js";
 import type { CreateSandboxFromFileRequest__Output } from "./generated/coreweave/sandbox/v1/CreateSandboxFromFileRequest.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
-import { LIMITS, toDomainSpec, type SpecLimits } from "./spec.js";
+import { LIMITS } from "./limits.js";
+import { toDomainSpec, type SpecLimits } from "./spec.js";
 
 export interface ComposeCreate {
   spec: SandboxSpec;

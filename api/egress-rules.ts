@@ -10,7 +10,7 @@ import { normaliseHostname } from "../core/hostname.js";
 import type { EgressGrant } from "../core/types.js";
 import type { EgressRule__Output } from "./generated/coreweave/sandbox/v1/EgressRule.js";
 import type { PortRange__Output } from "./generated/coreweave/sandbox/v1/PortRange.js";
-import { LIMITS } from "./spec.js";
+import { LIMITS } from "./limits.js";
 
 const REFUSED: Record<string, string> = {
   tenant: "egress grants to other sandboxes (tenant) are not supported: sandboxes accept no inbound connections",

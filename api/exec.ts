@@ -20,7 +20,9 @@ import type { ExecStreamRequest__Output } from "./generated/coreweave/sandbox/v1
 import type { ExecStreamResponse } from "./generated/coreweave/sandbox/v1/ExecStreamResponse.js";
 import type { Metrics } from "./metrics.js";
 import { timestamp } from "./sandbox-view.js";
-import { envBytes, LIMITS, sandboxId } from "./spec.js";
+import { LIMITS } from "./limits.js";
+import { sandboxId } from "./spec.js";
+import { envBytes } from "./spec-text.js";
 import { endedBySignal } from "../core/exit-code.js";
 
 export interface ExecPolicy {

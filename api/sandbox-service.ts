@@ -25,7 +25,9 @@ import type { StreamLogsRequest__Output } from "./generated/coreweave/sandbox/v1
 import type { Metrics } from "./metrics.js";
 import { shareToken } from "../core/share-token.js";
 import { timestamp, toProtoSandbox } from "./sandbox-view.js";
-import { LIMITS, sandboxId, toDomainSpec, validPath, type SpecLimits } from "./spec.js";
+import { LIMITS } from "./limits.js";
+import { sandboxId, toDomainSpec, type SpecLimits } from "./spec.js";
+import { validPath } from "./spec-text.js";
 
 export interface SandboxServiceOptions {
   specLimits: SpecLimits;

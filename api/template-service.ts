@@ -11,7 +11,8 @@ import { guardRequest } from "./field-policy.js";
 import type { PartialSandboxSpec__Output } from "./generated/coreweave/sandbox/v1/PartialSandboxSpec.js";
 import type { SandboxTemplate__Output } from "./generated/coreweave/sandbox/v1/SandboxTemplate.js";
 import type { SandboxTemplateServiceHandlers } from "./generated/coreweave/sandbox/v1/SandboxTemplateService.js";
-import { LIMITS, toDomainSpec, type SpecLimits } from "./spec.js";
+import { LIMITS } from "./limits.js";
+import { toDomainSpec, type SpecLimits } from "./spec.js";
 import { applyOverrides, toProtoTemplate } from "./template-view.js";
 
 /** Templates may leave the image to the run's overrides; checked with a stand-in where they do. */

@@ -10,7 +10,7 @@ import type { CallWrapper } from "./call.js";
 import type { Volume } from "./generated/coreweave/sandbox/v1/Volume.js";
 import type { VolumeServiceHandlers } from "./generated/coreweave/sandbox/v1/VolumeService.js";
 import { timestamp } from "./sandbox-view.js";
-import { LIMITS } from "./spec.js";
+import { LIMITS } from "./limits.js";
 
 type VolumeState = "VOLUME_STATE_READY" | "VOLUME_STATE_ERROR" | "VOLUME_STATE_VALIDATING";
 const stateOf = (v: RegisteredVolume): VolumeState => (v.ready ? "VOLUME_STATE_READY" : "VOLUME_STATE_ERROR");
