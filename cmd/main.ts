@@ -153,7 +153,6 @@ async function buildRuntime(
     cgroupRoot: cfg.local.cgroupRoot,
     ...(cfg.local.gpus ? { gpus: cfg.local.gpus } : {}),
     volumes: cfg.local.volumes,
-    defaultDenyEgress: cfg.defaultDenyEgress,
     runner: { runnerId: cfg.runnerId, runnerGroupId: cfg.runnerGroupId, organizationId: cfg.organizationId },
     log: log.child({ component: "runtime" }),
   });

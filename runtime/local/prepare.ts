@@ -12,7 +12,7 @@ import { errors } from "../../core/errors.js";
 import { PROC_MASKED_DIRS, PROC_MASKED_FILES } from "./bwrap-args.js";
 import { checkDataDir } from "./data-dir-reach.js";
 import { installEgressFirewall } from "./egress.js";
-import type { LocalRuntimeOptions } from "./local-runtime.js";
+import type { LocalRuntimeOptions } from "./options.js";
 import { instanceCgroupDirs, startWatchdog, sweepLeftovers } from "./sweep.js";
 
 export interface Prepared {

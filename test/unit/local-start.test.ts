@@ -52,7 +52,6 @@ describe("local runtime start", () => {
       defaultMemoryBytes: 256 * 1024 * 1024,
       defaultCpuMillicores: 1000,
       cgroupRoot: "/sys/fs/cgroup",
-      defaultDenyEgress: true,
       runner: { runnerId: "t", runnerGroupId: "t", organizationId: "t" },
       log: silent,
     });
