@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { composeCreate } from "../../api/compose-request.js";
-import { commandArgv, composeBytes, durationSeconds, parseCompose } from "../../api/compose.js";
+import { parseCompose } from "../../api/compose.js";
+import { commandArgv, composeBytes, durationSeconds } from "../../api/compose-values.js";
 import { chooseRunner } from "../../controller/placement.js";
 import type { RunnerInfo } from "../../core/types.js";
 import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
