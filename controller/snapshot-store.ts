@@ -13,6 +13,32 @@ import { ArchiveTooLarge, type SnapshotRecord, type SnapshotStore } from "../cor
 const SAFE_TENANT = /^[A-Za-z0-9][-A-Za-z0-9_.]{0,62}$/;
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** Writes the archive to <f>.part and renames it: whole or absent; over maxBytes it is refused (ArchiveTooLarge). */
+async function writeFileAtomically(f: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<number> {
+  const tmp = `${f}.part`;
+  const out = createWriteStream(tmp, { mode: 0o600 });
+  // A write that fails (a full disk) or lands after destroy() errors the stream: never an unhandled 'error'.
+  let failure: Error | undefined;
+  out.on("error", (e) => (failure ??= e));
+  let size = 0;
+  try {
+    for await (const c of chunks) {
+      size += c.length;
+      if (size > maxBytes) throw new ArchiveTooLarge(`the archive passed ${maxBytes} bytes (HANGAR_SNAPSHOT_MAX_BYTES)`);
+      if (!out.write(c)) await once(out, "drain");
+    }
+    out.end();
+    if (!out.writableFinished) await once(out, "finish");
+    if (failure) throw failure;
+    await rename(tmp, f);
+    return size;
+  } catch (e) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): Promise<SnapshotStore> {
   const tenantDir = (tenant: string) => {
     if (!SAFE_TENANT.test(tenant)) throw new Error(`tenant "${tenant}" cannot name a directory`);
@@ -60,28 +86,7 @@ export async function createDirSnapshotStore(dir: string, nowMs = Date.now()): P
       const f = file(tenant, id, "tar");
       if (!f) throw new Error(`snapshot id ${id} cannot name a file`);
       await mkdir(path.dirname(f), { recursive: true, mode: 0o700 });
-      const tmp = `${f}.part`;
-      const out = createWriteStream(tmp, { mode: 0o600 });
-      // A write that fails (a full disk) or lands after destroy() errors the stream: never an unhandled 'error'.
-      let failure: Error | undefined;
-      out.on("error", (e) => (failure ??= e));
-      let size = 0;
-      try {
-        for await (const c of chunks) {
-          size += c.length;
-          if (size > maxBytes) throw new ArchiveTooLarge(`the archive passed ${maxBytes} bytes (HANGAR_SNAPSHOT_MAX_BYTES)`);
-          if (!out.write(c)) await once(out, "drain");
-        }
-        out.end();
-        if (!out.writableFinished) await once(out, "finish");
-        if (failure) throw failure;
-        await rename(tmp, f);
-        return size;
-      } catch (e) {
-        out.destroy();
-        await rm(tmp, { force: true });
-        throw e;
-      }
+      return writeFileAtomically(f, chunks, maxBytes);
     },
     readArchive(tenant, id) {
       const f = file(tenant, id, "tar");

@@ -27,6 +27,42 @@ const sharedIsReadOnly = (id: string) =>
     message: `sandbox template ${id} is shared by the operator (HANGAR_SHARED_TEMPLATES_FILE): it cannot be changed or deleted through the API; create your own from it`,
   });
 
+/** A new template of the tenant; a retried create (same request_id) answers with the first one. */
+async function createTemplate(
+  s: TemplateStore,
+  now: () => number,
+  tenant: string,
+  input: TemplateInput,
+  requestId: string,
+): Promise<TemplateRecord> {
+  const id = requestId ? idFor(tenant, requestId) : randomUUID();
+  if (requestId) {
+    const existing = await s.get(tenant, id);
+    if (existing && existing.tenant === tenant) return existing;
+  }
+  const live = (await s.list(tenant)).filter((t) => t.deletedAtMs === undefined).length;
+  if (live >= MAX_TEMPLATES) throw errors.capacityExhausted(`a tenant keeps at most ${MAX_TEMPLATES} templates; delete some`, 0);
+  const t: TemplateRecord = {
+    id,
+    tenant,
+    ...input,
+    revision: 1,
+    createdAtMs: now(),
+    updatedAtMs: now(),
+    ...(requestId ? { requestId } : {}),
+  };
+  try {
+    await s.put(t, 0);
+  } catch (e) {
+    if (e instanceof TemplateConflict && requestId) {
+      const won = await s.get(tenant, id);
+      if (won) return won;
+    }
+    throw e;
+  }
+  return t;
+}
+
 /** shared: the operator's templates (tenant ""), run by every tenant, read-only; a tenant's own id never collides (those are UUIDs). */
 export function createTemplates(store: TemplateStore | undefined, now: () => number = Date.now, shared: TemplateRecord[] = []) {
   const need = (): TemplateStore => {
@@ -52,33 +88,7 @@ export function createTemplates(store: TemplateStore | undefined, now: () => num
       return [...shared, ...all.sort((a, b) => a.createdAtMs - b.createdAtMs || a.id.localeCompare(b.id))];
     },
     async create(tenant: string, input: TemplateInput, requestId: string): Promise<TemplateRecord> {
-      const s = need();
-      const id = requestId ? idFor(tenant, requestId) : randomUUID();
-      if (requestId) {
-        const existing = await s.get(tenant, id);
-        if (existing && existing.tenant === tenant) return existing;
-      }
-      const live = (await s.list(tenant)).filter((t) => t.deletedAtMs === undefined).length;
-      if (live >= MAX_TEMPLATES) throw errors.capacityExhausted(`a tenant keeps at most ${MAX_TEMPLATES} templates; delete some`, 0);
-      const t: TemplateRecord = {
-        id,
-        tenant,
-        ...input,
-        revision: 1,
-        createdAtMs: now(),
-        updatedAtMs: now(),
-        ...(requestId ? { requestId } : {}),
-      };
-      try {
-        await s.put(t, 0);
-      } catch (e) {
-        if (e instanceof TemplateConflict && requestId) {
-          const won = await s.get(tenant, id);
-          if (won) return won;
-        }
-        throw e;
-      }
-      return t;
+      return createTemplate(need(), now, tenant, input, requestId); // async: a missing store rejects, as before
     },
     /** Applies `change` (fields already chosen by the update mask) to the current revision. */
     async update(tenant: string, id: string, change: Partial<TemplateInput>): Promise<TemplateRecord> {
