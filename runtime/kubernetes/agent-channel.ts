@@ -11,6 +11,7 @@
  */
 import { errors } from "../../core/errors.js";
 import { KILL_RETRY_BOUND_MS, KillFailed, killRetryDelays } from "../../core/kill.js";
+import { createOutputQueue, type OutputQueue } from "../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 
 export const AGENT_VERSION = "hangar-agent/1";
@@ -117,8 +118,7 @@ export function takeJoined(queue: OutputChunk[], max = JOIN_BYTES): OutputChunk 
 }
 
 interface Running {
-  queue: OutputChunk[];
-  wake?: () => void;
+  out: OutputQueue;
   ended: boolean;
   unacked: number;
   stdinOutstanding: number;
@@ -162,12 +162,6 @@ export function createAgentChannel(t: Transport): AgentChannel {
   ready.catch(() => undefined);
   let listening: { resolve(v: { port: number; cert: string }): void; reject(e: unknown): void } | undefined;
 
-  const wake = (r: Running) => {
-    const w = r.wake;
-    r.wake = undefined;
-    w?.();
-  };
-
   function receive(data: Buffer) {
     if (closed) return;
     let frames;
@@ -205,8 +199,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
       if (!r) continue;
       if (f.kind === "O" || f.kind === "E") {
         if (f.payload.length === 0) continue;
-        r.queue.push({ stream: f.kind === "O" ? "stdout" : "stderr", data: Buffer.from(f.payload) });
-        wake(r);
+        r.out.push(f.kind === "O" ? "stdout" : "stderr", Buffer.from(f.payload));
       } else if (f.kind === "W" && f.payload.length === 4) {
         r.stdinOutstanding -= f.payload.readUInt32BE(0);
         if (r.stdinOutstanding <= STDIN_WINDOW) for (const w of r.stdinWaiters.splice(0)) w();
@@ -214,10 +207,10 @@ export function createAgentChannel(t: Transport): AgentChannel {
         r.exitCode = f.payload.readInt32BE(0);
         r.ended = true;
         procs.delete(f.id);
-        if (r.queue.length === 0) r.resolve({ exitCode: r.exitCode });
+        if (r.out.length === 0) r.resolve({ exitCode: r.exitCode });
         for (const w of r.stdinWaiters.splice(0)) w();
         for (const w of r.onExit.splice(0)) w();
-        wake(r);
+        r.out.end();
       }
     }
   }
@@ -233,7 +226,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
       r.reject(errors.unavailable(`the exec channel to the sandbox closed while the command ran (${reason})`));
       for (const w of r.stdinWaiters.splice(0)) w();
       for (const w of r.onExit.splice(0)) w();
-      wake(r);
+      r.out.end();
     }
     procs.clear();
   }
@@ -248,16 +241,26 @@ export function createAgentChannel(t: Transport): AgentChannel {
       reject = rej;
     });
     exited.catch(() => undefined);
-    const r: Running = { queue: [], ended: false, unacked: 0, stdinOutstanding: 0, stdinWaiters: [], resolve, reject, onExit: [] };
-    procs.set(id, r);
-    t.send(encodeFrame("S", id, Buffer.from(JSON.stringify({ argv, env }))));
-    let stdinClosed = false;
     const ack = () => {
       if (r.unacked >= ACK_BATCH && !r.ended && !closed) {
         t.send(encodeFrame("A", id, u32(r.unacked)));
         r.unacked = 0;
       }
     };
+    const out = createOutputQueue({
+      take: takeJoined,
+      onTake: (next) => {
+        r.unacked += next.data.length;
+        ack();
+      },
+      onDrained: () => {
+        if (r.exitCode !== undefined) r.resolve({ exitCode: r.exitCode });
+      },
+    });
+    const r: Running = { out, ended: false, unacked: 0, stdinOutstanding: 0, stdinWaiters: [], resolve, reject, onExit: [] };
+    procs.set(id, r);
+    t.send(encodeFrame("S", id, Buffer.from(JSON.stringify({ argv, env }))));
+    let stdinClosed = false;
     return {
       async write(data) {
         for (let off = 0; off < data.length && !stdinClosed && !r.ended; off += STDIN_FRAME) {
@@ -275,22 +278,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
       resize() {
         // Commands on the channel have no terminal (TTY commands use plain exec).
       },
-      async *output() {
-        for (;;) {
-          const next = takeJoined(r.queue);
-          if (next) {
-            r.unacked += next.data.length;
-            ack();
-            yield next;
-            continue;
-          }
-          if (r.ended) {
-            if (r.exitCode !== undefined) r.resolve({ exitCode: r.exitCode });
-            return;
-          }
-          await new Promise<void>((w) => (r.wake = w));
-        }
-      },
+      output: () => out.output(),
       // Resolves at the exit frame when no output is queued, else once output() drained it.
       exited,
       /**

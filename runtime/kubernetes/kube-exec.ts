@@ -20,6 +20,7 @@ import {
   killRetryDelays,
   retryKill,
 } from "../../core/kill.js";
+import { createOutputQueue } from "../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
@@ -90,27 +91,21 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     : o.tty
       ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv]
       : ["/bin/sh", "-c", o.noInput ? WRAP_NO_INPUT : WRAP, pidFile, ...o.argv];
-  const queue: OutputChunk[] = [];
-  let queued = 0;
-  let wake: (() => void) | undefined;
   let closed = false;
   const link: { ws?: { close(): void; _socket?: { pause(): void; resume(): void } } } = {};
-  let paused = false;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  const push = (stream: OutputChunk["stream"]) => (data: Buffer) => {
-    if (data.length === 0) return;
-    queue.push({ stream, data });
-    queued += data.length;
-    if (queued > HIGH_WATER_BYTES && !paused && link.ws?._socket) {
-      paused = true;
-      link.ws._socket.pause();
-    }
-    notify();
-  };
+  const out = createOutputQueue({
+    flow: {
+      unit: "bytes",
+      pauseAt: HIGH_WATER_BYTES + 1,
+      resumeBelow: HIGH_WATER_BYTES / 2,
+      pause: () => {
+        if (!link.ws?._socket) return false;
+        link.ws._socket.pause();
+      },
+      resume: () => link.ws?._socket?.resume(),
+    },
+  });
+  const push = (stream: OutputChunk["stream"]) => (data: Buffer) => out.push(stream, data);
   const sink = (stream: OutputChunk["stream"]) =>
     new Writable({
       write: (chunk, _e, cb) => {
@@ -231,7 +226,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
   socket.on("close", () => {
     if (marked) push("stderr")(marked.flush());
     closed = true;
-    notify();
+    out.end();
     // A stream lost without the command's end leaves the command running in the pod, its caller
     // told UNAVAILABLE (it may retry): it is killed rather than left to run unseen.
     const cut = (why: string) => {
@@ -271,22 +266,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         stdout.emit("resize");
       }
     },
-    async *output() {
-      for (;;) {
-        const next = queue.shift();
-        if (next) {
-          queued -= next.data.length;
-          if (paused && queued < HIGH_WATER_BYTES / 2) {
-            paused = false;
-            link.ws?._socket?.resume();
-          }
-          yield next;
-          continue;
-        }
-        if (closed) return;
-        await new Promise<void>((r) => (wake = r));
-      }
-    },
+    output: () => out.output(),
     exited,
     async kill() {
       try {

@@ -6,6 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { Readable } from "node:stream";
+import { createOutputQueue } from "../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { killTree } from "./proc-tree.js";
 import { exitCodeOf } from "../../core/exit-code.js";
@@ -22,37 +23,37 @@ export function childExec(
   child: ChildProcess,
   opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> },
 ): ExecProcess {
-  const queue: OutputChunk[] = [];
-  let wake: (() => void) | undefined;
   let openStreams = 0;
-  let paused = false;
   const streams: Readable[] = [];
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  const out = createOutputQueue({
+    flow: {
+      unit: "chunks",
+      pauseAt: HIGH_WATER_CHUNKS,
+      resumeBelow: HIGH_WATER_CHUNKS / 2,
+      pause: () => {
+        for (const s of streams) s.pause();
+      },
+      resume: () => {
+        for (const s of streams) s.resume();
+      },
+    },
+  });
   const attach = (r: Readable | null, stream: OutputChunk["stream"]) => {
     if (!r) return;
     openStreams++;
     streams.push(r);
     r.on("data", (data: Buffer) => {
       if (idleTimer) idleTimer.refresh();
-      queue.push({ stream, data });
-      if (queue.length >= HIGH_WATER_CHUNKS && !paused) {
-        paused = true;
-        for (const s of streams) s.pause();
-      }
-      notify();
+      out.push(stream, data);
     });
     r.on("close", () => {
-      openStreams--;
-      notify();
+      if (--openStreams === 0) out.end();
     });
     r.on("error", () => undefined);
   };
   attach(child.stdout, "stdout");
   attach(child.stderr, "stderr");
+  if (openStreams === 0) out.end();
 
   let idleTimer: NodeJS.Timeout | undefined;
   child.once("exit", () => {
@@ -89,21 +90,7 @@ export function childExec(
     resize(cols, rows) {
       opts.resize?.(cols, rows);
     },
-    async *output() {
-      for (;;) {
-        const next = queue.shift();
-        if (next) {
-          if (paused && queue.length < HIGH_WATER_CHUNKS / 2) {
-            paused = false;
-            for (const s of streams) s.resume();
-          }
-          yield next;
-          continue;
-        }
-        if (openStreams === 0) return;
-        await new Promise<void>((r) => (wake = r));
-      }
-    },
+    output: () => out.output(),
     exited,
     async kill() {
       // The exec's own cgroup first: it holds the processes that left its tree (setsid daemons).
