@@ -64,7 +64,7 @@ async function buildRuntime(
     // Loaded only here: the Kubernetes client doubles Hangar's memory, and every process the
     // local runtime starts pays for the parent's size in fork().
     const k8s = await import("@kubernetes/client-node");
-    const { agentBinary } = await import("../runtime/kubernetes/agent-link.js");
+    const { agentBinary } = await import("../runtime/kubernetes/exec/agent-link.js");
     const { createKubernetesRuntime } = await import("../runtime/kubernetes/kube-runtime.js");
     const kc = new k8s.KubeConfig();
     if (cfg.kube.kubeconfig) kc.loadFromFile(cfg.kube.kubeconfig);

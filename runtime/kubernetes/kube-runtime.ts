@@ -20,9 +20,9 @@ import type {
   StartedSandbox,
   WatchStats,
 } from "../types.js";
-import { type AgentBinary, createAgentLinks } from "./agent-link.js";
-import type { DirectPorts } from "./agent-direct.js";
-import { createExecPath } from "./exec-path.js";
+import { type AgentBinary, createAgentLinks } from "./exec/agent-link.js";
+import type { DirectPorts } from "./exec/agent-direct.js";
+import { createExecPath } from "./exec/path.js";
 import { detailOf, isConflict, isForbidden, isNotFound, isTransient, podCreateError, retryWhile } from "./kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TENANT } from "./labels.js";
 import { DEFAULT_GPU_CONFIG, type GpuConfig, gpuAffinity } from "./node-capacity.js";

@@ -3,7 +3,7 @@ import * as k8s from "@kubernetes/client-node";
 import { readFileSync } from "node:fs";
 import * as net from "node:net";
 import { PassThrough, Readable, Writable } from "node:stream";
-import { exitCodeOf } from "../../runtime/kubernetes/kube-exec.js";
+import { exitCodeOf } from "../../runtime/kubernetes/exec/plain.js";
 
 export const NAMESPACE = process.env.HANGAR_TEST_NAMESPACE ?? "hangar-test";
 export const PYTHON_IMAGE = "python:3.11";

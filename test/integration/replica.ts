@@ -2,7 +2,7 @@
 import type * as k8s from "@kubernetes/client-node";
 import { createController } from "../../controller/controller.js";
 import { readFileSync } from "node:fs";
-import { agentBinary } from "../../runtime/kubernetes/agent-link.js";
+import { agentBinary } from "../../runtime/kubernetes/exec/agent-link.js";
 import { DEFAULT_EGRESS_CONFIG } from "../../runtime/kubernetes/egress-policy.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
 import type { WarmPoolConfig } from "../../runtime/kubernetes/warm-pool.js";

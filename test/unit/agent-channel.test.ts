@@ -16,9 +16,9 @@ import {
   JOIN_BYTES,
   takeJoined,
   type AgentChannel,
-} from "../../runtime/kubernetes/agent-channel.js";
+} from "../../runtime/kubernetes/exec/agent-channel.js";
 import fc from "fast-check";
-import { agentBinary, startArgv } from "../../runtime/kubernetes/agent-link.js";
+import { agentBinary, startArgv } from "../../runtime/kubernetes/exec/agent-link.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
 const AGENT = ".build/hangar-agent";

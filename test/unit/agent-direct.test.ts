@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AgentChannel, createAgentChannel } from "../../runtime/kubernetes/agent-channel.js";
-import { dialDirectLink, openDirectLink } from "../../runtime/kubernetes/agent-direct.js";
-import { AgentMissing, agentBinary, createAgentLinks } from "../../runtime/kubernetes/agent-link.js";
+import { type AgentChannel, createAgentChannel } from "../../runtime/kubernetes/exec/agent-channel.js";
+import { dialDirectLink, openDirectLink } from "../../runtime/kubernetes/exec/agent-direct.js";
+import { AgentMissing, agentBinary, createAgentLinks } from "../../runtime/kubernetes/exec/agent-link.js";
 import * as k8s from "@kubernetes/client-node";
 
 const AGENT = ".build/hangar-agent";

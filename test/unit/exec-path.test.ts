@@ -1,8 +1,8 @@
-/** Which way a command takes into a sandbox pod (exec-path.ts), with in-memory agent links. */
+/** Which way a command takes into a sandbox pod (runtime/kubernetes/exec/path.ts), with in-memory agent links. */
 import * as k8s from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import type { AgentChannel } from "../../runtime/kubernetes/agent-channel.js";
-import { createExecPath } from "../../runtime/kubernetes/exec-path.js";
+import type { AgentChannel } from "../../runtime/kubernetes/exec/agent-channel.js";
+import { createExecPath } from "../../runtime/kubernetes/exec/path.js";
 import type { ExecProcess } from "../../runtime/types.js";
 
 const proc = (): ExecProcess => ({

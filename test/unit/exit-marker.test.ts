@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EXIT_MARK, ExitMarkFilter } from "../../runtime/kubernetes/exit-marker.js";
+import { EXIT_MARK, ExitMarkFilter } from "../../runtime/kubernetes/exec/exit-marker.js";
 
 const run = (parts: string[]) => {
   const f = new ExitMarkFilter();

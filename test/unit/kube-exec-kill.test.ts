@@ -1,5 +1,5 @@
 /**
- * The plain exec path's kill on Kubernetes (kube-exec.ts), against an in-process stand-in for the
+ * The plain exec path's kill on Kubernetes (plain.ts), against an in-process stand-in for the
  * apiserver's exec websocket (v5.channel.k8s.io): a cut stream kills its command through a second
  * exec; an unconfirmed kill is retried with backoff, then fails loudly (KillFailed) and is reported
  * with the sandbox id; a shell-less image's command is killed by the last resort, never "killed"
@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { KillFailed, killFailures } from "../../core/kill.js";
-import { kubeExec } from "../../runtime/kubernetes/kube-exec.js";
+import { kubeExec } from "../../runtime/kubernetes/exec/plain.js";
 
 // ws (client-node's own dependency) has no types here: the little of it this test uses.
 type WebSocket = { send(b: Buffer): void; close(): void };

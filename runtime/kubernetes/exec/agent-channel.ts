@@ -9,10 +9,10 @@
  * Transport-agnostic: the Kubernetes exec websocket carries it in production, a local child
  * process in unit tests.
  */
-import { errors } from "../../core/errors.js";
-import { KILL_RETRY_BOUND_MS, KillFailed, killRetryDelays } from "../../core/kill.js";
-import { createOutputQueue, type OutputQueue } from "../exec-output.js";
-import type { ExecProcess, OutputChunk } from "../types.js";
+import { errors } from "../../../core/errors.js";
+import { KILL_RETRY_BOUND_MS, KillFailed, killRetryDelays } from "../../../core/kill.js";
+import { createOutputQueue, type OutputQueue } from "../../exec-output.js";
+import type { ExecProcess, OutputChunk } from "../../types.js";
 
 export const AGENT_VERSION = "hangar-agent/1";
 const HEADER = 9;

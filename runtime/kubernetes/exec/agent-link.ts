@@ -13,8 +13,8 @@ import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
 import { dialDirectLink, type DirectDial, type DirectPorts, listenDirect } from "./agent-direct.js";
-import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
-import { NO_PROGRAM } from "./no-program.js";
+import { AGENT_MOUNT_PATH } from "../../../core/volumes.js";
+import { NO_PROGRAM } from "../no-program.js";
 
 const NOT_INSTALLED = 120;
 const HELLO_TIMEOUT_MS = 10_000;

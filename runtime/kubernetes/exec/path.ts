@@ -1,14 +1,14 @@
 /**
  * How a command reaches a sandbox pod: the pod's hangar-agent channel when it has one (ADR 0008),
- * else one exec websocket per command (kube-exec.ts) under a small sh kill wrapper; and what an
+ * else one exec websocket per command (plain.ts) under a small sh kill wrapper; and what an
  * exit by signal means when the pod went away meanwhile (the pod failed, not the command).
  */
 import * as k8s from "@kubernetes/client-node";
-import { errors } from "../../core/errors.js";
-import type { ExecOptions, ExecProcess, ExecStats } from "../types.js";
+import { errors } from "../../../core/errors.js";
+import type { ExecOptions, ExecProcess, ExecStats } from "../../types.js";
 import type { createAgentLinks } from "./agent-link.js";
-import { kubeExec } from "./kube-exec.js";
-import { NO_PROGRAM } from "./no-program.js";
+import { kubeExec } from "./plain.js";
+import { NO_PROGRAM } from "../no-program.js";
 
 /** What the exec path needs to know of a sandbox. */
 export interface ExecTarget {
@@ -65,7 +65,7 @@ export function createExecPath(o: {
     }
   }
 
-  /** Who a plain exec's command belongs to, and its last-resort kill (kube-exec.ts). */
+  /** Who a plain exec's command belongs to, and its last-resort kill (plain.ts). */
   const killing = (t: ExecTarget) => ({ sandboxId: t.id, ...(o.lastResort ? { lastResort: (why: string) => o.lastResort!(t, why) } : {}) });
 
   /** Whether each sidecar's image has a shell, learned on its first command. */
@@ -152,7 +152,7 @@ export function createExecPath(o: {
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
-export { NO_PROGRAM } from "./no-program.js";
+export { NO_PROGRAM } from "../no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
 
 const withEnv = (argv: string[], env: Record<string, string>) =>

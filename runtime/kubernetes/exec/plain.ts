@@ -10,7 +10,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
-import { errors } from "../../core/errors.js";
+import { errors } from "../../../core/errors.js";
 import {
   KILL_GIVE_UP_MS,
   KILL_RETRY_BOUND_MS,
@@ -19,9 +19,9 @@ import {
   killFailures,
   killRetryDelays,
   retryKill,
-} from "../../core/kill.js";
-import { createOutputQueue } from "../exec-output.js";
-import type { ExecProcess, OutputChunk } from "../types.js";
+} from "../../../core/kill.js";
+import { createOutputQueue } from "../../exec-output.js";
+import type { ExecProcess, OutputChunk } from "../../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
