@@ -4,7 +4,8 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { createAuthenticator, OPEN_TENANT, parseKeysFile } from "../../api/auth.js";
-import { ConfigError, loadConfig, parseKubeRunners, parseTolerations } from "../../cmd/config.js";
+import { ConfigError, loadConfig } from "../../cmd/config.js";
+import { parseKubeRunners, parseTolerations } from "../../cmd/config-kube-nodes.js";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-cfg-"));
 const fakeTool = path.join(dir, "tool");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { toProtoSandbox } from "../../api/sandbox-view.js";
-import { parsePublicGateway, parsePublicTls } from "../../cmd/config.js";
+import { parsePublicGateway, parsePublicTls } from "../../cmd/config-kube-public.js";
 import { chooseRunner } from "../../controller/placement.js";
 import { parsePublicTlsAddress, parsePublicUrl, publicRoute, tlsAddress } from "../../core/public-url.js";
 import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
