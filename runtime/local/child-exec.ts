@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import type { Readable } from "node:stream";
-import { createOutputQueue } from "../exec-output.js";
+import { createOutputQueue, type OutputQueue } from "../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../types.js";
 import { killTree } from "./proc-tree.js";
 import { exitCodeOf } from "../../core/exit-code.js";
@@ -19,10 +19,12 @@ const HIGH_WATER_CHUNKS = 16;
  */
 const IDLE_AFTER_EXIT_MS = 200;
 
-export function childExec(
-  child: ChildProcess,
-  opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> },
-): ExecProcess {
+/**
+ * The child's stdout and stderr read into one output queue (the pipes paused while the consumer
+ * is behind); `drained` resolves once both closed. Pipes still open IDLE_AFTER_EXIT_MS after the
+ * exit with nothing to say are closed.
+ */
+function readOutput(child: ChildProcess): { out: OutputQueue; streams: Readable[]; drained: Promise<void> } {
   let openStreams = 0;
   const streams: Readable[] = [];
   const out = createOutputQueue({
@@ -62,15 +64,23 @@ export function childExec(
     }, IDLE_AFTER_EXIT_MS);
     idleTimer.unref();
   });
-  const exitCode = new Promise<number>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    child.once("exit", (code, signal) => resolve(exitCodeOf(code, signal)));
-    child.once("error", () => resolve(127));
-  });
   const drained = new Promise<void>((resolve) => {
     const check = () => (openStreams === 0 ? resolve() : undefined);
     for (const s of streams) s.once("close", check);
     check();
+  });
+  return { out, streams, drained };
+}
+
+export function childExec(
+  child: ChildProcess,
+  opts: { resize?: (cols: number, rows: number) => void; killAll?: () => Promise<void> },
+): ExecProcess {
+  const { out, streams, drained } = readOutput(child);
+  const exitCode = new Promise<number>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    child.once("exit", (code, signal) => resolve(exitCodeOf(code, signal)));
+    child.once("error", () => resolve(127));
   });
   const exited = Promise.all([exitCode, drained]).then(([code]) => ({ exitCode: code }));
   let stdinClosed = false;
