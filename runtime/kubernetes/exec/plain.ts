@@ -11,18 +11,11 @@ import * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../../core/errors.js";
-import {
-  KILL_GIVE_UP_MS,
-  KILL_RETRY_BOUND_MS,
-  KILL_TRY_TIMEOUT_MS,
-  KillFailed,
-  killFailures,
-  killRetryDelays,
-  retryKill,
-} from "../../../core/kill.js";
-import { createOutputQueue } from "../../exec-output.js";
+import { killFailures } from "../../../core/kill.js";
+import { createOutputQueue, type OutputQueue } from "../../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
+import { plainKiller, type KillTarget, type PlainKiller } from "./plain-kill.js";
 
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
@@ -32,16 +25,6 @@ const WRAP = `echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; ${EXIT_MARK_P
 const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
 /** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
-const KILL = [
-  'f=$0; root=$(cat "$f" 2>/dev/null) || { echo hangar-killed; exit 0; }; all=" $root "; more=1',
-  "while [ $more = 1 ]; do more=0",
-  '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$s" 2>/dev/null || continue',
-  '    case "$all" in *" $ppid "*) case "$all" in *" $pid "*) ;; *) all="$all$pid "; more=1;; esac;; esac',
-  "  done",
-  "done",
-  'kill -KILL $all 2>/dev/null; rm -f "$f"; echo hangar-killed; exit 0',
-].join("\n");
-
 export function exitCodeOf(status: k8s.V1Status): number {
   if (status.status === "Success") return 0;
   const cause = status.details?.causes?.find((c) => c.reason === "ExitCode");
@@ -49,7 +32,7 @@ export function exitCodeOf(status: k8s.V1Status): number {
   throw errors.unavailable(`exec failed: ${status.message ?? status.reason ?? "unknown error"}`);
 }
 
-export interface KubeExecOptions {
+export interface KubeExecOptions extends KillTarget {
   kc: k8s.KubeConfig;
   namespace: string;
   pod: string;
@@ -84,16 +67,20 @@ class TtyOut extends Writable {
   }
 }
 
-export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
-  const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
-  const argv = !o.shell
+/** The argv that runs the command: under the sh wrapper (its pid in `pidFile`) when the image has a shell. */
+function wrappedArgv(o: KubeExecOptions, pidFile: string): string[] {
+  return !o.shell
     ? o.argv
     : o.tty
       ? ["/bin/sh", "-c", WRAP_TTY, pidFile, String(o.tty.cols), String(o.tty.rows), ...o.argv]
       : ["/bin/sh", "-c", o.noInput ? WRAP_NO_INPUT : WRAP, pidFile, ...o.argv];
-  let closed = false;
-  const link: { ws?: { close(): void; _socket?: { pause(): void; resume(): void } } } = {};
-  const out = createOutputQueue({
+}
+
+type Link = { ws?: { close(): void; _socket?: { pause(): void; resume(): void } } };
+
+/** The output queue, its websocket paused while more than HIGH_WATER_BYTES wait for the consumer. */
+function socketOutput(link: Link): OutputQueue {
+  return createOutputQueue({
     flow: {
       unit: "bytes",
       pauseAt: HIGH_WATER_BYTES + 1,
@@ -105,6 +92,10 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
       resume: () => link.ws?._socket?.resume(),
     },
   });
+}
+
+/** The websocket's stdout and stderr, written into `out`. */
+function outputSinks(o: KubeExecOptions, out: OutputQueue): { stdout: Writable; stderr: Writable; marked?: ExitMarkFilter } {
   const push = (stream: OutputChunk["stream"]) => (data: Buffer) => out.push(stream, data);
   const sink = (stream: OutputChunk["stream"]) =>
     new Writable({
@@ -115,7 +106,7 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
     });
   // Wrapped, without a TTY: stderr carries the wrapper's end marker (exit-marker.ts).
   const marked = o.shell && !o.tty ? new ExitMarkFilter() : undefined;
-  const stderrSink = marked
+  const stderr = marked
     ? new Writable({
         write: (chunk, _e, cb) => {
           push("stderr")(marked.push(Buffer.from(chunk)));
@@ -123,135 +114,112 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         },
       })
     : sink("stderr");
-  const stdin = new PassThrough();
   const stdout = o.tty ? new TtyOut(o.tty.cols, o.tty.rows, push("stdout")) : sink("stdout");
-  let resolveExit!: (v: { exitCode: number }) => void;
-  let rejectExit!: (e: unknown) => void;
-  const exited = new Promise<{ exitCode: number }>((res, rej) => {
-    resolveExit = res;
-    rejectExit = rej;
-  });
-  exited.catch(() => undefined);
-  let status: k8s.V1Status | undefined;
-  const socket = await new k8s.Exec(o.kc)
+  return { stdout, stderr, ...(marked ? { marked } : {}) };
+}
+
+/**
+ * What the closed stream says: the exit code, or why the stream was cut before the command ended
+ * (the command is then killed). Throws UNAVAILABLE for an exec that failed. Pure.
+ */
+export function streamEnd(status: k8s.V1Status | undefined, marked: ExitMarkFilter | undefined): { exitCode: number } | { cut: string } {
+  if (!status) return { cut: "the exec websocket closed without an exit status (the pod may have stopped)" };
+  const exitCode = exitCodeOf(status);
+  // "Success" without the wrapper's end marker: the stream was cut (a kubelet restart), not an exit 0.
+  if (marked && exitCode === 0 && marked.rc === undefined)
+    return { cut: "the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown" };
+  return { exitCode };
+}
+
+/** Opens the exec websocket; UNAVAILABLE when it cannot be opened. */
+async function openExec(
+  o: KubeExecOptions,
+  argv: string[],
+  io: { stdout: Writable; stderr: Writable; stdin: PassThrough },
+  onStatus: (s: k8s.V1Status) => void,
+) {
+  return new k8s.Exec(o.kc)
     .exec(
       o.namespace,
       o.pod,
       o.container ?? "main",
       argv,
-      stdout,
-      o.tty ? null : stderrSink,
-      o.noInput && !o.tty ? null : stdin,
+      io.stdout,
+      o.tty ? null : io.stderr,
+      o.noInput && !o.tty ? null : io.stdin,
       !!o.tty,
-      (s) => {
-        status = s;
-      },
+      onStatus,
     )
     .catch((e: unknown) => {
       throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
     });
-  link.ws = socket as unknown as typeof link.ws;
-  /**
-   * One kill exec: true once it ran to its end (its "hangar-killed" line: a stream cut by a
-   * kubelet restart also reports success, exit-marker.ts); false when it failed or took over
-   * `timeoutMs` (retryKill's share of the bound: at most KILL_TRY_TIMEOUT_MS).
-   */
-  const killOnce = (timeoutMs: number) =>
-    new Promise<boolean>((resolve) => {
-      let said = "";
-      let ok = false;
-      new k8s.Exec(o.kc)
-        // At least one stream must be attached, or the kubelet refuses the exec.
-        .exec(
-          o.namespace,
-          o.pod,
-          o.container ?? "main",
-          ["/bin/sh", "-c", KILL, pidFile],
-          new Writable({
-            write: (c, _e, cb) => {
-              said += String(c);
-              cb();
-            },
-          }),
-          null,
-          null,
-          false,
-          (st) => (ok = st?.status === "Success"),
-        )
-        // Decided once the stream is closed, with all of its output read.
-        .then(
-          (w) => {
-            w.on("close", () => resolve(ok && said.includes("hangar-killed")));
-            // Past the second, given up on: its websocket is closed too, never left open.
-            setTimeout(() => w.close(), timeoutMs).unref();
-          },
-          () => resolve(false),
-        );
-      setTimeout(() => resolve(false), timeoutMs).unref();
-    });
-  /**
-   * Kills the command's process tree (a no-op once it ended: the wrapper removed its pid file).
-   * Not confirmed (the apiserver or kubelet restarting): asked again with backoff, each try
-   * started within KILL_RETRY_BOUND_MS and ended within KILL_GIVE_UP_MS of the first (core/kill.ts
-   * retryKill; the bound the chaos suite's vanish check uses), so the
-   * command of a vanished caller, or of a stream a restart cut, does not outlive it; still not
-   * confirmed then, it rejects (KillFailed "unconfirmed"), and whoever asked reports it. Without a
-   * shell there is no wrapper to kill through: `lastResort` (the sandbox ends, ADR 0032), else
-   * KillFailed "no_kill_path".
-   */
-  let killing: Promise<void> | undefined;
-  const killTree = () =>
-    (killing ??= (async () => {
-      if (!o.shell) {
-        if (!o.lastResort)
-          throw new KillFailed(
-            "the image has no /bin/sh and the command did not run through the exec agent: nothing in the pod can kill it",
-            "no_kill_path",
-          );
-        return o.lastResort(
-          "a command could not be killed otherwise: the image has no /bin/sh and the command did not run through the exec agent",
-        );
-      }
-      await retryKill(
-        async (ms) => {
-          if (!(await killOnce(ms)))
-            throw new KillFailed(
-              `the kill exec in pod ${o.pod} did not confirm within ${KILL_GIVE_UP_MS / 1000}s (the kubelet or apiserver unreachable?)`,
-              "unconfirmed",
-            );
-        },
-        { delays: o.killDelaysMs ?? killRetryDelays(), boundMs: KILL_RETRY_BOUND_MS, tryTimeoutMs: KILL_TRY_TIMEOUT_MS },
-      );
-    })());
+}
+
+function deferredExit() {
+  let resolve!: (v: { exitCode: number }) => void;
+  let reject!: (e: unknown) => void;
+  const exited = new Promise<{ exitCode: number }>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  exited.catch(() => undefined);
+  return { exited, resolve, reject };
+}
+
+export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
+  const pidFile = `/tmp/.hangar-exec-${randomUUID()}`;
+  let closed = false;
+  const link: Link = {};
+  const out = socketOutput(link);
+  const { stdout, stderr, marked } = outputSinks(o, out);
+  const stdin = new PassThrough();
+  const exit = deferredExit();
+  let status: k8s.V1Status | undefined;
+  const socket = await openExec(o, wrappedArgv(o, pidFile), { stdout, stderr, stdin }, (s) => {
+    status = s;
+  });
+  link.ws = socket as unknown as Link["ws"];
+  const killer = plainKiller(o, pidFile);
   socket.on("close", () => {
-    if (marked) push("stderr")(marked.flush());
+    if (marked) out.push("stderr", marked.flush());
     closed = true;
     out.end();
     // A stream lost without the command's end leaves the command running in the pod, its caller
     // told UNAVAILABLE (it may retry): it is killed rather than left to run unseen.
     const cut = (why: string) => {
-      void killTree().catch((e: unknown) =>
-        killFailures.report("kubernetes", o.sandboxId ?? o.pod, e, "a command whose exec stream was cut"),
-      );
-      rejectExit(errors.unavailable(why));
+      void killer
+        .kill()
+        .catch((e: unknown) => killFailures.report("kubernetes", o.sandboxId ?? o.pod, e, "a command whose exec stream was cut"));
+      exit.reject(errors.unavailable(why));
     };
-    if (!status) return cut("the exec websocket closed without an exit status (the pod may have stopped)");
+    let end: ReturnType<typeof streamEnd>;
     try {
-      const exitCode = exitCodeOf(status);
-      // "Success" without the wrapper's end marker: the stream was cut (a kubelet restart), not an exit 0.
-      if (marked && exitCode === 0 && marked.rc === undefined)
-        return cut("the exec stream was cut before the command ended (the kubelet or apiserver went away); its result is unknown");
-      resolveExit({ exitCode });
+      end = streamEnd(status, marked);
     } catch (e) {
-      rejectExit(e);
+      return exit.reject(e);
     }
+    if ("cut" in end) return cut(end.cut);
+    exit.resolve(end);
   });
   socket.on("error", () => undefined);
-  let stdinEnded = false;
+  return plainProcess({ stdin, stdout, out, exited: exit.exited, killer, link, closed: () => closed });
+}
 
+/** The ExecProcess over an open exec websocket. */
+function plainProcess(p: {
+  stdin: PassThrough;
+  stdout: Writable;
+  out: OutputQueue;
+  exited: Promise<{ exitCode: number }>;
+  killer: PlainKiller;
+  link: Link;
+  closed(): boolean;
+}): ExecProcess {
+  const { stdin, stdout, link } = p;
+  let stdinEnded = false;
   return {
     async write(data) {
-      if (stdinEnded || closed) return;
+      if (stdinEnded || p.closed()) return;
       if (!stdin.write(data)) await new Promise<void>((r) => stdin.once("drain", () => r()));
     },
     closeStdin() {
@@ -266,12 +234,12 @@ export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
         stdout.emit("resize");
       }
     },
-    output: () => out.output(),
-    exited,
+    output: () => p.out.output(),
+    exited: p.exited,
     async kill() {
       try {
         // Ended with its status: nothing to kill. Cut (killing already): that kill's outcome.
-        if (!closed || killing) await killTree();
+        if (!p.closed() || p.killer.started) await p.killer.kill();
       } finally {
         link.ws?._socket?.resume();
         link.ws?.close();
