@@ -201,3 +201,6 @@ export function localRecords(
     idle: () => files.idle(),
   };
 }
+
+/** What the local runtime keeps of its records (localRecords). */
+export type LocalRecords = ReturnType<typeof localRecords>;
