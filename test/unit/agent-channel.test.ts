@@ -8,15 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ACK_BATCH,
-  createAgentChannel,
-  encodeFrame,
-  FrameParser,
-  JOIN_BYTES,
-  takeJoined,
-  type AgentChannel,
-} from "../../runtime/kubernetes/exec/agent-channel.js";
+import { createAgentChannel, type AgentChannel } from "../../runtime/kubernetes/exec/agent-channel.js";
+import { ACK_BATCH, JOIN_BYTES, takeJoined } from "../../runtime/kubernetes/exec/agent-command.js";
+import { encodeFrame, FrameParser } from "../../runtime/kubernetes/exec/agent-frames.js";
 import fc from "fast-check";
 import { agentBinary, startArgv } from "../../runtime/kubernetes/exec/agent-link.js";
 import type { ExecProcess } from "../../runtime/types.js";
