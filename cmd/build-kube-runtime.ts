@@ -32,7 +32,6 @@ export async function buildKubeRuntime(
     startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
     deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
     defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
-    defaultDenyEgress: cfg.defaultDenyEgress,
     egress: cfg.kube.egress,
     userNamespaces: cfg.kube.userNamespaces,
     runtimeClassName: cfg.kube.runtimeClassName,

@@ -5,8 +5,7 @@
  * additions, and what netinit discovers: the pod's gateway and the kubernetes Service), and a
  * cluster-internal (private) range only where the operator made it grantable. ADR 0012.
  */
-import { effectiveGrants } from "../../core/egress.js";
-import type { SandboxSpec } from "../../core/types.js";
+import type { EgressGrant, SandboxSpec } from "../../core/types.js";
 
 export { allowsEgress } from "../../core/egress.js";
 
@@ -100,16 +99,17 @@ export function neverRanges(cfg: Pick<EgressConfig, "denyCidrs">, nodeAddresses:
   return [...new Set([...ALWAYS_NEVER, ...cfg.denyCidrs, ...nodes, ...discovered.map(hostCidr)])];
 }
 
+/** netinit's rules for one pod: `grants` are the egress grants admission decided (record.effectiveEgress). */
 export function netinitPolicy(
-  spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">,
-  defaultDenyEgress: boolean,
+  spec: Pick<SandboxSpec, "services" | "denyIngress">,
+  grants: EgressGrant[],
   cfg: EgressConfig,
   nodeAddresses: string[],
   proxyAddress?: string,
   agentPorts?: { first: number; count: number },
 ): NetinitPolicy {
-  const grants: NetinitPolicy["grants"] = [];
-  for (const g of effectiveGrants(spec, defaultDenyEgress)) {
+  const rules: NetinitPolicy["grants"] = [];
+  for (const g of grants) {
     if (g.to !== "any" && "hostname" in g.to) continue; // through the proxy
     const ports = g.ports.length
       ? g.ports.map((p) => ({ protocol: p.protocol.toLowerCase(), port: p.port, ...(p.endPort ? { endPort: p.endPort } : {}) }))
@@ -118,7 +118,7 @@ export function netinitPolicy(
       g.to === "any"
         ? [{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }]
         : [{ cidr: g.to.cidr, ...(g.to.except.length ? { except: g.to.except } : {}) }];
-    for (const t of targets) grants.push({ ...t, ...(ports ? { ports } : {}) });
+    for (const t of targets) rules.push({ ...t, ...(ports ? { ports } : {}) });
   }
   // deny_ingress: no inbound connection but Hangar's own exec link (the API refuses it beside services).
   const inbound: NonNullable<NetinitPolicy["inbound"]> = spec.denyIngress
@@ -135,10 +135,10 @@ export function netinitPolicy(
     never: neverRanges(cfg, nodeAddresses),
     private: cfg.privateCidrs,
     grantable: cfg.grantableCidrs,
-    grants,
-    dns: grants.length > 0,
+    grants: rules,
+    dns: rules.length > 0,
     discover: true,
-    ...(hostnamesOf(spec).length && proxyAddress ? { proxy: proxyAddress } : {}),
+    ...(hostnamesOf({ egress: grants }).length && proxyAddress ? { proxy: proxyAddress } : {}),
     ...(inbound.length ? { inbound } : {}),
   };
 }

@@ -4,7 +4,7 @@ import type { StartupProbe } from "../../core/probe.js";
 import { parseQuantity } from "../../core/quantity.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
 import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
-import { allowsEgress, type NetinitPolicy } from "./egress-policy.js";
+import type { NetinitPolicy } from "./egress-policy.js";
 import { HOSTS_ANNOTATION } from "./egress-proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
 import { envFromSecret, pullSecretName } from "./secret-store.js";
@@ -22,7 +22,8 @@ export interface PodOptions {
   runtimeClassName?: string;
   tolerations?: V1Toleration[];
   nodeSelector?: Record<string, string>;
-  defaultDenyEgress: boolean;
+  /** The sandbox may get out (admission decided it: record.effectiveEgress is not empty); false = egress denied. */
+  egress: boolean;
   /** GPUs: the extended resource (requests = limits: GPUs are not shared) and the node affinity for model and memory. */
   gpu?: { resource: string; count: number; affinity?: V1NodeSelectorTerm[] };
   /** false: the pod runs in its own user namespace (sandbox root is not the node's root); unset/true: the host's. */
@@ -161,7 +162,7 @@ export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | und
 }
 
 export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
-  const egress = allowsEgress(spec, o.defaultDenyEgress);
+  const egress = o.egress;
   const [command, ...args] = spec.argv;
   const requests = resources(spec.requests, o.gpu);
   const limits = resources(spec.limits, o.gpu);

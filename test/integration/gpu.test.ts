@@ -50,7 +50,6 @@ const runtime = () =>
     startupTimeoutMs: 60_000,
     deadlineMarginSeconds: 60,
     defaultLifetimeSeconds: 600,
-    defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
     organizationId: "o",
     log: silent,

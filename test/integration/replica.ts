@@ -31,7 +31,6 @@ export function hangarReplica(o: {
     startupTimeoutMs: o.startupTimeoutMs ?? 20_000,
     deadlineMarginSeconds: 60,
     defaultLifetimeSeconds: 600,
-    defaultDenyEgress: true,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
     organizationId: "o",
     log: silent,

@@ -56,7 +56,7 @@ describe("Compose files (CreateSandboxFromFile)", () => {
     expect(api?.imageEntrypoint).toBeUndefined();
     expect(c.spec.hostAliases).toEqual(["cache", "api", "main"]);
     expect(c.spec.compose?.digest).toMatch(/^[0-9a-f]{64}$/);
-    const pod = buildPod("abc", c.spec, { namespace: "ns", defaultDenyEgress: true });
+    const pod = buildPod("abc", c.spec, { namespace: "ns", egress: false });
     expect(pod.spec?.initContainers?.map((x) => [x.name, x.restartPolicy, x.command, x.args])).toEqual([
       ["cache", "Always", undefined, []],
       ["api", "Always", ["python3"], ["-c", "print('serve')"]],

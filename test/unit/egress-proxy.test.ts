@@ -8,6 +8,15 @@ import { egressProxy } from "../../cmd/config-kube-egress.js";
 import { judgedAddresses } from "../../core/cidr.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, netinitPolicy, neverRanges } from "../../runtime/kubernetes/egress-policy.js";
 import { firstHost } from "../../runtime/kubernetes/node-view.js";
+import type { SandboxSpec } from "../../core/types.js";
+import { effectiveGrants } from "../../core/egress.js";
+
+/** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
+const netinitPolicyOf = (
+  spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">,
+  defaultDenyEgress: boolean,
+  ...rest: Parameters<typeof netinitPolicy> extends [unknown, unknown, ...infer R] ? R : never
+) => netinitPolicy(spec, effectiveGrants(spec, defaultDenyEgress), ...rest);
 
 describe("hostnames", () => {
   const names: [string, string | undefined][] = [
@@ -133,7 +142,7 @@ describe("the proxy reaches only what a pod may", () => {
     expect(addressAllowed("::ffff:198.51.100.20", bare)).toBe(true);
   });
   it("holds everything netinit's never list holds, from the same source", () => {
-    const pod = netinitPolicy({ egress: [{ to: "any", ports: [] }] } as never, true, DEFAULT_EGRESS_CONFIG, nodes);
+    const pod = netinitPolicyOf({ egress: [{ to: "any", ports: [] }] } as never, true, DEFAULT_EGRESS_CONFIG, nodes);
     expect(defaults.never).toEqual(expect.arrayContaining(pod.never));
     for (const r of ["::ffff:0:0/96", "64:ff9b::/96", "2002::/16", "2001::/32", "10.96.0.1/32", "10.244.0.1/32"])
       expect(defaults.never).toContain(r);

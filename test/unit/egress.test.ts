@@ -6,12 +6,19 @@ import { chooseRunner, unreachableGrant } from "../../controller/placement.js";
 import { contains, formatCidr, parseCidr } from "../../core/cidr.js";
 import { effectiveGrants } from "../../core/egress.js";
 import { HangarError } from "../../core/errors.js";
-import type { EgressGrant, RunnerInfo } from "../../core/types.js";
+import type { EgressGrant, RunnerInfo, SandboxSpec } from "../../core/types.js";
 import { toDomainSpec } from "../../api/spec.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
 import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
 import { observePod } from "../../runtime/kubernetes/pod-state.js";
 import { spec } from "./fixtures.js";
+
+/** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
+const netinitPolicyOf = (
+  spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">,
+  defaultDenyEgress: boolean,
+  ...rest: Parameters<typeof netinitPolicy> extends [unknown, unknown, ...infer R] ? R : never
+) => netinitPolicy(spec, effectiveGrants(spec, defaultDenyEgress), ...rest);
 
 describe("CIDRs", () => {
   const cases: [string, string | undefined][] = [
@@ -226,18 +233,18 @@ describe("the netinit policy", () => {
     denyCidrs: ["192.0.2.0/24"],
   };
   it("default: no grants, no DNS; never holds loopback, metadata, the operator's ranges and the nodes", () => {
-    const p = netinitPolicy({}, true, cfg, ["192.0.2.2", "fd00::2"]);
+    const p = netinitPolicyOf({}, true, cfg, ["192.0.2.2", "fd00::2"]);
     expect(p).toMatchObject({ grants: [], dns: false, discover: true, private: DEFAULT_PRIVATE_CIDRS, grantable: ["10.50.0.0/16"] });
     expect(p.never).toEqual(
       expect.arrayContaining(["127.0.0.0/8", "169.254.0.0/16", "::1/128", "192.0.2.0/24", "192.0.2.2/32", "fd00::2/128"]),
     );
   });
   it("deny_egress=false (or the default allowing it) is any, on both families, with DNS", () => {
-    expect(netinitPolicy({ denyEgress: false }, true, cfg, []).grants).toEqual([{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }]);
-    expect(netinitPolicy({}, false, cfg, []).dns).toBe(true);
+    expect(netinitPolicyOf({ denyEgress: false }, true, cfg, []).grants).toEqual([{ cidr: "0.0.0.0/0" }, { cidr: "::/0" }]);
+    expect(netinitPolicyOf({}, false, cfg, []).dns).toBe(true);
   });
   it("rules replace any; ports and exceptions carry over", () => {
-    const p = netinitPolicy(
+    const p = netinitPolicyOf(
       { egress: [{ to: { cidr: "198.18.0.0/15", except: ["198.18.9.0/24"] }, ports: [{ protocol: "TCP", port: 80, endPort: 81 }] }] },
       true,
       cfg,
@@ -246,13 +253,13 @@ describe("the netinit policy", () => {
     expect(p.grants).toEqual([{ cidr: "198.18.0.0/15", except: ["198.18.9.0/24"], ports: [{ protocol: "tcp", port: 80, endPort: 81 }] }]);
   });
   it("hostname grants: the proxy is reachable and nothing else is granted for them", () => {
-    const p = netinitPolicy({ egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, true, cfg, [], "10.88.7.1:3128");
+    const p = netinitPolicyOf({ egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, true, cfg, [], "10.88.7.1:3128");
     expect(p).toMatchObject({ grants: [], dns: false, proxy: "10.88.7.1:3128" });
-    expect(netinitPolicy({ egress: [grant("198.18.0.0/15")] }, true, cfg, [], "10.88.7.1:3128").proxy).toBeUndefined();
+    expect(netinitPolicyOf({ egress: [grant("198.18.0.0/15")] }, true, cfg, [], "10.88.7.1:3128").proxy).toBeUndefined();
   });
   it("too many node addresses are left to the operator's ranges (each is a rule on every new connection)", () => {
     const many = Array.from({ length: MAX_NODE_ADDRESSES + 1 }, (_, i) => `192.0.2.${i}`);
-    expect(netinitPolicy({}, true, cfg, many).never).not.toContain("192.0.2.0/32");
+    expect(netinitPolicyOf({}, true, cfg, many).never).not.toContain("192.0.2.0/32");
   });
   it("the echo: rules as given, any when allowed, none when denied", () => {
     expect(effectiveGrants({}, true)).toEqual([]);
@@ -262,10 +269,10 @@ describe("the netinit policy", () => {
 });
 
 describe("the sandbox pod with netinit", () => {
-  const policy = netinitPolicy({}, true, { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" }, []);
+  const policy = netinitPolicyOf({}, true, { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" }, []);
   const pod = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), {
     namespace: "ns",
-    defaultDenyEgress: true,
+    egress: false,
     netinit: { image: "hangar:1", path: "/app/.build/hangar-netinit", policy },
   });
   const init = pod.spec?.initContainers?.[0];
@@ -287,7 +294,7 @@ describe("the sandbox pod with netinit", () => {
     const p = buildPod(
       "0f0e0d0c-0b0a-4000-8000-000000000001",
       spec({ env: { https_proxy: "http://mine:1" }, annotations: { "hangar.dev/egress-hosts": '["*.com"]', note: "x" } }),
-      { namespace: "ns", defaultDenyEgress: true, proxy: { address: "10.88.7.1:3128", hostnames: ["pypi.org"] } },
+      { namespace: "ns", egress: false, proxy: { address: "10.88.7.1:3128", hostnames: ["pypi.org"] } },
     );
     expect(p.spec?.containers[0]?.env).toEqual(
       expect.arrayContaining([
@@ -298,7 +305,7 @@ describe("the sandbox pod with netinit", () => {
     expect(p.metadata?.annotations).toMatchObject({ "hangar.dev/egress-hosts": '["pypi.org"]', note: "x" });
     const q = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ annotations: { "hangar.dev/egress-hosts": '["*.com"]' } }), {
       namespace: "ns",
-      defaultDenyEgress: true,
+      egress: false,
     });
     expect(q.metadata?.annotations?.["hangar.dev/egress-hosts"]).toBeUndefined();
   });
@@ -339,7 +346,7 @@ describe("the sandbox pod with netinit", () => {
       spec({ volumes: [{ name: "work", mountPath: "/work", readOnly: false }] } as never),
       {
         namespace: "ns",
-        defaultDenyEgress: true,
+        egress: false,
         netinit: { image: "hangar:1", path: "/app/.build/hangar-netinit", policy, agent: "/app/.build/hangar-agent" },
       },
     );
@@ -368,7 +375,7 @@ describe("the sandbox pod with netinit", () => {
   });
   it("without netinit there is no init container", () => {
     expect(
-      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.initContainers,
+      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", egress: false }).spec?.initContainers,
     ).toBeUndefined();
   });
   it("a netinit that failed fails the start with its message; one that cannot be pulled too", () => {

@@ -152,7 +152,7 @@ describe("sandboxes", () => {
     expect(server.controller.get("alpha", sb.sandbox_id).spec.annotations).toEqual({ "team.example/owner": "ml" });
     const pod = buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({ annotations: { "team.example/owner": "ml" } }), {
       namespace: "ns",
-      defaultDenyEgress: true,
+      egress: false,
     });
     expect(pod.metadata?.annotations?.["team.example/owner"]).toBe("ml");
   });
@@ -162,8 +162,7 @@ describe("sandboxes", () => {
     const domain = server.controller.get("alpha", sb.sandbox_id).spec;
     expect(domain.workingDir).toBe("/work/repo");
     expect(
-      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", domain, { namespace: "ns", defaultDenyEgress: true }).spec?.containers[0]
-        ?.workingDir,
+      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", domain, { namespace: "ns", egress: false }).spec?.containers[0]?.workingDir,
     ).toBe("/work/repo");
     const launcher = bubblewrapLauncher(
       { bwrap: "/usr/bin/bwrap", setpriv: "/usr/bin/setpriv", nsenter: "/usr/bin/nsenter" },

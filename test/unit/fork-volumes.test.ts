@@ -92,12 +92,13 @@ describe("createForkVolumes", () => {
       [ATTR_LAYER]: expect.stringMatching(/^[0-9a-f]{64}$/),
       [ATTR_SIZE]: String(8 * 1024 * 1024),
     });
-    const pod = buildPod("abc", spec, { namespace: "ns", defaultDenyEgress: true, csiVolumes: csi, ephemeralStorageBytes: 1024 ** 3 });
+    const pod = buildPod("abc", spec, { namespace: "ns", egress: false, csiVolumes: csi, ephemeralStorageBytes: 1024 ** 3 });
     // The clone is a file system of its own size on the plugin's pool: it adds nothing to the pod's node disk.
     expect(pod.spec?.containers[0]?.resources?.limits?.["ephemeral-storage"]).toBe(String(1024 ** 3));
     expect(
-      buildPod("abc", spec, { namespace: "ns", defaultDenyEgress: true, ephemeralStorageBytes: 1024 ** 3 }).spec?.containers[0]?.resources
-        ?.limits?.["ephemeral-storage"],
+      buildPod("abc", spec, { namespace: "ns", egress: false, ephemeralStorageBytes: 1024 ** 3 }).spec?.containers[0]?.resources?.limits?.[
+        "ephemeral-storage"
+      ],
     ).toBe(String(1024 ** 3 + 8 * 1024 * 1024));
     expect(pod.spec?.volumes?.find((v) => v.name === "vol-ws")).toEqual({ name: "vol-ws", csi: csi.ws });
     expect(pod.spec?.volumes?.find((v) => v.name === "vol-tmp")).toEqual({ name: "vol-tmp", emptyDir: {} });

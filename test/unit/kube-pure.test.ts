@@ -1,4 +1,5 @@
 import type { V1Pod } from "@kubernetes/client-node";
+import { allowsEgress } from "../../core/egress.js";
 import { describe, expect, it } from "vitest";
 import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
 import { isForbidden, isTransient, podCreateError, retryStartWrite, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
@@ -38,7 +39,7 @@ describe("tags as labels", () => {
   });
   it("the exact tag list round-trips through the annotation", () => {
     const tags = ["b", "a", "b", "with space", "é"];
-    const pod = buildPod(ID, spec({ tags }), { namespace: "ns", defaultDenyEgress: true });
+    const pod = buildPod(ID, spec({ tags }), { namespace: "ns", egress: false });
     expect(JSON.parse(pod.metadata?.annotations?.[TAGS_ANNOTATION] ?? "")).toEqual(tags);
   });
 });
@@ -60,7 +61,7 @@ describe("buildPod", () => {
       namespace: "ns",
       activeDeadlineSeconds: 120,
       runtimeClassName: "gvisor",
-      defaultDenyEgress: true,
+      egress: false,
       gpu: {
         resource: "nvidia.com/gpu",
         count: 2,
@@ -95,7 +96,7 @@ describe("buildPod", () => {
     expect(pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms).toEqual([
       { matchExpressions: [{ key: "nvidia.com/gpu.product", operator: "In", values: ["NVIDIA-H100-80GB-HBM3"] }] },
     ]);
-    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true }).spec?.affinity).toBeUndefined();
+    expect(buildPod(ID, spec(), { namespace: "ns", egress: false }).spec?.affinity).toBeUndefined();
     expect(pod.spec?.volumes).toEqual([{ name: "vol-ws", emptyDir: { sizeLimit: "1Gi" } }]);
     expect(c?.volumeMounts).toEqual([
       { name: "vol-ws", mountPath: "/workspace" },
@@ -104,7 +105,8 @@ describe("buildPod", () => {
   });
   it("egress follows the request over the default", () => {
     expect(
-      buildPod(ID, spec({ denyEgress: false }), { namespace: "ns", defaultDenyEgress: true }).metadata?.labels?.["hangar.dev/egress"],
+      buildPod(ID, spec({ denyEgress: false }), { namespace: "ns", egress: allowsEgress(spec({ denyEgress: false }), true) }).metadata
+        ?.labels?.["hangar.dev/egress"],
     ).toBe("allow");
   });
 });
@@ -112,8 +114,8 @@ describe("buildPod", () => {
 describe("pod tolerations", () => {
   it("carries the configured tolerations, and none when none are configured", () => {
     const t = [{ key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" }];
-    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true, tolerations: t }).spec?.tolerations).toEqual(t);
-    expect(buildPod(ID, spec(), { namespace: "ns", defaultDenyEgress: true, tolerations: [] }).spec?.tolerations).toBeUndefined();
+    expect(buildPod(ID, spec(), { namespace: "ns", egress: false, tolerations: t }).spec?.tolerations).toEqual(t);
+    expect(buildPod(ID, spec(), { namespace: "ns", egress: false, tolerations: [] }).spec?.tolerations).toBeUndefined();
   });
 });
 
@@ -374,12 +376,12 @@ describe("a sandbox pod's own disk (ADR 0028)", () => {
     };
     expect(ephemeralStorageLimit(s, 10 * GI)).toBe(String(11 * GI));
     expect(ephemeralStorageLimit(s, undefined)).toBeUndefined();
-    const pod = buildPod(ID, s, { namespace: "ns", defaultDenyEgress: true, ephemeralStorageBytes: 10 * GI });
+    const pod = buildPod(ID, s, { namespace: "ns", egress: false, ephemeralStorageBytes: 10 * GI });
     const main = pod.spec?.containers[0];
     expect(main?.resources?.limits?.["ephemeral-storage"]).toBe(String(11 * GI));
     expect(main?.resources?.requests?.["ephemeral-storage"]).toBe("0");
     expect(
-      buildPod(ID, s, { namespace: "ns", defaultDenyEgress: true }).spec?.containers[0]?.resources?.limits?.["ephemeral-storage"],
+      buildPod(ID, s, { namespace: "ns", egress: false }).spec?.containers[0]?.resources?.limits?.["ephemeral-storage"],
     ).toBeUndefined();
   });
 });

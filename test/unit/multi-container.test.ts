@@ -103,7 +103,7 @@ describe("multi-container sandboxes", () => {
     );
     const pod = buildPod("abc", s, {
       namespace: "ns",
-      defaultDenyEgress: true,
+      egress: false,
       netinit: { image: "netinit:1", path: "/netinit", policy: { allow: [] } as never },
     });
     expect(pod.spec?.containers?.map((c) => c.name)).toEqual(["main"]);
@@ -129,7 +129,7 @@ describe("multi-container sandboxes", () => {
   });
   it("host aliases resolve to loopback", () => {
     const s = { ...create([keep({ name: "main", primary: true }), keep({ name: "db" })]), hostAliases: ["db", "main"] };
-    expect(buildPod("abc", s, { namespace: "ns", defaultDenyEgress: true }).spec?.hostAliases).toEqual([
+    expect(buildPod("abc", s, { namespace: "ns", egress: false }).spec?.hostAliases).toEqual([
       { ip: "127.0.0.1", hostnames: ["db", "main"] },
     ]);
   });
@@ -200,7 +200,7 @@ describe("the informer's slim pods (slimPod)", () => {
   const full = buildPod(
     "abc",
     { ...s, startupProbe: { exec: ["true"], periodSeconds: 1, timeoutSeconds: 1, failureThreshold: 3, initialDelaySeconds: 0 } } as never,
-    { namespace: "ns", defaultDenyEgress: true, hostUsers: false, netinit: { image: "netinit:1", path: "/netinit" } } as never,
+    { namespace: "ns", egress: false, hostUsers: false, netinit: { image: "netinit:1", path: "/netinit" } } as never,
   );
   full.metadata = { ...full.metadata, creationTimestamp: new Date(0), managedFields: [{ manager: "kubelet", operation: "Update" }] };
   full.spec = { ...full.spec!, nodeName: "n1", activeDeadlineSeconds: 90 };

@@ -79,7 +79,7 @@ describe("startup probe", () => {
     expect(() => create({ exec: ["true"], period_seconds: 3600, failure_threshold: 10 })).toThrow(/startup_probe: may take up to/);
   });
   it("Kubernetes: the container's startupProbe; RUNNING only once the kubelet says started; killed before that is a failed start", () => {
-    const pod = buildPod("abc", spec({ startupProbe: probe() }), { namespace: "ns", defaultDenyEgress: true });
+    const pod = buildPod("abc", spec({ startupProbe: probe() }), { namespace: "ns", egress: false });
     expect(pod.spec?.containers[0]?.startupProbe).toEqual({
       exec: { command: ["test", "-f", "/ready"] },
       periodSeconds: 2,
@@ -102,7 +102,7 @@ describe("startup probe", () => {
       }),
     ).toMatchObject({ t: "start-failed", reason: expect.stringMatching(/startup probe did not pass/) });
     // Without a probe, running is running.
-    const plain = buildPod("abc", spec(), { namespace: "ns", defaultDenyEgress: true });
+    const plain = buildPod("abc", spec(), { namespace: "ns", egress: false });
     expect(
       observePod(
         { ...plain, status: { containerStatuses: [{ name: "main", started: false, state: { running: {} } }] } } as never,

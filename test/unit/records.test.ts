@@ -87,11 +87,11 @@ describe("record codec", () => {
     expect(decodeRecord(encodeRecord(r))).toEqual(r); // what the controller then stores reads back
   });
   it("a pod with a record carries it, the finalizer that keeps it, and the tenant label", () => {
-    const pod = buildPod(record().id, spec(), { namespace: "ns", defaultDenyEgress: true, record: { tenant: "team a/b", text: "{}" } });
+    const pod = buildPod(record().id, spec(), { namespace: "ns", egress: false, record: { tenant: "team a/b", text: "{}" } });
     expect(pod.metadata?.finalizers).toEqual([RECORD_FINALIZER]);
     expect(pod.metadata?.annotations?.[RECORD_ANNOTATION]).toBe("{}");
     expect(pod.metadata?.labels?.["hangar.dev/tenant"]).toBe(tenantLabelValue("team a/b"));
-    expect(buildPod(record().id, spec(), { namespace: "ns", defaultDenyEgress: true }).metadata?.finalizers).toBeUndefined();
+    expect(buildPod(record().id, spec(), { namespace: "ns", egress: false }).metadata?.finalizers).toBeUndefined();
   });
   it("tenant label values are the tenant when valid, else a stable hash", () => {
     expect(tenantLabelValue("alpha")).toBe("alpha");

@@ -219,7 +219,7 @@ describe("Kubernetes store", () => {
     expect(() => valueOf(secret({ [STORE_LABEL]: "team" }, { a: "1" }), ref({ field: "z" }), "ns")).toThrow(/has no key "z"/);
   });
   it("the pod reads values from its own Secret: the pod spec holds names only", () => {
-    const pod = buildPod("abc", spec({ env: { PLAIN: "1" } }), { namespace: "sb", defaultDenyEgress: true, secretEnv: ["HF_TOKEN"] });
+    const pod = buildPod("abc", spec({ env: { PLAIN: "1" } }), { namespace: "sb", egress: false, secretEnv: ["HF_TOKEN"] });
     const env = pod.spec?.containers[0]?.env ?? [];
     expect(env).toContainEqual({ name: "PLAIN", value: "1" });
     expect(env).toContainEqual({ name: "HF_TOKEN", valueFrom: { secretKeyRef: { name: "sbx-abc-env", key: "HF_TOKEN" } } });
@@ -408,10 +408,10 @@ describe("image pull credentials", () => {
     expect(chooseRunner(s, [{ ...runner, pullCredentials: true }])).toEqual({ runner: { ...runner, pullCredentials: true } });
   });
   it("the pod pulls with its own Secret, always asking the registry; the Secret holds the config", () => {
-    const pod = buildPod("abc", spec({ image: "ghcr.io/org/x:1" }), { namespace: "sb", defaultDenyEgress: true, pullSecret: true });
+    const pod = buildPod("abc", spec({ image: "ghcr.io/org/x:1" }), { namespace: "sb", egress: false, pullSecret: true });
     expect(pod.spec?.imagePullSecrets).toEqual([{ name: "sbx-abc-pull" }]);
     expect(pod.spec?.containers[0]?.imagePullPolicy).toBe("Always");
-    expect(buildPod("abc", spec(), { namespace: "sb", defaultDenyEgress: true }).spec?.containers[0]?.imagePullPolicy).toBe("IfNotPresent");
+    expect(buildPod("abc", spec(), { namespace: "sb", egress: false }).spec?.containers[0]?.imagePullPolicy).toBe("IfNotPresent");
     const s = pullSecret("abc", "sb", '{"auths":{}}');
     expect(s.type).toBe("kubernetes.io/dockerconfigjson");
     expect(Buffer.from(s.data?.[".dockerconfigjson"] ?? "", "base64").toString()).toBe('{"auths":{}}');

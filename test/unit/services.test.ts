@@ -2,10 +2,18 @@ import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { toProtoSandbox } from "../../api/sandbox-view.js";
 import { chooseRunner } from "../../controller/placement.js";
-import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
+import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
 import { DEFAULT_EGRESS_CONFIG, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
 import { buildService, buildServicePolicy } from "../../runtime/kubernetes/services.js";
 import { spec } from "./fixtures.js";
+import { effectiveGrants } from "../../core/egress.js";
+
+/** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
+const netinitPolicyOf = (
+  spec: Pick<SandboxSpec, "denyEgress" | "egress" | "services" | "denyIngress">,
+  defaultDenyEgress: boolean,
+  ...rest: Parameters<typeof netinitPolicy> extends [unknown, unknown, ...infer R] ? R : never
+) => netinitPolicy(spec, effectiveGrants(spec, defaultDenyEgress), ...rest);
 
 const create = (services: unknown) =>
   toDomainSpec({ containers: [{ image: "python:3.11" }], services } as never, { maxLifetimeSeconds: 60 });
@@ -201,20 +209,20 @@ describe("PRIVATE services", () => {
         ],
       },
     ]);
-    expect(netinitPolicy({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, []).inbound).toEqual([
+    expect(netinitPolicyOf({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, []).inbound).toEqual([
       { protocol: "tcp", port: 8080 },
       { protocol: "udp", port: 53 },
     ]);
-    expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [])).not.toHaveProperty("inbound");
+    expect(netinitPolicyOf(spec(), true, DEFAULT_EGRESS_CONFIG, [])).not.toHaveProperty("inbound");
     // The exec agent's direct link (ADR 0022): its port range, TCP only, beside the services.
     expect(
-      netinitPolicy({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 47960, count: 16 }).inbound,
+      netinitPolicyOf({ ...spec(), services: ports }, true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 47960, count: 16 }).inbound,
     ).toEqual([
       { protocol: "tcp", port: 8080 },
       { protocol: "udp", port: 53 },
       { protocol: "tcp", port: 47960, endPort: 47975 },
     ]);
-    expect(netinitPolicy(spec(), true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 50000, count: 1 }).inbound).toEqual([
+    expect(netinitPolicyOf(spec(), true, DEFAULT_EGRESS_CONFIG, [], undefined, { first: 50000, count: 1 }).inbound).toEqual([
       { protocol: "tcp", port: 50000 },
     ]);
   });
@@ -249,13 +257,13 @@ describe("deny_ingress", () => {
     });
   const cfg = { ...DEFAULT_EGRESS_CONFIG, enforcement: "netinit" as const };
   it("true: no inbound port but Hangar's own exec link", () => {
-    const p = netinitPolicy(make(true, []), true, cfg, [], undefined, { first: 7000, count: 2 });
+    const p = netinitPolicyOf(make(true, []), true, cfg, [], undefined, { first: 7000, count: 2 });
     expect(p.inbound).toEqual([{ protocol: "tcp", port: 7000, endPort: 7001 }]);
   });
   it("false or unset: inbound on the services' ports only", () => {
     for (const deny of [false, undefined]) {
-      expect(netinitPolicy(make(deny, [{ port: 8080 }]), true, cfg, []).inbound).toEqual([{ protocol: "tcp", port: 8080 }]);
-      expect(netinitPolicy(make(deny, []), true, cfg, []).inbound).toBeUndefined();
+      expect(netinitPolicyOf(make(deny, [{ port: 8080 }]), true, cfg, []).inbound).toEqual([{ protocol: "tcp", port: 8080 }]);
+      expect(netinitPolicyOf(make(deny, []), true, cfg, []).inbound).toBeUndefined();
     }
   });
   it("true beside services is refused naming the field", () => {
@@ -265,6 +273,6 @@ describe("deny_ingress", () => {
   });
   it("a spec's denyIngress is what netinit reads (the stored field is not inert)", () => {
     const withServices = { ...make(undefined, [{ port: 8080 }]), denyIngress: true };
-    expect(netinitPolicy(withServices, true, cfg, []).inbound).toBeUndefined();
+    expect(netinitPolicyOf(withServices, true, cfg, []).inbound).toBeUndefined();
   });
 });

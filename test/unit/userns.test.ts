@@ -93,11 +93,8 @@ describe("the user-namespace probe", () => {
   });
   it("sandbox pods get hostUsers: false only when asked", () => {
     expect(
-      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true, hostUsers: false }).spec
-        ?.hostUsers,
+      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", egress: false, hostUsers: false }).spec?.hostUsers,
     ).toBe(false);
-    expect(
-      buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", defaultDenyEgress: true }).spec?.hostUsers,
-    ).toBeUndefined();
+    expect(buildPod("0f0e0d0c-0b0a-4000-8000-000000000001", spec({}), { namespace: "ns", egress: false }).spec?.hostUsers).toBeUndefined();
   });
 });

@@ -101,7 +101,7 @@ describe("registered volumes", () => {
     const s = (
       await resolveVolumes("alpha", spec([{ volume: "d", mount_path: "/data", sub_path: "run1", read_only: true }]), registry([vol()]))
     ).spec;
-    const pod = buildPod("abc", s, { namespace: "sandboxes", defaultDenyEgress: true });
+    const pod = buildPod("abc", s, { namespace: "sandboxes", egress: false });
     expect(pod.spec?.volumes).toEqual([{ name: "vol-d", persistentVolumeClaim: { claimName: "pvc-data", readOnly: true } }]);
     expect(pod.spec?.containers?.[0]?.volumeMounts).toEqual([{ name: "vol-d", mountPath: "/data", readOnly: true, subPath: "run1" }]);
     expect(() =>

@@ -1,0 +1,62 @@
+/** What a Kubernetes runtime is configured with (cmd/ assembles it from the environment). */
+import type * as k8s from "@kubernetes/client-node";
+import type { AgentBinary } from "../exec/agent-link.js";
+import type { DirectPorts } from "../exec/agent-direct.js";
+import type { EgressConfig } from "../egress-policy.js";
+import type { GpuConfig } from "../node-capacity.js";
+import type { PublicGateway, PublicTlsGateway } from "../public-routes.js";
+import type { UsernsMode } from "../userns.js";
+import type { WarmPoolConfig } from "../warm-pool.js";
+
+export interface KubeRunner {
+  runnerId: string;
+  runnerGroupId: string;
+  nodeSelector: Record<string, string>;
+}
+
+export interface KubeRuntimeOptions {
+  kubeConfig: k8s.KubeConfig;
+  namespace: string;
+  startupTimeoutMs: number;
+  /** Extra seconds beyond the sandbox lifetime before Kubernetes' own activeDeadlineSeconds ends the pod. */
+  deadlineMarginSeconds: number;
+  /** Unused: a sandbox's lifetime is decided at admission (record.effectiveLifetimeSeconds). */
+  defaultLifetimeSeconds?: number;
+  /** User namespaces for sandbox pods (userns.ts): auto = probe and use them where they work; default off. */
+  userNamespaces?: UsernsMode;
+  /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
+  egress?: EgressConfig;
+  runtimeClassName?: string;
+  /** The CSI driver of hangar-forkcsi (fork-volumes.ts, ADR 0029): restored volumes are copy-on-write clones; unset = tar -x in the sandbox. */
+  forkDriver?: string;
+  /** A sandbox pod's own disk past which the kubelet evicts it (pod-spec.ts ephemeralStorageLimit, ADR 0028); undefined: no cap. */
+  ephemeralStorageBytes?: number;
+  /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
+  tolerations?: k8s.V1Toleration[];
+  /** The cluster's DNS domain (HANGAR_KUBE_CLUSTER_DOMAIN): service addresses end in <namespace>.svc.<domain>. */
+  clusterDomain?: string;
+  /** PUBLIC services: the Gateway that publishes them (HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL); absent = refused. */
+  publicGateway?: PublicGateway;
+  /** TLS passthrough endpoints: the Gateway TLS listener and SNI names (HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS); absent = refused. */
+  publicTls?: PublicTlsGateway;
+  /** Secret stores are configured: sandboxes may carry secrets (their own Secret, env-secrets.ts). */
+  secrets?: boolean;
+  /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
+  warmPools?: WarmPoolConfig[];
+  /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
+  execAgent?: AgentBinary;
+  /** With execAgent: the ports its direct link (ADR 0022) may listen on; unset = the exec channel only. */
+  agentDirectPorts?: DirectPorts;
+  /** With execAgent and netinit: hangar-agent's path in the netinit image, which netinit copies into each pod (ADR 0023); unset = through exec stdin. */
+  agentImagePath?: string;
+  /** Reported capacity per runner when the identity may not list nodes (namespace-scoped). */
+  fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
+  /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
+  runners: KubeRunner[];
+  /** GPUs on the nodes: the extended resource and the model and memory labels (node-capacity.ts). */
+  gpu?: GpuConfig;
+  /** How often the nodes' capacity and GPU labels are read again (ms). */
+  nodeRefreshMs?: number;
+  organizationId: string;
+  log: { warn(o: object, m: string): void; info(o: object, m: string): void };
+}

@@ -1,0 +1,58 @@
+/** The last step of every start (cold, warm, taken over): the mounted files placed, and what the sandbox's status says. */
+import type * as k8s from "@kubernetes/client-node";
+import type { StartedSandbox } from "../../types.js";
+import type { UsernsMode } from "../userns.js";
+import type { KubeState, Tracked } from "./state.js";
+
+export interface PlaceFilesOptions {
+  state: KubeState;
+  userNamespaces?: UsernsMode;
+  /** Runs a command in the pod (plain exec), resolving its exit code. */
+  run(pod: string, argv: string[], input?: Buffer): Promise<number>;
+  getPod(name: string): k8s.V1Pod | undefined;
+  onPod(p: k8s.V1Pod, deleted: boolean): void;
+  now: () => number;
+}
+
+/** What a sandbox's status says about where and how it runs. */
+export function startedNote(
+  o: Pick<PlaceFilesOptions, "state" | "userNamespaces">,
+  note: string,
+  pod: k8s.V1Pod | undefined,
+  gvisor: boolean,
+  shell: boolean,
+): string {
+  const inUserns = pod?.spec?.hostUsers === false;
+  const users = inUserns
+    ? "; in a user namespace (hostUsers: false)"
+    : gvisor
+      ? "; gVisor (its own kernel and namespaces), no network"
+      : (o.userNamespaces ?? "off") !== "off"
+        ? `; ${o.state.userns.note}`
+        : "";
+  return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}`;
+}
+
+/** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
+export async function placeFiles(o: PlaceFilesOptions, t: Tracked, note: string): Promise<StartedSandbox> {
+  for (const f of t.spec.files) {
+    if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
+    const dir = f.path.replace(/\/[^/]*$/, "") || "/";
+    const code = await o.run(
+      t.pod,
+      [
+        "/bin/sh",
+        "-c",
+        'mkdir -p "$1" && t="$2.hangar-$$" && cat > "$t" && chmod 444 "$t" && mv -f "$t" "$2"',
+        "hangar-mount",
+        dir,
+        f.path,
+      ],
+      f.content,
+    );
+    if (code !== 0) throw new Error(`could not place mounted file ${f.path}`);
+  }
+  t.started = true;
+  if (t.lastPod) o.onPod(t.lastPod, false);
+  return { imageNote: startedNote(o, note, t.lastPod ?? o.getPod(t.pod), !!t.gvisor, t.shell), startedAtMs: o.now() };
+}

@@ -1,0 +1,144 @@
+/**
+ * What pod a start makes, from what admission decided and stored on the record (runner, runtime
+ * class, gVisor, egress grants, lifetime): nothing here decides a policy again.
+ */
+import type * as k8s from "@kubernetes/client-node";
+import type { StartSecrets } from "../../../core/secrets.js";
+import {
+  DEFAULT_MAIN_ARGV,
+  type EgressGrant,
+  gpuAsk,
+  NODE_DEFAULT_RUNTIME_CLASS,
+  type SandboxRecord,
+  type SandboxSpec,
+} from "../../../core/types.js";
+import { type EgressConfig, hostnamesOf, netinitPolicy } from "../egress-policy.js";
+import { type GpuConfig, gpuAffinity } from "../node-capacity.js";
+import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod-spec.js";
+import { POOL_LABEL, type WarmPoolConfig } from "../warm-pool.js";
+import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
+import type { KubeState } from "./state.js";
+
+export type PodPlanOptions = Pick<
+  KubeRuntimeOptions,
+  | "namespace"
+  | "startupTimeoutMs"
+  | "deadlineMarginSeconds"
+  | "runtimeClassName"
+  | "tolerations"
+  | "ephemeralStorageBytes"
+  | "execAgent"
+  | "agentDirectPorts"
+  | "agentImagePath"
+> & {
+  egress: EgressConfig;
+  /** The image holding hangar-netinit when egress is enforced by netinit. */
+  netinitImage?: string;
+  gpu: GpuConfig;
+  state: KubeState;
+  nodes: { addresses(): string[]; nodes(runnerId: string): k8s.V1Node[] };
+};
+
+/** The decided egress: the grants in force ([] = none) and whether the sandbox may get out at all. */
+export const decidedGrants = (r: Pick<SandboxRecord, "effectiveEgress">): EgressGrant[] => r.effectiveEgress ?? [];
+
+/** The runtime class a record runs under: undefined when the node's default handler runs it. */
+export const runtimeClassOf = (r: Pick<SandboxRecord, "effectiveRuntimeClass">): string | undefined =>
+  r.effectiveRuntimeClass === NODE_DEFAULT_RUNTIME_CLASS ? undefined : r.effectiveRuntimeClass;
+
+/** netinit's part of a pod: none without netinit enforcement, and none under gVisor (no pod network). */
+export function netinitFor(
+  p: PodPlanOptions,
+  spec: Pick<SandboxSpec, "services" | "denyIngress">,
+  grants: EgressGrant[],
+  gvisor: boolean,
+): PodOptions["netinit"] {
+  if (!p.netinitImage || gvisor) return undefined;
+  const agentPorts = p.execAgent ? p.agentDirectPorts : undefined;
+  return {
+    image: p.netinitImage,
+    path: p.egress.netinitPath,
+    policy: netinitPolicy(spec, grants, p.egress, p.nodes.addresses(), p.state.proxyAddress, agentPorts),
+    ...(p.execAgent && p.agentImagePath ? { agent: p.agentImagePath } : {}),
+  };
+}
+
+export interface ColdStart {
+  record: SandboxRecord;
+  text: string;
+  runner?: KubeRunner;
+  secrets?: StartSecrets;
+  csiVolumes: NonNullable<PodOptions["csiVolumes"]>;
+}
+
+/** The pod of a cold start. */
+export function coldPod(p: PodPlanOptions, c: ColdStart): k8s.V1Pod {
+  const { record, runner, secrets, csiVolumes } = c;
+  const spec = record.spec;
+  const grants = decidedGrants(record);
+  const gvisor = !!record.gvisor;
+  const hostnames = hostnamesOf({ egress: grants });
+  const ask = gpuAsk(spec);
+  return buildPod(record.id, spec, {
+    namespace: p.namespace,
+    gpu: ask
+      ? {
+          resource: p.gpu.resource,
+          count: ask.count,
+          affinity: gpuAffinity(ask, p.nodes.nodes(runner?.runnerId ?? record.runnerId), p.gpu),
+        }
+      : undefined,
+    // Counted from the pod's start, before the image pull and netinit: the start may take up to the
+    // startup timeout, so that much more, until the sandbox runs and this is tightened (tightenedDeadline).
+    activeDeadlineSeconds: record.effectiveLifetimeSeconds + Math.ceil(p.startupTimeoutMs / 1000) + p.deadlineMarginSeconds,
+    runtimeClassName: runtimeClassOf(record),
+    tolerations: p.tolerations,
+    ephemeralStorageBytes: p.ephemeralStorageBytes,
+    ...(Object.keys(csiVolumes).length ? { csiVolumes } : {}),
+    nodeSelector: runner && Object.keys(runner.nodeSelector).length ? runner.nodeSelector : undefined,
+    egress: grants.length > 0,
+    netinit: netinitFor(p, spec, grants, gvisor),
+    // runsc cannot join a pod user namespace (its gofer fails); gVisor's sentry runs in namespaces of its own.
+    hostUsers: !p.state.userns.on || gvisor,
+    proxy: hostnames.length && p.state.proxyAddress ? { address: p.state.proxyAddress, hostnames } : undefined,
+    secretEnv: secrets?.env ? Object.keys(secrets.env) : undefined,
+    pullSecret: !!secrets?.pullConfig,
+    record: { tenant: record.tenant, text: c.text },
+  });
+}
+
+/** An idle pod of a warm pool: started with no egress (deny), claimed later by a sandbox that allows none. */
+export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, labels: Record<string, string>): k8s.V1Pod {
+  const shape = pool.shape ?? { requests: {}, limits: {} };
+  const pod = buildPod(
+    id,
+    {
+      image: pool.image,
+      argv: [...DEFAULT_MAIN_ARGV],
+      env: {},
+      files: [],
+      requests: shape.requests,
+      limits: shape.limits,
+      workingDir: shape.workingDir,
+      tags: [],
+      maxLifetimeSeconds: 0,
+      runnerIds: [],
+      annotations: {},
+      volumes: [],
+    },
+    {
+      namespace: p.namespace,
+      runtimeClassName: p.runtimeClassName,
+      tolerations: p.tolerations,
+      nodeSelector: pool.nodeSelector,
+      egress: false,
+      netinit: netinitFor(p, {}, [], false),
+      hostUsers: !p.state.userns.on,
+      ephemeralStorageBytes: p.ephemeralStorageBytes,
+    },
+  );
+  return {
+    ...pod,
+    metadata: { namespace: p.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } },
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The durable records: each sandbox's record lives on its pod (an annotation, held by a finalizer).
+ * open() delivers every record the watch holds, lookup() finds a pod another replica just made, save()
+ * writes a record (and, once it runs, tightens the pod's own deadline), remove() releases it.
+ */
+import type * as k8s from "@kubernetes/client-node";
+import type { SandboxRecord } from "../../../core/types.js";
+import type { DurableRecords } from "../../types.js";
+import { tightenedDeadline } from "../deadline.js";
+import { createIdLookup, ID_SETTLE_MS } from "../id-lookup.js";
+import { SANDBOX_ID } from "../labels.js";
+import { encodeRecord, RECORD_ANNOTATION } from "../record-codec.js";
+import { createRecordStore } from "../record-store.js";
+import { EXEC_ANNOTATION } from "../warm-pool.js";
+import type { PodWatch } from "./pod-watch.js";
+import { idOf } from "./reconciler.js";
+import { type KubeState, nameOf, untrack } from "./state.js";
+
+export interface RecordsOptions {
+  core: k8s.CoreV1Api;
+  namespace: string;
+  deadlineMarginSeconds: number;
+  state: KubeState;
+  watch: PodWatch;
+  onPod(p: k8s.V1Pod, deleted: boolean): void;
+  track<T>(p: Promise<T>): Promise<T>;
+  log: { warn(o: object, m: string): void };
+}
+
+export function createRecords(o: RecordsOptions) {
+  const s = o.state;
+  const store = createRecordStore(o.core, o.namespace, (id) => nameOf(s, id), o.log);
+  const seen = new Set<(id: string) => void>();
+  const ids = createIdLookup({
+    settleMs: ID_SETTLE_MS,
+    windowMs: 50,
+    maxBatch: 100,
+    watching: o.watch.watching,
+    known: (id) => s.tracked.has(id),
+    async list(batch) {
+      const pods = await o.core.listNamespacedPod({ namespace: o.namespace, labelSelector: `${SANDBOX_ID} in (${batch.join(",")})` });
+      for (const p of pods.items) {
+        const id = idOf(p);
+        if (id && !s.tracked.has(id)) o.onPod(p, false);
+      }
+    },
+    onSeen: (f) => {
+      seen.add(f);
+      return () => seen.delete(f);
+    },
+  });
+
+  async function save(r: SandboxRecord) {
+    const t = s.tracked.get(r.id);
+    const annotations: Record<string, string> = { [RECORD_ANNOTATION]: encodeRecord(r) };
+    if (t?.started) annotations[EXEC_ANNOTATION] = t.shell ? "sh" : "plain";
+    if (t) t.recordText = annotations[RECORD_ANNOTATION];
+    // Once it runs, Kubernetes' own backstop is counted from the same start as Hangar's lifetime.
+    const deadline =
+      r.state === "RUNNING"
+        ? tightenedDeadline(
+            t?.lastPod ?? (t ? o.watch.get(t.pod) : undefined),
+            r.startedAtMs,
+            r.effectiveLifetimeSeconds,
+            o.deadlineMarginSeconds,
+          )
+        : undefined;
+    await o.track(store.write(r.id, annotations, t?.created, deadline ? { activeDeadlineSeconds: deadline } : undefined));
+  }
+
+  const records: DurableRecords = {
+    async open() {
+      s.open = true;
+      for (const p of o.watch.list()) o.onPod(p, false);
+    },
+    async lookup(id) {
+      if (s.open) await ids.lookup(id);
+    },
+    save,
+  };
+
+  return {
+    records,
+    /** A pod the watch added: a lookup waiting on its id is answered. */
+    added(p: k8s.V1Pod) {
+      const id = idOf(p);
+      if (id) for (const f of [...seen]) f(id);
+    },
+    async remove(id: string) {
+      await o.track(store.release(id));
+      untrack(s, id);
+    },
+    idle: () => store.idle(),
+    close: () => ids.close(),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The start path: a record becomes a running pod — a warm pool pod claimed, or a pod made cold (its
+ * Secrets and Services with it), waited for until the reconciler settles it, exec probed, files placed.
+ */
+import type * as k8s from "@kubernetes/client-node";
+import type { StartSecrets } from "../../../core/secrets.js";
+import type { SandboxRecord } from "../../../core/types.js";
+import type { ExitInfo, StartedSandbox } from "../../types.js";
+import type { createEnvSecrets } from "../env-secrets.js";
+import { type createForkVolumes, mountFailure } from "../fork-volumes.js";
+import { isConflict, isForbidden, podCreateError, retryWhile } from "../kube-errors.js";
+import { podName, type PodOptions } from "../pod-spec.js";
+import { observePod, type PodView } from "../pod-state.js";
+import { encodeRecord } from "../record-codec.js";
+import { createServices } from "../services.js";
+import type { KubeRuntimeOptions } from "./options.js";
+import { placeFiles, type PlaceFilesOptions } from "./place-files.js";
+import { coldPod, type PodPlanOptions } from "./pod-plan.js";
+import { emit, type KubeState, type Tracked, untrack } from "./state.js";
+import { claimWarm, poolOf, type WarmClaimOptions } from "./warm-claim.js";
+
+export interface StartOptions extends Pick<KubeRuntimeOptions, "kubeConfig" | "namespace" | "runners" | "publicGateway" | "publicTls"> {
+  core: k8s.CoreV1Api;
+  state: KubeState;
+  plan: PodPlanOptions;
+  place: PlaceFilesOptions;
+  warm: WarmClaimOptions;
+  envSecrets: ReturnType<typeof createEnvSecrets>;
+  fork?: ReturnType<typeof createForkVolumes>;
+  agents?: { open(pod: string, shell?: boolean): Promise<unknown> };
+  probe(pod: string, container?: string, stop?: () => boolean): Promise<boolean>;
+  deletePod(name: string, why: string): Promise<void>;
+  finish(t: Tracked, e: Omit<ExitInfo, "endedAtMs">): void;
+}
+
+/** A start whose restored volumes the node plugin cloned says so: no tar restore follows. */
+export async function start(o: StartOptions, record: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
+  const csi = o.fork?.csiVolumes(record.spec) ?? {};
+  const started = await startPod(o, record, secrets, csi);
+  return Object.keys(csi).length ? { ...started, restored: Object.keys(csi) } : started;
+}
+
+async function startPod(
+  o: StartOptions,
+  record: SandboxRecord,
+  secrets: StartSecrets | undefined,
+  csiVolumes: NonNullable<PodOptions["csiVolumes"]>,
+): Promise<StartedSandbox> {
+  const { id, spec } = record;
+  const runner = o.runners.find((r) => r.runnerId === record.runnerId) ?? o.runners[0];
+  const text = encodeRecord(record);
+  const t: Tracked = {
+    id,
+    pod: podName(id),
+    runnerId: runner?.runnerId ?? record.runnerId,
+    spec,
+    gvisor: record.gvisor,
+    own: true,
+    shell: false,
+    exited: false,
+    started: false,
+    recordText: text,
+  };
+  o.state.tracked.set(id, t);
+  const pool = poolOf(o.warm, record, runner);
+  if (pool) {
+    const claimed = await claimWarm(o.warm, t, pool, record, text);
+    if (claimed) return claimed;
+  }
+  const pod = coldPod(o.plan, { record, text, runner, secrets, csiVolumes });
+  const { made, settled } = await createPod(o, t, pod, secrets);
+  // Owned by the pod just made (on a 409 the replica that made it makes them).
+  if (made && spec.services?.length) {
+    const err = await createServices(o.kubeConfig, o.namespace, id, spec.services, made, {
+      ...(o.publicGateway ? { http: o.publicGateway } : {}),
+      ...(o.publicTls ? { tls: o.publicTls } : {}),
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    if (err) {
+      await o.deletePod(t.pod, "its Service could not be made");
+      throw err;
+    }
+  }
+  return running(o, t, await settled, Object.keys(csiVolumes).length > 0);
+}
+
+/**
+ * Makes the pod (and its Secrets first): the pod made, or undefined when another replica made it
+ * (409: adopted); `settled` resolves when the reconciler sees it past starting.
+ */
+async function createPod(
+  o: StartOptions,
+  t: Tracked,
+  pod: k8s.V1Pod,
+  secrets: StartSecrets | undefined,
+): Promise<{ made?: k8s.V1Pod; settled: Promise<PodView> }> {
+  const id = t.id;
+  const secretNames = secrets ? await o.envSecrets.create(id, secrets) : [];
+  const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
+  // A denial is retried for ~4 s (an apiserver that just restarted denies until its RBAC caches
+  // fill); an unreachable apiserver is answered UNAVAILABLE at once, and the caller retries.
+  const created = retryWhile(() => o.core.createNamespacedPod({ namespace: o.namespace, body: pod }), isForbidden, 5);
+  t.created = created;
+  try {
+    const made = await created;
+    emit(o.state, { t: "stored", id });
+    if (secretNames.length) void o.envSecrets.own(id, secretNames, made);
+    return { made, settled };
+  } catch (e) {
+    // 409: another replica already created this sandbox's pod (same request_id): adopt it.
+    if (!isConflict(e)) {
+      untrack(o.state, id);
+      if (secretNames.length) void o.envSecrets.drop(id, secretNames);
+      throw podCreateError(e);
+    }
+    emit(o.state, { t: "stored", id });
+    const existing = o.place.getPod(podName(id));
+    if (existing) o.place.onPod(existing, false);
+    return { settled };
+  }
+}
+
+/** The pod is past starting: failed (deleted, saying why), exited at once, or running (probed, files placed). */
+async function running(o: StartOptions, t: Tracked, view: PodView, cloned: boolean): Promise<StartedSandbox> {
+  if (view.t === "start-failed") {
+    // A volume the node plugin would not publish: say why (the kubelet's FailedMount event).
+    const mount = cloned ? await mountFailure(o.core, o.namespace, t.pod) : undefined;
+    await o.deletePod(t.pod, "its sandbox failed to start");
+    throw new Error(mount ? `${view.reason}: ${mount}` : view.reason);
+  }
+  const exitedAtOnce = (v: Extract<PodView, { t: "exited" }>) => {
+    t.started = true;
+    // After the controller has seen start() resolve (RUNNING), the exit follows.
+    setTimeout(
+      () => o.finish(t, { exitCode: v.exitCode, reason: v.reason, endedBy: v.endedBy, ...(v.ranAtMs ? { ranAtMs: v.ranAtMs } : {}) }),
+      0,
+    );
+    return { imageNote: `pod ${t.pod}: exited at once`, startedAtMs: o.place.now() };
+  };
+  if (view.t === "exited") return exitedAtOnce(view);
+  // RUNNING means exec works: probe it, and learn whether the image has a shell. A main process
+  // that exits while it is probed (seen running, gone by the exec) exited at once too: its exit
+  // code is the answer, not a probe that cannot reach a stopped container.
+  const exitedNow = () => {
+    const v = t.lastPod ? observePod(t.lastPod, o.place.now(), o.plan.startupTimeoutMs) : undefined;
+    return v?.t === "exited" ? v : undefined;
+  };
+  t.shell = await o.probe(t.pod, undefined, () => !!exitedNow());
+  const gone = exitedNow();
+  if (gone) return exitedAtOnce(gone);
+  void o.agents?.open(t.pod, t.shell); // shell-less too: netinit's copy makes its commands killable (ADR 0032)
+  return placeFiles(o.place, t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
+}

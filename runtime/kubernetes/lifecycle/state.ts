@@ -1,0 +1,88 @@
+/**
+ * The shared, mutable state of one Kubernetes runtime: the sandboxes this replica tracks, the other
+ * replicas' starts it sees waiting, and what ready() decided. One small explicit object handed to
+ * each room (reconciler, start, records, readiness, runners) instead of a closure they all reach into.
+ */
+import type * as k8s from "@kubernetes/client-node";
+import type { SandboxSpec } from "../../../core/types.js";
+import type { RuntimeEvent } from "../../types.js";
+import type { PodView } from "../pod-state.js";
+import { podName } from "../pod-spec.js";
+import type { createWarmPools } from "../warm-pool.js";
+
+export interface Tracked {
+  id: string;
+  /** The last reason reported while starting (RuntimeEvents.onProgress). */
+  progress?: string;
+  /** The pod's name: sbx-<id> when created cold, the pool pod's name when claimed warm. */
+  pod: string;
+  /** Env applied to every exec: the spec's env when the pod was claimed from a pool. */
+  baseEnv?: Record<string, string>;
+  runnerId: string;
+  spec: SandboxSpec;
+  /** Runs under a gVisor runtime class (decided at admission, from the record). */
+  gvisor?: boolean;
+  /** This replica's start() is in charge (until it returns); else adopted: another replica's, or from before a restart. */
+  own: boolean;
+  shell: boolean;
+  exited: boolean;
+  started: boolean;
+  settle?: (v: PodView) => void;
+  lastPod?: k8s.V1Pod;
+  /** The record annotation last seen on the pod, to notice changes made elsewhere. */
+  recordText?: string;
+  /** Settles when the pod was created (writes of the record wait for it). */
+  created?: Promise<unknown>;
+  /** When this replica first saw the pod of an adopted, not yet started sandbox exited. */
+  exitSeenMs?: number;
+  /** When this replica first saw an adopted sandbox's pod running while its record said CREATING. */
+  creatingSeenMs?: number;
+  /** The state in that record. */
+  recordState?: string;
+  takingOver?: boolean;
+  /** What the sandbox asks of its runner (parsed once: runners() sums it on every create). */
+  asks?: { cpu: number; memory: number; gpus: number };
+}
+
+export interface KubeState {
+  tracked: Map<string, Tracked>;
+  /** Other replicas' starts seen waiting (pod running, record CREATING): the takeover's patience grows with them. */
+  waitingStarts: Set<string>;
+  /** Pods with a record from a newer Hangar, already logged (left to it). */
+  newerSeen: Set<string>;
+  /** Whether records are being delivered (records.open). */
+  open: boolean;
+  closing: boolean;
+  /** Whether sandbox pods run with hostUsers: false, and what each sandbox's status says about it. */
+  userns: { on: boolean; note: string };
+  /** The ip:port sandboxes with hostname grants dial (the proxy's, once it listens). */
+  proxyAddress?: string;
+  warm?: ReturnType<typeof createWarmPools>;
+  /** The controller's side of the event stream (subscribe). */
+  listeners: Set<(e: RuntimeEvent) => void>;
+}
+
+export function createKubeState(): KubeState {
+  return {
+    tracked: new Map(),
+    waitingStarts: new Set(),
+    newerSeen: new Set(),
+    open: false,
+    closing: false,
+    userns: { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" },
+    listeners: new Set(),
+  };
+}
+
+export const emit = (s: KubeState, e: RuntimeEvent) => {
+  for (const l of s.listeners) l(e);
+};
+
+/** The pod of a sandbox: the tracked one (a claimed pool pod has its own name), else sbx-<id>. */
+export const nameOf = (s: KubeState, id: string) => s.tracked.get(id)?.pod ?? podName(id);
+
+/** Forgets a sandbox (removed, or its start failed). */
+export function untrack(s: KubeState, id: string) {
+  s.tracked.delete(id);
+  s.waitingStarts.delete(id);
+}

@@ -1,0 +1,78 @@
+/**
+ * The warm branch of a start: a pod of the sandbox's pool (already running, exec proven on it) is
+ * claimed instead of making one. Without files to place, the claim itself stores the record as
+ * RUNNING (one apiserver write from idle pod to running sandbox).
+ */
+import type * as k8s from "@kubernetes/client-node";
+import type { SandboxRecord } from "../../../core/types.js";
+import type { StartedSandbox } from "../../types.js";
+import { encodeRecord } from "../record-codec.js";
+import { claimPatch, EXEC_ANNOTATION, poolFor, type WarmPoolConfig } from "../warm-pool.js";
+import type { KubeRunner } from "./options.js";
+import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
+import { emit, type KubeState, type Tracked } from "./state.js";
+
+export interface WarmClaimOptions {
+  namespace: string;
+  deadlineMarginSeconds: number;
+  pools: WarmPoolConfig[];
+  /** netinit enforces egress: a pool pod's rules are fixed at its start (none), so only a sandbox with none fits. */
+  egressFixedAtStart: boolean;
+  state: KubeState;
+  place: PlaceFilesOptions;
+  agents?: { open(pod: string, shell?: boolean): Promise<unknown> };
+}
+
+/** The pool a record's sandbox may be claimed from (undefined: a cold start). */
+export function poolOf(o: WarmClaimOptions, record: SandboxRecord, runner: KubeRunner | undefined): WarmPoolConfig | undefined {
+  if (!o.state.warm) return undefined;
+  const egress = (record.effectiveEgress ?? []).length > 0;
+  // A pool serves one runner: its pods carry that runner's node selector (HANGAR_KUBE_WARM_POOLS @runner).
+  return poolFor(record.spec, o.pools, o.egressFixedAtStart && egress, runner?.nodeSelector);
+}
+
+/** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place). */
+function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k8s.V1Pod, nowMs: number) {
+  const spec = record.spec;
+  const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+  const where = `kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`;
+  const running: StartedSandbox | undefined = spec.files.length
+    ? undefined
+    : { imageNote: startedNote(o.place, where, p, !!record.gvisor, shell), startedAtMs: nowMs, stored: true };
+  const recordText = running
+    ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs })
+    : text;
+  const egress = (record.effectiveEgress ?? []).length > 0;
+  const deadlineSeconds = record.effectiveLifetimeSeconds + o.deadlineMarginSeconds;
+  return { running, patch: claimPatch(p, { id: record.id, spec, tenant: record.tenant, recordText, egress, deadlineSeconds }, nowMs) };
+}
+
+/** Claims a pod of the pool for the sandbox: its start, or undefined when no pod could be claimed (start cold). */
+export async function claimWarm(
+  o: WarmClaimOptions,
+  t: Tracked,
+  pool: WarmPoolConfig,
+  record: SandboxRecord,
+  text: string,
+): Promise<StartedSandbox | undefined> {
+  const warm = o.state.warm;
+  if (!warm) return undefined;
+  let running: StartedSandbox | undefined;
+  const claimedPod = await warm.claim(pool, (p) => {
+    const c = claimFor(o, record, text, p, o.place.now());
+    running = c.running;
+    return c.patch;
+  });
+  if (!claimedPod) return undefined;
+  emit(o.state, { t: "stored", id: record.id });
+  t.pod = claimedPod;
+  t.baseEnv = record.spec.env;
+  const pod = o.place.getPod(claimedPod);
+  t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+  void o.agents?.open(t.pod, t.shell);
+  if (running) {
+    t.started = true;
+    return running;
+  }
+  return placeFiles(o.place, t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
+}
