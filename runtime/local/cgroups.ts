@@ -182,20 +182,27 @@ export async function createCgroups(root: string, name: string, caps: Caps): Pro
     for (const d of dirs.reverse()) await rmdir(d).catch(() => undefined);
     const code = (e as NodeJS.ErrnoException).code;
     if (dirs.length === 0 && (code === "EACCES" || code === "EROFS" || code === "EPERM")) {
-      return {
-        procsFiles: [],
-        note: `no resource caps (cgroups not writable: ${(e as Error).message})`,
-        kill: async () => false,
-        leaf: async () => ({ procsFiles: [], kill: async () => undefined, remove: async () => undefined }),
-        remove: async () => undefined,
-      };
+      return uncapped((e as Error).message);
     }
     throw new Error(
       `could not apply the sandbox's resource caps (${applied.join(", ") || "none applied"} before the failure): ${(e as Error).message}`,
       { cause: e },
     );
   }
-  const k = killer;
+  return cgroupSet(dirs, applied, killer);
+}
+
+/** cgroups this process cannot write: the sandbox runs without caps, said in its note. */
+const uncapped = (why: string): CgroupSet => ({
+  procsFiles: [],
+  note: `no resource caps (cgroups not writable: ${why})`,
+  kill: async () => false,
+  leaf: async () => ({ procsFiles: [], kill: async () => undefined, remove: async () => undefined }),
+  remove: async () => undefined,
+});
+
+/** The sandbox's cgroups (dirs, made), killed through `k` (cgroup.kill or the freezer) and with a leaf per exec below it. */
+function cgroupSet(dirs: string[], applied: string[], k: { dir: string; kind: KillKind } | undefined): CgroupSet {
   const procsFiles = dirs.map((d) => path.join(d, "cgroup.procs"));
   const leaves: string[] = [];
   return {
