@@ -75,3 +75,95 @@ export function dialDirectLink(o: { host: string; port: number; cert: string; to
     },
   );
 }
+
+/** How long the direct link may take to open (listen reply, TLS, hello) before exec keeps the exec channel. */
+const DIRECT_TIMEOUT_MS = 3_000;
+
+/** A pod's direct link, beside its exec channel (agent-link.ts keeps one per pod). */
+export interface DirectState {
+  /** The direct link, when it opened; it closes with the exec channel. */
+  direct?: AgentChannel;
+  /** How to dial that link again (the agent keeps listening while the exec channel lives), once it opened. */
+  dial?: DirectDial;
+  /** A redial of a closed direct link in flight, and when the last one began. */
+  redialing?: boolean;
+  lastDialMs?: number;
+}
+
+type Log = { warn(o: object, m: string): void; debug?(o: object, m: string): void };
+
+/**
+ * Opens and keeps the direct links beside the pods' exec channels; on any failure commands keep
+ * the exec channel. `current` says whether a link just opened is still wanted (the exec channel it
+ * belongs to is still the pod's, open, and Hangar not closing); one that is not is closed.
+ */
+export function createDirectLinks<S extends DirectState>(o: {
+  /** Absent: the exec channel only. */
+  direct?: { ports: DirectPorts; podIp(pod: string): string | undefined };
+  log: Log;
+  reopenAfterMs: number;
+  current(pod: string, s: S, ch: AgentChannel): boolean;
+}) {
+  const links = new WeakSet<AgentChannel>();
+  let warned = false;
+  const debug = (fields: object, m: string) => (o.log.debug ?? (() => undefined)).call(o.log, fields, m);
+
+  /** Opens the direct link beside an open exec channel. */
+  async function open(pod: string, s: S, ch: AgentChannel): Promise<void> {
+    const host = o.direct?.podIp(pod);
+    if (!o.direct || !host) return;
+    try {
+      const dial = await listenDirect(ch, { host, ports: o.direct.ports, timeoutMs: DIRECT_TIMEOUT_MS });
+      const d = await dialDirectLink({ ...dial, timeoutMs: DIRECT_TIMEOUT_MS });
+      if (!o.current(pod, s, ch)) d.close();
+      else {
+        s.direct = d;
+        s.dial = dial;
+        s.lastDialMs = Date.now();
+        links.add(d);
+      }
+    } catch (err) {
+      // Once per process at warn (Hangar outside the cluster cannot reach pod IPs), then quietly.
+      (warned ? debug : (fields: object, m: string) => o.log.warn(fields, m))(
+        { pod, host, err: (err as Error).message },
+        "the exec agent's direct link did not open; this pod's commands use the exec channel",
+      );
+      warned = true;
+    }
+  }
+
+  /**
+   * A direct link that closed while its exec channel lives (a network blip, a restarted CNI) is
+   * dialled again, at most every reopenAfterMs; commands use the exec channel meanwhile.
+   */
+  function redial(pod: string, s: S, ch: AgentChannel, dial: DirectDial): void {
+    s.redialing = true;
+    s.lastDialMs = Date.now();
+    dialDirectLink({ ...dial, timeoutMs: DIRECT_TIMEOUT_MS })
+      .then(
+        (d) => {
+          if (!o.current(pod, s, ch)) return d.close();
+          s.direct = d;
+          links.add(d);
+        },
+        (err: unknown) =>
+          debug(
+            { pod, err: (err as Error).message },
+            "the exec agent's direct link did not reopen; this pod's commands use the exec channel",
+          ),
+      )
+      .finally(() => (s.redialing = false));
+  }
+
+  return {
+    open,
+    /** The channel a command takes: the open direct link, else the exec channel `ch` (redialling the link when due). */
+    pick(pod: string, s: S, ch: AgentChannel): AgentChannel {
+      if (s.direct && !s.direct.closed) return s.direct;
+      if (s.dial && !s.redialing && o.current(pod, s, ch) && Date.now() - (s.lastDialMs ?? 0) >= o.reopenAfterMs)
+        redial(pod, s, ch, s.dial);
+      return ch;
+    },
+    isDirect: (ch: AgentChannel) => links.has(ch),
+  };
+}
