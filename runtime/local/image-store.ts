@@ -98,52 +98,12 @@ export function createImageStore(o: ImageStoreOptions) {
           if ((await tagsOfArchive(p)).includes(want))
             return { ref: `docker-archive:${p}:${want}`, key: `${p}|${stamp}|${want}`, label: `docker-archive ${p}` };
         } else if (st.isDirectory() && existsSync(path.join(p, "index.json"))) {
-          const index = JSON.parse(await readFile(path.join(p, "index.json"), "utf8").catch(() => "{}")) as {
-            manifests?: { annotations?: Record<string, string> }[];
-          };
-          for (const m of index.manifests ?? []) {
-            const ref = m.annotations?.["org.opencontainers.image.ref.name"];
-            if (ref && (normalizeImage(ref) === want || ref === image)) {
-              const ist = await stat(path.join(p, "index.json"));
-              return { ref: `oci:${p}:${ref}`, key: `${p}|${ist.mtimeMs}|${ref}`, label: `OCI layout ${p}` };
-            }
-          }
+          const found = await ociSource(p, image, want);
+          if (found) return found;
         }
       }
     }
     return undefined;
-  }
-
-  async function unpack(src: Source, dest: string): Promise<void> {
-    const tmp = `${dest}.tmp-${process.pid}-${Date.now()}`;
-    await rm(tmp, { recursive: true, force: true });
-    await mkdir(tmp, { recursive: true });
-    try {
-      await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], {
-        timeout: o.pullTimeoutS * 1000,
-      });
-      const shift = o.idShift
-        ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`]
-        : ["--rootless"];
-      await run(o.tools.umoci, ["unpack", ...shift, "--image", `${tmp}/layout:image`, `${tmp}/bundle`], { timeout: 600_000 });
-      await rm(path.join(tmp, "layout"), { recursive: true, force: true });
-      // Another Hangar sharing this cache may have finished first: its copy is as good.
-      await rename(path.join(tmp, "bundle"), dest).catch((e) => {
-        if (!existsSync(path.join(dest, "config.json"))) throw e;
-      });
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
-  }
-
-  async function load(dest: string, source: string): Promise<ResolvedImage> {
-    const spec = JSON.parse(await readFile(path.join(dest, "config.json"), "utf8")) as { process?: { env?: string[]; cwd?: string } };
-    const env: Record<string, string> = {};
-    for (const kv of spec.process?.env ?? []) {
-      const eq = kv.indexOf("=");
-      if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
-    }
-    return { rootfs: path.join(dest, "rootfs"), config: { env, workingDir: spec.process?.cwd || undefined }, source };
   }
 
   async function resolveOnce(image: string): Promise<ResolvedImage> {
@@ -155,28 +115,19 @@ export function createImageStore(o: ImageStoreOptions) {
       (o.pull
         ? { ref: `docker://${normalizeImage(image)}`, key: `pull|${normalizeImage(image)}`, label: `docker://${normalizeImage(image)}` }
         : undefined);
-    if (!src) throw missing(image, "not found");
+    if (!src) throw missing(o, image, "not found");
     const shift = o.idShift ? `${o.idShift.start}-${o.idShift.size}` : "rootless";
     const dest = path.join(o.cacheDir, createHash("sha256").update(`${src.key}|${shift}`).digest("hex").slice(0, 32));
     if (!existsSync(path.join(dest, "config.json"))) {
       try {
-        await unpack(src, dest);
+        await unpack(o, policy, src, dest);
       } catch (e) {
         const msg = ((e as { stderr?: string }).stderr || (e as Error).message).trim().split("\n").slice(-2).join(" ");
-        if (!local) throw missing(image, `pulling ${src.ref} failed: ${msg}`);
+        if (!local) throw missing(o, image, `pulling ${src.ref} failed: ${msg}`);
         throw errors.internal(`could not unpack image ${image} from ${src.ref}: ${msg}`, e);
       }
     }
     return load(dest, src.label);
-  }
-
-  function missing(image: string, why: string) {
-    const where = o.sources.length ? o.sources.join(", ") : "(no HANGAR_LOCAL_IMAGE_DIRS)";
-    return errors.invalidField(
-      "sandbox.spec.containers[0].image",
-      `image ${image} is not available to the local runtime: ${why}. Looked in ${where} for a docker-archive (*.tar) or OCI layout naming ${normalizeImage(image)}` +
-        `${o.pull ? "" : "; pulling is off (HANGAR_LOCAL_IMAGE_PULL)"}. Provide it, e.g. skopeo copy docker://${normalizeImage(image)} docker-archive:<dir>/image.tar:${normalizeImage(image)}, or build the offline images with 'make images'`,
-    );
   }
 
   return {
@@ -194,3 +145,61 @@ export function createImageStore(o: ImageStoreOptions) {
 }
 
 export type ImageStore = ReturnType<typeof createImageStore>;
+
+/** skopeo copies the image into an OCI layout, umoci unpacks it (id-shifted when Hangar is root); renamed into place when whole. */
+async function unpack(o: ImageStoreOptions, policy: string, src: Source, dest: string): Promise<void> {
+  const tmp = `${dest}.tmp-${process.pid}-${Date.now()}`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true });
+  try {
+    await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], {
+      timeout: o.pullTimeoutS * 1000,
+    });
+    const shift = o.idShift
+      ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`]
+      : ["--rootless"];
+    await run(o.tools.umoci, ["unpack", ...shift, "--image", `${tmp}/layout:image`, `${tmp}/bundle`], { timeout: 600_000 });
+    await rm(path.join(tmp, "layout"), { recursive: true, force: true });
+    // Another Hangar sharing this cache may have finished first: its copy is as good.
+    await rename(path.join(tmp, "bundle"), dest).catch((e) => {
+      if (!existsSync(path.join(dest, "config.json"))) throw e;
+    });
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The unpacked image: its rootfs and the config a sandbox takes from it (env, working dir). */
+async function load(dest: string, source: string): Promise<ResolvedImage> {
+  const spec = JSON.parse(await readFile(path.join(dest, "config.json"), "utf8")) as { process?: { env?: string[]; cwd?: string } };
+  const env: Record<string, string> = {};
+  for (const kv of spec.process?.env ?? []) {
+    const eq = kv.indexOf("=");
+    if (eq > 0) env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return { rootfs: path.join(dest, "rootfs"), config: { env, workingDir: spec.process?.cwd || undefined }, source };
+}
+
+function missing(o: ImageStoreOptions, image: string, why: string) {
+  const where = o.sources.length ? o.sources.join(", ") : "(no HANGAR_LOCAL_IMAGE_DIRS)";
+  return errors.invalidField(
+    "sandbox.spec.containers[0].image",
+    `image ${image} is not available to the local runtime: ${why}. Looked in ${where} for a docker-archive (*.tar) or OCI layout naming ${normalizeImage(image)}` +
+      `${o.pull ? "" : "; pulling is off (HANGAR_LOCAL_IMAGE_PULL)"}. Provide it, e.g. skopeo copy docker://${normalizeImage(image)} docker-archive:<dir>/image.tar:${normalizeImage(image)}, or build the offline images with 'make images'`,
+  );
+}
+
+/** An OCI layout (a dir with index.json) that names the image. */
+async function ociSource(p: string, image: string, want: string): Promise<Source | undefined> {
+  const index = JSON.parse(await readFile(path.join(p, "index.json"), "utf8").catch(() => "{}")) as {
+    manifests?: { annotations?: Record<string, string> }[];
+  };
+  for (const m of index.manifests ?? []) {
+    const ref = m.annotations?.["org.opencontainers.image.ref.name"];
+    if (ref && (normalizeImage(ref) === want || ref === image)) {
+      const ist = await stat(path.join(p, "index.json"));
+      return { ref: `oci:${p}:${ref}`, key: `${p}|${ist.mtimeMs}|${ref}`, label: `OCI layout ${p}` };
+    }
+  }
+  return undefined;
+}
