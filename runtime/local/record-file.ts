@@ -10,7 +10,7 @@ import { chmod, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promi
 import path from "node:path";
 import { isTerminal, type SandboxRecord } from "../../core/types.js";
 import type { DurableRecords, RuntimeEvent } from "../types.js";
-import { encodeRecord, readRecord } from "../kubernetes/record-codec.js";
+import { encodeRecord, readRecord } from "../kubernetes/stores/record-codec.js";
 
 /** Sandbox ids are UUIDs (controller.ts): nothing else names a file here. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -65,34 +65,6 @@ export function createRecordFiles(dir: string): RecordFiles {
     return path.join(dir, id + SUFFIX);
   };
 
-  async function syncDir(): Promise<void> {
-    const d = await open(dir, "r");
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  }
-
-  async function put(file: string, text: string): Promise<void> {
-    await ensureDir();
-    const tmp = `${file}.tmp-${process.pid}-${++seq}`;
-    try {
-      const f = await open(tmp, "w", 0o600);
-      try {
-        await f.writeFile(text);
-        await f.sync();
-      } finally {
-        await f.close();
-      }
-      await rename(tmp, file);
-    } catch (e) {
-      await rm(tmp, { force: true }).catch(() => undefined);
-      throw e;
-    }
-    await syncDir();
-  }
-
   function chain(id: string, step: () => Promise<void>): Promise<void> {
     const next = (chains.get(id) ?? Promise.resolve()).catch(() => undefined).then(step);
     chains.set(id, next);
@@ -103,6 +75,11 @@ export function createRecordFiles(dir: string): RecordFiles {
       .catch(() => undefined);
     return next;
   }
+
+  const put = async (file: string, text: string) => {
+    await ensureDir();
+    await writeDurably(dir, file, `${file}.tmp-${process.pid}-${++seq}`, text);
+  };
 
   return {
     write(r) {
@@ -119,37 +96,69 @@ export function createRecordFiles(dir: string): RecordFiles {
       if (!ID.test(id)) return Promise.resolve();
       return chain(id, async () => {
         await rm(fileOf(id), { force: true });
-        await syncDir().catch(() => undefined);
+        await syncDir(dir).catch(() => undefined);
       });
     },
     idle: async () => void (await Promise.allSettled([...chains.values()])),
     async load() {
       await ensureDir();
-      const records: SandboxRecord[] = [];
-      const unreadable: { file: string; why: string }[] = [];
-      for (const name of await readdir(dir)) {
-        const file = path.join(dir, name);
-        if (name.endsWith(".unreadable")) continue; // set aside at an earlier start
-        // A temporary file is a write that never finished: the record it would have replaced stands.
-        if (name.includes(`${SUFFIX}.tmp-`)) {
-          await rm(file, { force: true });
-          continue;
-        }
-        const id = name.endsWith(SUFFIX) ? name.slice(0, -SUFFIX.length) : "";
-        if (!ID.test(id)) {
-          unreadable.push({ file, why: "not a record file name" });
-          continue;
-        }
-        const text = await readFile(file, "utf8").catch((e: Error) => e);
-        const got = text instanceof Error ? { ok: false as const, why: text.message } : readRecord(text);
-        if (!got.ok) unreadable.push({ file, why: got.why });
-        else if (got.record.id !== id)
-          unreadable.push({ file, why: `it holds the record of ${JSON.stringify(String(got.record.id).slice(0, 64))}` });
-        else records.push(got.record);
-      }
-      return { records, unreadable };
+      return readRecordDir(dir);
     },
   };
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const d = await open(dir, "r");
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}
+
+/** Written to tmp, synced, renamed over file, the directory synced: a record is whole on disk or not there. */
+async function writeDurably(dir: string, file: string, tmp: string, text: string): Promise<void> {
+  try {
+    const f = await open(tmp, "w", 0o600);
+    try {
+      await f.writeFile(text);
+      await f.sync();
+    } finally {
+      await f.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  await syncDir(dir);
+}
+
+/** Every record in dir that reads back, and why each file that does not is to be set aside. */
+async function readRecordDir(dir: string): Promise<{ records: SandboxRecord[]; unreadable: { file: string; why: string }[] }> {
+  const records: SandboxRecord[] = [];
+  const unreadable: { file: string; why: string }[] = [];
+  for (const name of await readdir(dir)) {
+    const file = path.join(dir, name);
+    if (name.endsWith(".unreadable")) continue; // set aside at an earlier start
+    // A temporary file is a write that never finished: the record it would have replaced stands.
+    if (name.includes(`${SUFFIX}.tmp-`)) {
+      await rm(file, { force: true });
+      continue;
+    }
+    const id = name.endsWith(SUFFIX) ? name.slice(0, -SUFFIX.length) : "";
+    if (!ID.test(id)) {
+      unreadable.push({ file, why: "not a record file name" });
+      continue;
+    }
+    const text = await readFile(file, "utf8").catch((e: Error) => e);
+    const got = text instanceof Error ? { ok: false as const, why: text.message } : readRecord(text);
+    if (!got.ok) unreadable.push({ file, why: got.why });
+    else if (got.record.id !== id)
+      unreadable.push({ file, why: `it holds the record of ${JSON.stringify(String(got.record.id).slice(0, 64))}` });
+    else records.push(got.record);
+  }
+  return { records, unreadable };
 }
 
 /**
