@@ -1,5 +1,5 @@
 /**
- * The per-tenant limits' settings (ADR 0031), read by cmd/config.ts's loadConfig: the defaults every
+ * The per-tenant limits' settings (ADR 0031), read by cmd/config-policy.ts: the defaults every
  * tenant gets (HANGAR_TENANT_*) and the overrides per tenant (HANGAR_TENANT_LIMITS, JSON).
  */
 import { LIMIT_NAMES, type LimitTable, type TenantLimits } from "../controller/tenant-limits.js";
