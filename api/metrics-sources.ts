@@ -11,6 +11,19 @@ export interface MetricSources {
   tenants?: () => { tenant: string; sandboxes: number; held_calls: number; exec_streams: number }[];
 }
 
+/** A gauge of counts by one label, read from its source at each scrape. */
+function countsGauge(registry: Registry, name: string, help: string, label: string, stats: () => Record<string, number> | undefined) {
+  new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      for (const [key, n] of Object.entries(stats() ?? {})) this.set({ [label]: key }, n);
+    },
+  });
+}
+
 export function registerSourceGauges(registry: Registry, sources: MetricSources): void {
   const { watch: watchStats, exec: execStats, agents: agentStats, trim: trimStats } = sources;
   if (watchStats) {
@@ -24,28 +37,22 @@ export function registerSourceGauges(registry: Registry, sources: MetricSources)
       },
     });
   }
-  if (execStats) {
-    new Gauge({
-      name: "hangar_kube_exec_commands",
-      help: "Commands started since start by the path they took: direct (the exec agent's direct link), agent (its channel through the apiserver), plain (an exec per command); Kubernetes runtime",
-      labelNames: ["path"],
-      registers: [registry],
-      collect() {
-        for (const [path, n] of Object.entries(execStats() ?? {})) this.set({ path }, n);
-      },
-    });
-  }
-  if (agentStats) {
-    new Gauge({
-      name: "hangar_kube_agent_starts",
-      help: "Exec agent starts since start by how the agent got into the pod: found (a copy already there: netinit's from Hangar's image, or an earlier install), installed (streamed in through exec stdin first: the pod had no copy of this build), unusable (neither worked: plain exec); Kubernetes runtime",
-      labelNames: ["how"],
-      registers: [registry],
-      collect() {
-        for (const [how, n] of Object.entries(agentStats() ?? {})) this.set({ how }, n);
-      },
-    });
-  }
+  if (execStats)
+    countsGauge(
+      registry,
+      "hangar_kube_exec_commands",
+      "Commands started since start by the path they took: direct (the exec agent's direct link), agent (its channel through the apiserver), plain (an exec per command); Kubernetes runtime",
+      "path",
+      execStats,
+    );
+  if (agentStats)
+    countsGauge(
+      registry,
+      "hangar_kube_agent_starts",
+      "Exec agent starts since start by how the agent got into the pod: found (a copy already there: netinit's from Hangar's image, or an earlier install), installed (streamed in through exec stdin first: the pod had no copy of this build), unusable (neither worked: plain exec); Kubernetes runtime",
+      "how",
+      agentStats,
+    );
   if (trimStats) {
     const trims = {
       trims: "Calls of glibc's malloc_trim since start (HANGAR_MALLOC_TRIM_SECONDS)",
