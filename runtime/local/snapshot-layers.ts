@@ -94,12 +94,14 @@ export function unpackArgv(t: LayerTools, slotUid: number, tree: string): string
 /** The directory name of a layer: its key hashed (keys carry tenant and snapshot ids). */
 export const layerName = (key: string) => createHash("sha256").update(`layer\u0000${key}`).digest("hex").slice(0, 40);
 
-export async function createSnapshotLayers(o: {
+interface LayerStoreOptions {
   dir: string;
   tools: LayerTools;
   range: IdRange;
   slots: SlotPool;
-}): Promise<SnapshotLayers> {
+}
+
+export async function createSnapshotLayers(o: LayerStoreOptions): Promise<SnapshotLayers> {
   await rm(o.dir, { recursive: true, force: true });
   // Slot uids (the unpack's namespace owner) traverse it to reach a .part tree; nothing here is listed to them.
   await mkdir(o.dir, { recursive: true, mode: 0o711 });
@@ -108,54 +110,6 @@ export async function createSnapshotLayers(o: {
   const users = new Map<string, string>(); // sandbox id -> layer name
   const doomed = new Set<string>();
   const treeOf = (name: string) => path.join(o.dir, name, "tree");
-
-  async function unpack(name: string, archive: ArchiveSource): Promise<void> {
-    const part = path.join(o.dir, `${name}.part`);
-    await rm(part, { recursive: true, force: true });
-    await mkdir(path.join(part, "tree"), { recursive: true });
-    await chmod(part, 0o711);
-    await chown(path.join(part, "tree"), o.range.start, o.range.start);
-    await chmod(path.join(part, "tree"), 0o700);
-    const slot = o.slots.acquire();
-    let fd: number | undefined;
-    // tar reads a file of the store directly: piping it through this process costs 3-4x (1 GiB: 5.8 s against 1.4 s).
-    let input: number | undefined;
-    try {
-      if (archive.path) input = openSync(archive.path, "r");
-      fd = await createUserNs(o.tools, slot, o.range);
-      const argv = unpackArgv(o.tools, slot, path.join(part, "tree"));
-      const child = spawn(argv[0] as string, argv.slice(1), {
-        stdio: [input ?? "pipe", "ignore", "pipe", fd],
-        env: { PATH: "/usr/bin:/bin" },
-      });
-      closeFd(fd);
-      closeFd(input);
-      fd = input = undefined;
-      let err = "";
-      child.stderr?.on("data", (b: Buffer) => (err = (err + b.toString("utf8")).slice(-2000)));
-      const exited = new Promise<number>((res) => child.once("close", (code) => res(code ?? 1)));
-      if (child.stdin) {
-        child.stdin.on("error", () => undefined);
-        try {
-          for await (const c of archive.open()) if (!child.stdin.write(c)) await new Promise((r) => child.stdin?.once("drain", r));
-        } finally {
-          child.stdin.end();
-        }
-      }
-      const code = await exited;
-      if (code !== 0) throw new Error(`unpacking the snapshot exited ${code}: ${err.trim().slice(-300)}`);
-      // Root-only from here: overlays are mounted by Hangar, nobody else reads a layer on the host.
-      await chmod(part, 0o700);
-      await rename(part, path.join(o.dir, name));
-    } catch (e) {
-      await rm(part, { recursive: true, force: true }).catch(() => undefined);
-      throw e;
-    } finally {
-      closeFd(fd);
-      closeFd(input);
-      o.slots.release(slot);
-    }
-  }
 
   async function sweepDoomed(name: string): Promise<void> {
     if (![...users.values()].includes(name) && doomed.delete(name)) await rm(path.join(o.dir, name), { recursive: true, force: true });
@@ -172,7 +126,7 @@ export async function createSnapshotLayers(o: {
       if (have) return;
       let p = unpacking.get(name);
       if (!p) {
-        p = unpack(name, archive).finally(() => unpacking.delete(name));
+        p = unpackLayer(o, name, archive).finally(() => unpacking.delete(name));
         unpacking.set(name, p);
       }
       await p;
@@ -196,4 +150,53 @@ export async function createSnapshotLayers(o: {
       await sweepDoomed(name);
     },
   };
+}
+
+/** Unpacks the archive into `<dir>/<name>.part` (tar confined in a user namespace a slot uid owns), renamed to `<dir>/<name>` when whole. */
+async function unpackLayer(o: LayerStoreOptions, name: string, archive: ArchiveSource): Promise<void> {
+  const part = path.join(o.dir, `${name}.part`);
+  await rm(part, { recursive: true, force: true });
+  await mkdir(path.join(part, "tree"), { recursive: true });
+  await chmod(part, 0o711);
+  await chown(path.join(part, "tree"), o.range.start, o.range.start);
+  await chmod(path.join(part, "tree"), 0o700);
+  const slot = o.slots.acquire();
+  let fd: number | undefined;
+  // tar reads a file of the store directly: piping it through this process costs 3-4x (1 GiB: 5.8 s against 1.4 s).
+  let input: number | undefined;
+  try {
+    if (archive.path) input = openSync(archive.path, "r");
+    fd = await createUserNs(o.tools, slot, o.range);
+    const argv = unpackArgv(o.tools, slot, path.join(part, "tree"));
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      stdio: [input ?? "pipe", "ignore", "pipe", fd],
+      env: { PATH: "/usr/bin:/bin" },
+    });
+    closeFd(fd);
+    closeFd(input);
+    fd = input = undefined;
+    let err = "";
+    child.stderr?.on("data", (b: Buffer) => (err = (err + b.toString("utf8")).slice(-2000)));
+    const exited = new Promise<number>((res) => child.once("close", (code) => res(code ?? 1)));
+    if (child.stdin) {
+      child.stdin.on("error", () => undefined);
+      try {
+        for await (const c of archive.open()) if (!child.stdin.write(c)) await new Promise((r) => child.stdin?.once("drain", r));
+      } finally {
+        child.stdin.end();
+      }
+    }
+    const code = await exited;
+    if (code !== 0) throw new Error(`unpacking the snapshot exited ${code}: ${err.trim().slice(-300)}`);
+    // Root-only from here: overlays are mounted by Hangar, nobody else reads a layer on the host.
+    await chmod(part, 0o700);
+    await rename(part, path.join(o.dir, name));
+  } catch (e) {
+    await rm(part, { recursive: true, force: true }).catch(() => undefined);
+    throw e;
+  } finally {
+    closeFd(fd);
+    closeFd(input);
+    o.slots.release(slot);
+  }
 }
