@@ -14,7 +14,7 @@ import { PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { poolAgents } from "../dist/runtime/kubernetes/kube-agents.js";
-import { poolName } from "../dist/runtime/kubernetes/warm-pool.js";
+import { poolName } from "../dist/runtime/kubernetes/pool/warm-pool.js";
 import { core, now, NS, procUsage, sleep, startHangar, stats, throughput, unary } from "./lib.mjs";
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1000,5000,10000").split(",").map(Number);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type pino from "pino";
-import type { WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
+import type { WarmPoolConfig } from "../runtime/kubernetes/pool/config.js";
 import type { Runtime } from "../runtime/types.js";
 import type { Config } from "./config.js";
 import { fail } from "./fail.js";

@@ -1,7 +1,7 @@
 /** The runtime the configuration chose, and the secret stores (HANGAR_SECRET_STORES) read through it. */
 import type pino from "pino";
 import { resolverOf, type SecretRef, type SecretResolver } from "../core/secrets.js";
-import type { WarmPoolConfig } from "../runtime/kubernetes/warm-pool-config.js";
+import type { WarmPoolConfig } from "../runtime/kubernetes/pool/config.js";
 import type { Runtime } from "../runtime/types.js";
 import { buildKubeRuntime } from "./build-kube-runtime.js";
 import { buildLocalRuntime } from "./build-local-runtime.js";
@@ -21,7 +21,7 @@ export async function buildRuntime(
 export async function buildSecrets(cfg: Config, kube?: { core: unknown }): Promise<SecretResolver | undefined> {
   if (!cfg.secretStores.length) return undefined;
   const { readDirSecret } = await import("../runtime/local/secret-dir.js");
-  const readKube = kube ? (await import("../runtime/kubernetes/secret-store.js")).readKubeSecret : undefined;
+  const readKube = kube ? (await import("../runtime/kubernetes/stores/secret-store.js")).readKubeSecret : undefined;
   return resolverOf(
     cfg.secretStores.map((config) => ({
       config,

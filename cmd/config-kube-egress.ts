@@ -4,7 +4,7 @@
  * always denied, gVisor's runtime classes, and the egress proxy for hostname grants.
  */
 import { parseCidr } from "../core/cidr.js";
-import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress-policy.js";
+import { DEFAULT_PRIVATE_CIDRS } from "../runtime/kubernetes/egress/policy.js";
 import { ConfigError, listOf, type Env } from "./config-env.js";
 
 /** A comma-separated list of IPv4/IPv6 CIDRs (or addresses); a bad entry names the setting. */

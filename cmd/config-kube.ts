@@ -5,7 +5,7 @@
  * only matters on Kubernetes (a kubeconfig, the netinit image, the agent's binary) is checked there.
  */
 import { parseQuantity } from "../core/quantity.js";
-import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/warm-pool-config.js";
+import { parseWarmPools, type WarmPoolEntry } from "../runtime/kubernetes/pool/config.js";
 import { ConfigError, type Env } from "./config-env.js";
 import { readKubeAgent } from "./config-kube-agent.js";
 import { readKubeEgress } from "./config-kube-egress.js";

@@ -464,7 +464,7 @@ describe("helm chart", () => {
         String(m),
       ).toHaveLength(1);
     // The capability list is pod-spec.ts's KEPT_CAPABILITIES.
-    const kept = readFileSync("runtime/kubernetes/pod-spec.ts", "utf8").match(/KEPT_CAPABILITIES = (\[[^\]]*\])/)?.[1];
+    const kept = readFileSync("runtime/kubernetes/pod/spec.ts", "utf8").match(/KEPT_CAPABILITIES = (\[[^\]]*\])/)?.[1];
     expect(JSON.parse(kept ?? "[]").join(", ")).toBe(messages.find((x) => /adds only/.test(x))?.replace(/.*adds only /, ""));
     // hangar-netinit: the image and path Hangar is given, from one source (Hangar's image, or config.netinitImage).
     const netinitRule = (objs: Obj[]) => {

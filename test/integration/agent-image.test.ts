@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
 import { agentBinary } from "../../runtime/kubernetes/exec/agent-link.js";
-import { POOL_LABEL, poolName } from "../../runtime/kubernetes/warm-pool.js";
+import { POOL_LABEL, poolName } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { hangarReplica } from "./replica.js";
 import { kubeConfig, NAMESPACE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
-import { MANAGED_BY } from "../../runtime/kubernetes/labels.js";
+import { MANAGED_BY } from "../../runtime/kubernetes/pod/labels.js";
 import { kubeConfig, NAMESPACE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";
 
 const admin = kubeConfig();

@@ -11,7 +11,7 @@ import { createController, idForRequest } from "../../controller/controller.js";
 import type { SandboxSpec } from "../../core/types.js";
 import type { RuntimeEvent } from "../../runtime/types.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
-import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/labels.js";
+import { MANAGED_BY, tagSelector } from "../../runtime/kubernetes/pod/labels.js";
 import { record } from "../unit/fixtures.js";
 import { hangarReplica } from "./replica.js";
 import { apiserverProxy, kubeConfig, kubeConfigVia, NAMESPACE, NOSHELL_IMAGE, PYTHON_IMAGE, releaseRecords, waitFor } from "./kube.js";

@@ -3,9 +3,9 @@ import type * as k8s from "@kubernetes/client-node";
 import { createController } from "../../controller/controller.js";
 import { readFileSync } from "node:fs";
 import { agentBinary } from "../../runtime/kubernetes/exec/agent-link.js";
-import { DEFAULT_EGRESS_CONFIG } from "../../runtime/kubernetes/egress-policy.js";
+import { DEFAULT_EGRESS_CONFIG } from "../../runtime/kubernetes/egress/policy.js";
 import { createKubernetesRuntime } from "../../runtime/kubernetes/kube-runtime.js";
-import type { WarmPoolConfig } from "../../runtime/kubernetes/warm-pool.js";
+import type { WarmPoolConfig } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { NAMESPACE, waitFor } from "./kube.js";
 
 const silent = { info() {}, warn() {}, error() {} };

@@ -4,7 +4,7 @@ import { parseCompose } from "../../api/compose.js";
 import { commandArgv, composeBytes, durationSeconds } from "../../api/compose-values.js";
 import { chooseRunner } from "../../controller/placement.js";
 import type { RunnerInfo } from "../../core/types.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 
 const limits = { maxLifetimeSeconds: 3600, secretStores: ["vault"] };
 const req = (yaml: string, o: object = {}) =>

@@ -3,11 +3,11 @@
 import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostGranted, normaliseHostname } from "../../core/hostname.js";
-import { addressAllowed, decide, ownAddresses, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress-proxy.js";
+import { addressAllowed, decide, ownAddresses, parseConnect, startEgressProxy } from "../../runtime/kubernetes/egress/proxy.js";
 import { egressProxy } from "../../cmd/config-kube-egress.js";
 import { judgedAddresses } from "../../core/cidr.js";
-import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, netinitPolicy, neverRanges } from "../../runtime/kubernetes/egress-policy.js";
-import { firstHost } from "../../runtime/kubernetes/node-view.js";
+import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, netinitPolicy, neverRanges } from "../../runtime/kubernetes/egress/policy.js";
+import { firstHost } from "../../runtime/kubernetes/nodes/view.js";
 import type { SandboxSpec } from "../../core/types.js";
 import { effectiveGrants } from "../../core/egress.js";
 

@@ -8,9 +8,9 @@ import { effectiveGrants } from "../../core/egress.js";
 import { HangarError } from "../../core/errors.js";
 import type { EgressGrant, RunnerInfo, SandboxSpec } from "../../core/types.js";
 import { toDomainSpec } from "../../api/spec.js";
-import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
-import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod-spec.js";
-import { observePod } from "../../runtime/kubernetes/pod-state.js";
+import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress/policy.js";
+import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod/spec.js";
+import { observePod } from "../../runtime/kubernetes/pod/state.js";
 import { spec } from "./fixtures.js";
 
 /** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */

@@ -7,7 +7,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunnerInfo } from "../../core/types.js";
 import { loadApi, PROTO_DIR } from "../../api/proto.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 import { bubblewrapLauncher } from "../../runtime/local/launcher.js";
 import type { LogOptions } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";

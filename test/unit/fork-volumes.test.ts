@@ -2,9 +2,9 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkArchive } from "../../runtime/kubernetes/archive-check.js";
-import { ATTR_ARCHIVE, ATTR_LAYER, ATTR_SIZE, createForkVolumes } from "../../runtime/kubernetes/fork-volumes.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { checkArchive } from "../../runtime/kubernetes/fork/archive-check.js";
+import { ATTR_ARCHIVE, ATTR_LAYER, ATTR_SIZE, createForkVolumes } from "../../runtime/kubernetes/fork/volumes.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 import { spec as baseSpec } from "./fixtures.js";
 
 /** A ustar entry (the checker reads names, types, owners and sizes; checksums are not its business). */

@@ -1,7 +1,7 @@
 // Unknown ids on Kubernetes: answered from the watch (no request) while it is up, batched LISTs while
 // it is down, and the same wait for an unknown id as for another tenant's (runtime/kubernetes/id-lookup.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createIdLookup } from "../../runtime/kubernetes/id-lookup.js";
+import { createIdLookup } from "../../runtime/kubernetes/stores/id-lookup.js";
 
 function setup(watching: boolean) {
   const known = new Set<string>(["theirs"]);

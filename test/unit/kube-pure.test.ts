@@ -1,12 +1,12 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { allowsEgress } from "../../core/egress.js";
 import { describe, expect, it } from "vitest";
-import { tightenedDeadline } from "../../runtime/kubernetes/deadline.js";
+import { tightenedDeadline } from "../../runtime/kubernetes/pod/deadline.js";
 import { isForbidden, isTransient, podCreateError, retryStartWrite, retryWhile } from "../../runtime/kubernetes/kube-errors.js";
 import { NO_PROGRAM } from "../../runtime/kubernetes/exec/path.js";
-import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/labels.js";
-import { buildPod, ephemeralStorageLimit, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
-import { observePod } from "../../runtime/kubernetes/pod-state.js";
+import { readableLabel, sandboxLabels, tagLabelKey, tagSelector, TAGS_ANNOTATION } from "../../runtime/kubernetes/pod/labels.js";
+import { buildPod, ephemeralStorageLimit, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod/spec.js";
+import { observePod } from "../../runtime/kubernetes/pod/state.js";
 import { spec } from "./fixtures.js";
 
 const ID = "0f0e0d0c-0b0a-4000-8000-000000000001";

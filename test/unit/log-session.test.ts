@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { logSessionId, parseLogSession } from "../../api/log-session.js";
-import { tailStart } from "../../runtime/kubernetes/pod-logs.js";
+import { tailStart } from "../../runtime/kubernetes/stores/pod-logs.js";
 
 describe("log sessions", () => {
   it("name the sandbox, the timeline and the format, and only those parse", () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { chooseRunner } from "../../controller/placement.js";
 import { containerTarget, type RunnerInfo } from "../../core/types.js";
-import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod-spec.js";
-import { poolFor } from "../../runtime/kubernetes/warm-pool.js";
-import { observePod, slimPod } from "../../runtime/kubernetes/pod-state.js";
+import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod/spec.js";
+import { poolFor } from "../../runtime/kubernetes/pool/warm-pool.js";
+import { observePod, slimPod } from "../../runtime/kubernetes/pod/state.js";
 
 const keep = (o: object) => ({
   image: "python:3.11",

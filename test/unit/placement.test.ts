@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { chooseRunner } from "../../controller/placement.js";
 import { gpuTypeMatches } from "../../core/gpu.js";
 import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
-import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/node-capacity.js";
+import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/nodes/capacity.js";
 
 const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo => ({
   runnerId,

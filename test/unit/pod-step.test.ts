@@ -1,6 +1,6 @@
 /** podStep: what a replica does on each look at a sandbox's pod, table-tested on a fake clock. */
 import { describe, expect, it } from "vitest";
-import type { PodView } from "../../runtime/kubernetes/pod-state.js";
+import type { PodView } from "../../runtime/kubernetes/pod/state.js";
 import {
   ADOPTED_EXIT_GRACE_MS,
   ORPHAN_GRACE_MS,
@@ -9,7 +9,7 @@ import {
   TAKEOVER_AFTER_MS,
   TAKEOVER_MAX_MS,
   TAKEOVER_PER_WAITING_MS,
-} from "../../runtime/kubernetes/pod-step.js";
+} from "../../runtime/kubernetes/pod/step.js";
 
 const NOW = 1_000_000;
 const STARTUP = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toProtoSandbox } from "../../api/sandbox-view.js";
 import type { SandboxRecord } from "../../core/types.js";
-import { canonicalImage, nodeHasImage } from "../../runtime/kubernetes/image-ref.js";
+import { canonicalImage, nodeHasImage } from "../../runtime/kubernetes/pod/image-ref.js";
 import { spec } from "./fixtures.js";
 
 describe("STATE_PREPARING", () => {

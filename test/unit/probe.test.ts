@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toDomainSpec } from "../../api/spec.js";
 import { runStartupProbe, type StartupProbe } from "../../core/probe.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
-import { observePod } from "../../runtime/kubernetes/pod-state.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
+import { observePod } from "../../runtime/kubernetes/pod/state.js";
 import { spec } from "./fixtures.js";
 
 const probe = (o: Partial<StartupProbe> = {}): StartupProbe => ({

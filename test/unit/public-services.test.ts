@@ -12,7 +12,7 @@ import {
   type HttpRoute,
   type PublicGateway,
   type PublicTlsGateway,
-} from "../../runtime/kubernetes/public-routes.js";
+} from "../../runtime/kubernetes/routes/public.js";
 import { spec } from "./fixtures.js";
 
 const ID = "0f6c1f9e-2b1d-4c3a-9e7f-0123456789ab";

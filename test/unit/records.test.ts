@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createController, idForRequest } from "../../controller/controller.js";
 import { mergeStored } from "../../controller/lifecycle.js";
 import type { SandboxRecord } from "../../core/types.js";
-import { tenantLabelValue } from "../../runtime/kubernetes/labels.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { tenantLabelValue } from "../../runtime/kubernetes/pod/labels.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 import {
   decodeRecord,
   encodeRecord,
@@ -13,7 +13,7 @@ import {
   RECORD_BUDGET,
   RECORD_FINALIZER,
   unreadableRecord,
-} from "../../runtime/kubernetes/record-codec.js";
+} from "../../runtime/kubernetes/stores/record-codec.js";
 import type { DurableRecords, ExitInfo } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { record, spec } from "./fixtures.js";

@@ -3,8 +3,8 @@ import { toDomainSpec } from "../../api/spec.js";
 import { toProtoSandbox } from "../../api/sandbox-view.js";
 import { chooseRunner } from "../../controller/placement.js";
 import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
-import { DEFAULT_EGRESS_CONFIG, netinitPolicy } from "../../runtime/kubernetes/egress-policy.js";
-import { buildService, buildServicePolicy } from "../../runtime/kubernetes/services.js";
+import { DEFAULT_EGRESS_CONFIG, netinitPolicy } from "../../runtime/kubernetes/egress/policy.js";
+import { buildService, buildServicePolicy } from "../../runtime/kubernetes/routes/services.js";
 import { spec } from "./fixtures.js";
 import { effectiveGrants } from "../../core/egress.js";
 

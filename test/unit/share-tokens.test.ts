@@ -12,7 +12,7 @@ import { chooseRunner } from "../../controller/placement.js";
 import { parsePublicUrl, publicRoute, publicTarget } from "../../core/public-url.js";
 import { shareToken, shareTokenMatches } from "../../core/share-token.js";
 import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
-import { buildHttpRoute, type PublicGateway } from "../../runtime/kubernetes/public-routes.js";
+import { buildHttpRoute, type PublicGateway } from "../../runtime/kubernetes/routes/public.js";
 import { spec } from "./fixtures.js";
 
 const ID = "0f6c1f9e-2b1d-4c3a-9e7f-0123456789ab";

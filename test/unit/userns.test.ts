@@ -1,8 +1,8 @@
 // Whether the cluster runs pods in user namespaces: the verdict on the probe pod (pure, by status).
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { isHostMapping, probePod, refusedBy, usernsVerdict } from "../../runtime/kubernetes/userns.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
+import { isHostMapping, probePod, refusedBy, usernsVerdict } from "../../runtime/kubernetes/pod/userns.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 import { spec } from "./fixtures.js";
 
 const at = (status: V1Pod["status"]): V1Pod => ({ metadata: { creationTimestamp: new Date(0) }, status });

@@ -8,8 +8,8 @@ import { claimWriters, resolveVolumes, volumeUses } from "../../controller/volum
 import { matches } from "../../controller/list.js";
 import type { SandboxRecord } from "../../core/types.js";
 import { writerConflict, type RegisteredVolume } from "../../core/volumes.js";
-import { buildPod } from "../../runtime/kubernetes/pod-spec.js";
-import { volumeOfClaim } from "../../runtime/kubernetes/volume-claims.js";
+import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
+import { volumeOfClaim } from "../../runtime/kubernetes/stores/volume-claims.js";
 
 const vol = (o: Partial<RegisteredVolume> = {}): RegisteredVolume => ({
   id: "data",

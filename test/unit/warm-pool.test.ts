@@ -13,7 +13,7 @@ import {
   refillCount,
   refillDeferred,
   resolveWarmPools,
-} from "../../runtime/kubernetes/warm-pool.js";
+} from "../../runtime/kubernetes/pool/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
 

@@ -5,9 +5,9 @@
  * additions, and what netinit discovers: the pod's gateway and the kubernetes Service), and a
  * cluster-internal (private) range only where the operator made it grantable. ADR 0012.
  */
-import type { EgressGrant, SandboxSpec } from "../../core/types.js";
+import type { EgressGrant, SandboxSpec } from "../../../core/types.js";
 
-export { allowsEgress } from "../../core/egress.js";
+export { allowsEgress } from "../../../core/egress.js";
 
 export interface EgressConfig {
   /** netinit: Hangar's init container enforces (any CNI); networkpolicy: only the chart's NetworkPolicies (a CNI that enforces them). */

@@ -9,8 +9,8 @@
 import { lookup } from "node:dns/promises";
 import net from "node:net";
 import os from "node:os";
-import { contains, judgedAddresses, parseCidr } from "../../core/cidr.js";
-import { hostGranted } from "../../core/hostname.js";
+import { contains, judgedAddresses, parseCidr } from "../../../core/cidr.js";
+import { hostGranted } from "../../../core/hostname.js";
 
 /** The pod annotation carrying a sandbox's hostname grants (JSON list). */
 export const HOSTS_ANNOTATION = "hangar.dev/egress-hosts";

@@ -10,7 +10,7 @@ import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { AGENT_MOUNT_PATH } from "../../../core/volumes.js";
-import { NO_PROGRAM } from "../no-program.js";
+import { NO_PROGRAM } from "../pod/no-program.js";
 import { type AgentChannel, createAgentChannel } from "./agent-channel.js";
 
 const NOT_INSTALLED = 120;

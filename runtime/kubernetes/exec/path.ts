@@ -8,7 +8,7 @@ import { errors } from "../../../core/errors.js";
 import type { ExecOptions, ExecProcess, ExecStats } from "../../types.js";
 import type { createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./plain.js";
-import { NO_PROGRAM } from "../no-program.js";
+import { NO_PROGRAM } from "../pod/no-program.js";
 
 /** What the exec path needs to know of a sandbox. */
 export interface ExecTarget {
@@ -152,7 +152,7 @@ export function createExecPath(o: {
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
-export { NO_PROGRAM } from "../no-program.js";
+export { NO_PROGRAM } from "../pod/no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
 
 const withEnv = (argv: string[], env: Record<string, string>) =>

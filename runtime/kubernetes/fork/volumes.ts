@@ -8,9 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import type { CoreV1Api, V1CSIVolumeSource } from "@kubernetes/client-node";
-import { parseQuantity } from "../../core/quantity.js";
-import type { SandboxSpec } from "../../core/types.js";
-import type { ArchiveSource } from "../types.js";
+import { parseQuantity } from "../../../core/quantity.js";
+import type { SandboxSpec } from "../../../core/types.js";
+import type { ArchiveSource } from "../../types.js";
 import { checkArchive } from "./archive-check.js";
 
 /** The volume attributes hangar-forkcsi reads (forkcsi/node.go). */

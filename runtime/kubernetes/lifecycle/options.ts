@@ -2,11 +2,11 @@
 import type * as k8s from "@kubernetes/client-node";
 import type { AgentBinary } from "../exec/agent-link.js";
 import type { DirectPorts } from "../exec/agent-direct.js";
-import type { EgressConfig } from "../egress-policy.js";
-import type { GpuConfig } from "../node-capacity.js";
-import type { PublicGateway, PublicTlsGateway } from "../public-routes.js";
-import type { UsernsMode } from "../userns.js";
-import type { WarmPoolConfig } from "../warm-pool.js";
+import type { EgressConfig } from "../egress/policy.js";
+import type { GpuConfig } from "../nodes/capacity.js";
+import type { PublicGateway, PublicTlsGateway } from "../routes/public.js";
+import type { UsernsMode } from "../pod/userns.js";
+import type { WarmPoolConfig } from "../pool/warm-pool.js";
 
 export interface KubeRunner {
   runnerId: string;

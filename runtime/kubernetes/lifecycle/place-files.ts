@@ -1,7 +1,7 @@
 /** The last step of every start (cold, warm, taken over): the mounted files placed, and what the sandbox's status says. */
 import type * as k8s from "@kubernetes/client-node";
 import type { StartedSandbox } from "../../types.js";
-import type { UsernsMode } from "../userns.js";
+import type { UsernsMode } from "../pod/userns.js";
 import type { KubeState, Tracked } from "./state.js";
 
 export interface PlaceFilesOptions {

@@ -12,10 +12,10 @@ import {
   type SandboxRecord,
   type SandboxSpec,
 } from "../../../core/types.js";
-import { type EgressConfig, hostnamesOf, netinitPolicy } from "../egress-policy.js";
-import { type GpuConfig, gpuAffinity } from "../node-capacity.js";
-import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod-spec.js";
-import { POOL_LABEL, type WarmPoolConfig } from "../warm-pool.js";
+import { type EgressConfig, hostnamesOf, netinitPolicy } from "../egress/policy.js";
+import { type GpuConfig, gpuAffinity } from "../nodes/capacity.js";
+import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod/spec.js";
+import { POOL_LABEL, type WarmPoolConfig } from "../pool/warm-pool.js";
 import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
 import type { KubeState } from "./state.js";
 

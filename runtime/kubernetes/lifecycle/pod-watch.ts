@@ -5,8 +5,8 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import type { WatchStats } from "../../types.js";
-import { MANAGED_BY, MANAGED_BY_VALUE } from "../labels.js";
-import { slimPod } from "../pod-state.js";
+import { MANAGED_BY, MANAGED_BY_VALUE } from "../pod/labels.js";
+import { slimPod } from "../pod/state.js";
 import type { KubeState } from "./state.js";
 
 export interface PodWatchOptions {

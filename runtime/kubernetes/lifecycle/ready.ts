@@ -5,12 +5,12 @@
  */
 import type * as k8s from "@kubernetes/client-node";
 import { randomUUID } from "node:crypto";
-import { type EgressConfig, neverRanges } from "../egress-policy.js";
-import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } from "../egress-proxy.js";
-import type { createEnvSecrets } from "../env-secrets.js";
+import { type EgressConfig, neverRanges } from "../egress/policy.js";
+import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } from "../egress/proxy.js";
+import type { createEnvSecrets } from "../stores/env-secrets.js";
 import { detailOf } from "../kube-errors.js";
-import { probeUserNamespaces } from "../userns.js";
-import { createWarmPools } from "../warm-pool.js";
+import { probeUserNamespaces } from "../pod/userns.js";
+import { createWarmPools } from "../pool/warm-pool.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { idlePod, type PodPlanOptions } from "./pod-plan.js";
 import type { PodWatch } from "./pod-watch.js";

@@ -8,12 +8,12 @@ import type * as k8s from "@kubernetes/client-node";
 import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { ExitInfo, StartedSandbox } from "../../types.js";
-import { SANDBOX_ID, TENANT } from "../labels.js";
-import { podName } from "../pod-spec.js";
-import { observePod, type PodView } from "../pod-state.js";
-import { podStep } from "../pod-step.js";
-import { decodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "../record-codec.js";
-import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../warm-pool.js";
+import { SANDBOX_ID, TENANT } from "../pod/labels.js";
+import { podName } from "../pod/spec.js";
+import { observePod, type PodView } from "../pod/state.js";
+import { podStep } from "../pod/step.js";
+import { decodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "../stores/record-codec.js";
+import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
 
 export interface ReconcilerOptions {

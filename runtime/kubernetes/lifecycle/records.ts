@@ -6,12 +6,12 @@
 import type * as k8s from "@kubernetes/client-node";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { DurableRecords } from "../../types.js";
-import { tightenedDeadline } from "../deadline.js";
-import { createIdLookup, ID_SETTLE_MS } from "../id-lookup.js";
-import { SANDBOX_ID } from "../labels.js";
-import { encodeRecord, RECORD_ANNOTATION } from "../record-codec.js";
-import { createRecordStore } from "../record-store.js";
-import { EXEC_ANNOTATION } from "../warm-pool.js";
+import { tightenedDeadline } from "../pod/deadline.js";
+import { createIdLookup, ID_SETTLE_MS } from "../stores/id-lookup.js";
+import { SANDBOX_ID } from "../pod/labels.js";
+import { encodeRecord, RECORD_ANNOTATION } from "../stores/record-codec.js";
+import { createRecordStore } from "../stores/record-store.js";
+import { EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import type { PodWatch } from "./pod-watch.js";
 import { idOf } from "./reconciler.js";
 import { type KubeState, nameOf, untrack } from "./state.js";

@@ -1,8 +1,8 @@
 /** What each runner (a node pool) offers: its capacity less what the tracked sandboxes on it ask, and what it can do. */
 import { cpuMillicores, parseQuantity } from "../../../core/quantity.js";
 import { gpuAsk, type RunnerInfo } from "../../../core/types.js";
-import type { EgressConfig } from "../egress-policy.js";
-import type { createNodeView } from "../node-view.js";
+import type { EgressConfig } from "../egress/policy.js";
+import type { createNodeView } from "../nodes/view.js";
 import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
 import type { KubeState } from "./state.js";
 

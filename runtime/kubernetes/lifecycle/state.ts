@@ -6,9 +6,9 @@
 import type * as k8s from "@kubernetes/client-node";
 import type { SandboxSpec } from "../../../core/types.js";
 import type { RuntimeEvent } from "../../types.js";
-import type { PodView } from "../pod-state.js";
-import { podName } from "../pod-spec.js";
-import type { createWarmPools } from "../warm-pool.js";
+import type { PodView } from "../pod/state.js";
+import { podName } from "../pod/spec.js";
+import type { createWarmPools } from "../pool/warm-pool.js";
 
 export interface Tracked {
   id: string;

@@ -5,9 +5,9 @@
  * node with the model and memory it asked for.
  */
 import type { V1Node, V1NodeSelectorTerm, V1RuntimeClass } from "@kubernetes/client-node";
-import { parseQuantity } from "../../core/quantity.js";
-import type { GpuAsk, RunnerGpus } from "../../core/types.js";
-import { gpuTypeMatches } from "../../core/gpu.js";
+import { parseQuantity } from "../../../core/quantity.js";
+import type { GpuAsk, RunnerGpus } from "../../../core/types.js";
+import { gpuTypeMatches } from "../../../core/gpu.js";
 
 export interface GpuConfig {
   /** The extended resource a GPU is (nvidia.com/gpu). */

@@ -4,11 +4,11 @@
  * at start and every `refreshMs`; an identity that may not list nodes or RuntimeClasses reports the
  * configured fallback instead.
  */
-import { nodeHasImage } from "./image-ref.js";
+import { nodeHasImage } from "../pod/image-ref.js";
 import * as k8s from "@kubernetes/client-node";
-import { formatCidr, parseCidr } from "../../core/cidr.js";
-import { cpuMillicores } from "../../core/quantity.js";
-import { type GpuConfig, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./node-capacity.js";
+import { formatCidr, parseCidr } from "../../../core/cidr.js";
+import { cpuMillicores } from "../../../core/quantity.js";
+import { type GpuConfig, matchesSelector, type NodeOffer, offerOf, offeredClasses } from "./capacity.js";
 
 export interface NodeViewOptions {
   kubeConfig: k8s.KubeConfig;

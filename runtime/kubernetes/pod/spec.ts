@@ -1,14 +1,14 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
 import type { V1Container, V1CSIVolumeSource, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
-import type { StartupProbe } from "../../core/probe.js";
-import { parseQuantity } from "../../core/quantity.js";
-import type { Quantities, SandboxSpec, SidecarSpec } from "../../core/types.js";
-import { AGENT_MOUNT_PATH } from "../../core/volumes.js";
-import type { NetinitPolicy } from "./egress-policy.js";
-import { HOSTS_ANNOTATION } from "./egress-proxy.js";
+import type { StartupProbe } from "../../../core/probe.js";
+import { parseQuantity } from "../../../core/quantity.js";
+import type { Quantities, SandboxSpec, SidecarSpec } from "../../../core/types.js";
+import { AGENT_MOUNT_PATH } from "../../../core/volumes.js";
+import type { NetinitPolicy } from "../egress/policy.js";
+import { HOSTS_ANNOTATION } from "../egress/proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
-import { envFromSecret, pullSecretName } from "./secret-store.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
+import { envFromSecret, pullSecretName } from "../stores/secret-store.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../stores/record-codec.js";
 
 /** The owner reference that makes Kubernetes delete an object with the sandbox's pod (its Service, policy, routes). */
 export const ownedByPod = (pod: V1Pod): V1OwnerReference[] => [

@@ -1,6 +1,6 @@
 /** What a pod's status means for its sandbox: a pure function of (pod, now), table-tested. */
 import type { V1Container, V1Pod, V1PodSpec } from "@kubernetes/client-node";
-import { KILLED_EXIT_CODE } from "../../core/exit-code.js";
+import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 
 export type PodView =
   | { t: "starting"; reason: string }

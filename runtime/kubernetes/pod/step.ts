@@ -3,9 +3,9 @@
  * function of (what it knows of the sandbox, the pod's view, now), table-tested. The runtime
  * carries out the step; the times it returns are what it remembers for the next look.
  */
-import type { ExitInfo } from "../types.js";
-import type { PodView } from "./pod-state.js";
-import { KILLED_EXIT_CODE } from "../../core/exit-code.js";
+import type { ExitInfo } from "../../types.js";
+import type { PodView } from "./state.js";
+import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 
 /** How long past the startup timeout a sandbox left CREATING by a stopped replica waits before it is failed. */
 export const ORPHAN_GRACE_MS = 15_000;

@@ -4,7 +4,7 @@
  * the probe pod's status, table-tested; HANGAR_KUBE_USER_NAMESPACES picks what to do with it.
  */
 import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
-import { detailOf } from "./kube-errors.js";
+import { detailOf } from "../kube-errors.js";
 
 export type UsernsMode = "auto" | "required" | "off";
 export type UsernsVerdict = { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string };

@@ -2,8 +2,8 @@
  * The warm-pool setting and which sandboxes a pool can serve, without loading the Kubernetes
  * client (the config reads it for every runtime; the entry point resolves template pools).
  */
-import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
-import { SHARED_TEMPLATE_ID } from "../../core/templates.js";
+import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../../core/types.js";
+import { SHARED_TEMPLATE_ID } from "../../../core/templates.js";
 
 /** What a pool pod is made with beyond its image: a sandbox is served by the pool only when its own are the same. */
 export interface PoolShape {

@@ -10,12 +10,12 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
-import type { SandboxSpec } from "../../core/types.js";
-import { isConflict, isNotFound } from "./kube-errors.js";
-import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
-import { EGRESS_LABEL, ownAnnotationsOut } from "./pod-spec.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "./record-codec.js";
-import { poolKey, type PoolShape, type WarmPoolConfig } from "./warm-pool-config.js";
+import type { SandboxSpec } from "../../../core/types.js";
+import { isConflict, isNotFound } from "../kube-errors.js";
+import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "../pod/labels.js";
+import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../stores/record-codec.js";
+import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 
 export {
   parseWarmPools,
@@ -26,7 +26,7 @@ export {
   type PoolShape,
   type WarmPoolConfig,
   type WarmPoolEntry,
-} from "./warm-pool-config.js";
+} from "./config.js";
 
 export const POOL_LABEL = "hangar.dev/warm-pool";
 /** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */

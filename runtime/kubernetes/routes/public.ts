@@ -7,11 +7,11 @@
  * the Gateway has accepted every route (ADR 0021): an address Get returns is one the Gateway serves.
  */
 import * as k8s from "@kubernetes/client-node";
-import { publicRoute, type PublicTlsBase, tlsAddress, type PublicUrlBase } from "../../core/public-url.js";
-import type { ServicePort } from "../../core/types.js";
-import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
-import { SANDBOX_ID } from "./labels.js";
-import { ownedByPod, podName } from "./pod-spec.js";
+import { publicRoute, type PublicTlsBase, tlsAddress, type PublicUrlBase } from "../../../core/public-url.js";
+import type { ServicePort } from "../../../core/types.js";
+import { detailOf, isConflict, retryStartWrite } from "../kube-errors.js";
+import { SANDBOX_ID } from "../pod/labels.js";
+import { ownedByPod, podName } from "../pod/spec.js";
 
 export interface PublicGateway {
   namespace: string;

@@ -5,11 +5,11 @@
  * sandbox's own rules (netinit, Policy.Inbound) accept the same ports and nothing else inbound.
  */
 import * as k8s from "@kubernetes/client-node";
-import type { ServicePort } from "../../core/types.js";
-import { detailOf, isConflict, retryStartWrite } from "./kube-errors.js";
-import { SANDBOX_ID } from "./labels.js";
-import { ownedByPod, podName } from "./pod-spec.js";
-import { createPublicRoutes, type PublicGateway, type PublicTlsGateway } from "./public-routes.js";
+import type { ServicePort } from "../../../core/types.js";
+import { detailOf, isConflict, retryStartWrite } from "../kube-errors.js";
+import { SANDBOX_ID } from "../pod/labels.js";
+import { ownedByPod, podName } from "../pod/spec.js";
+import { createPublicRoutes, type PublicGateway, type PublicTlsGateway } from "./public.js";
 
 export const serviceName = (id: string) => podName(id);
 

@@ -6,11 +6,11 @@
  * knows, and by the sweep at start for copies older than a minute that no pod owns.
  */
 import * as k8s from "@kubernetes/client-node";
-import { errors } from "../../core/errors.js";
-import { detailOf, isConflict, isNotFound, isTransient, retryStartWrite, retryTransient } from "./kube-errors.js";
-import type { StartSecrets } from "../../core/secrets.js";
+import { errors } from "../../../core/errors.js";
+import { detailOf, isConflict, isNotFound, isTransient, retryStartWrite, retryTransient } from "../kube-errors.js";
+import type { StartSecrets } from "../../../core/secrets.js";
 import { ENV_SECRET_LABEL, envSecret, pullSecret } from "./secret-store.js";
-import { SANDBOX_ID } from "./labels.js";
+import { SANDBOX_ID } from "../pod/labels.js";
 
 export interface EnvSecretsOptions {
   core: k8s.CoreV1Api;

@@ -8,8 +8,8 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { PassThrough } from "node:stream";
-import { errors } from "../../core/errors.js";
-import { LogResumeError, type LogChunk, type LogOptions } from "../types.js";
+import { errors } from "../../../core/errors.js";
+import { LogResumeError, type LogChunk, type LogOptions } from "../../types.js";
 
 interface RawOptions {
   container?: string;

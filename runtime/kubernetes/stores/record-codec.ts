@@ -4,7 +4,7 @@
  * as base64 while the record stays under RECORD_BUDGET; past it they are dropped (paths kept),
  * so one record never nears the apiserver's 256 KiB annotation limit.
  */
-import type { SandboxRecord, State } from "../../core/types.js";
+import type { SandboxRecord, State } from "../../../core/types.js";
 
 export const RECORD_ANNOTATION = "hangar.dev/record";
 export const RECORD_FINALIZER = "hangar.dev/record";

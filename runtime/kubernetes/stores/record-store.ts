@@ -5,7 +5,7 @@
  * state), and a pod that is gone ends the retries.
  */
 import * as k8s from "@kubernetes/client-node";
-import { isNotFound } from "./kube-errors.js";
+import { isNotFound } from "../kube-errors.js";
 import { RECORD_FINALIZER } from "./record-codec.js";
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];

@@ -6,10 +6,10 @@
  * Secret the values are copied into, in the sandbox namespace, owned by the sandbox's pod.
  */
 import type * as k8s from "@kubernetes/client-node";
-import { errors } from "../../core/errors.js";
-import type { SecretRef } from "../../core/secrets.js";
-import { detailOf, isTransient, statusOf } from "./kube-errors.js";
-import { SANDBOX_ID } from "./labels.js";
+import { errors } from "../../../core/errors.js";
+import type { SecretRef } from "../../../core/secrets.js";
+import { detailOf, isTransient, statusOf } from "../kube-errors.js";
+import { SANDBOX_ID } from "../pod/labels.js";
 
 export const STORE_LABEL = "hangar.dev/secret-store";
 /** On the per-sandbox copies: which sandbox's env they hold (for the sweep of copies whose pod never came). */

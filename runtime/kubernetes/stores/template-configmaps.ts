@@ -5,9 +5,9 @@
  * refuses the second of two concurrent writers (409), which is the revision check.
  */
 import * as k8s from "@kubernetes/client-node";
-import { TemplateConflict, type TemplateRecord, type TemplateStore } from "../../core/templates.js";
-import { isConflict, isNotFound, retryTransient } from "./kube-errors.js";
-import { MANAGED_BY, MANAGED_BY_VALUE } from "./labels.js";
+import { TemplateConflict, type TemplateRecord, type TemplateStore } from "../../../core/templates.js";
+import { isConflict, isNotFound, retryTransient } from "../kube-errors.js";
+import { MANAGED_BY, MANAGED_BY_VALUE } from "../pod/labels.js";
 
 export const TEMPLATE_LABEL = "hangar.dev/template-tenant";
 const KEY = "template.json";

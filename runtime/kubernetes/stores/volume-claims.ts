@@ -6,8 +6,8 @@
  * label added or removed takes effect at once; a claim labelled for another tenant is never seen.
  */
 import * as k8s from "@kubernetes/client-node";
-import type { RegisteredVolume, VolumeRegistry } from "../../core/volumes.js";
-import { retryTransient } from "./kube-errors.js";
+import type { RegisteredVolume, VolumeRegistry } from "../../../core/volumes.js";
+import { retryTransient } from "../kube-errors.js";
 
 export const VOLUME_TENANT_LABEL = "hangar.dev/volume-tenant";
 export const VOLUME_ID_ANNOTATION = "hangar.dev/volume-id";
