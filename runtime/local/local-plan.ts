@@ -106,19 +106,7 @@ export function planStart(i: PlanInputs): StartPlan {
   // scratch volumes live on a file system of HANGAR_LOCAL_DISK_BYTES, mounted first in its mount namespace.
   const disk = i.ownDisk ? path.join(dir, "disk") : undefined;
   const sandboxUser = (o.users?.range.start ?? 0) + o.sandboxUid;
-  const paths: SandboxPaths = {
-    root: rootfs.dir,
-    rootWritable: false,
-    tmp: path.join(disk ?? dir, "tmp"),
-    home: path.join(disk ?? dir, "home"),
-    empty: path.join(dir, "empty"),
-    files: [],
-    volumes: [],
-  };
-  if (i.gpuDevices.length) {
-    paths.devices = [...i.gpuDevices, ...(o.gpus?.shared ?? [])];
-    if (i.procDriver) paths.procDriver = i.procDriver;
-  }
+  const paths = basePaths(i, dir, disk);
   const head = [rootfs.note, ...(i.gpuDevices.length ? [`GPUs: ${i.gpuDevices.join(", ")}`] : [])];
   const overlay = isolated && i.isRoot ? overlayOf(rootfs.dir, dir, disk) : undefined;
   if (overlay) {
@@ -199,6 +187,24 @@ export function limitsOf(record: SandboxRecord, o: Pick<PlanOptions, "defaultMem
   const cpu = cpuMillicores(limits.cpu ?? "") ?? 0;
   const caps: Caps = { memoryBytes: memoryBytes || undefined, cpuMillicores: cpu || o.defaultCpuMillicores, pidsMax: o.pidsMax };
   return { memoryBytes, cpu, caps };
+}
+
+/** The image's root read-only, /tmp and home on the sandbox's disk (or in its dir), its GPUs' device nodes. */
+function basePaths(i: PlanInputs, dir: string, disk: string | undefined): SandboxPaths {
+  const paths: SandboxPaths = {
+    root: i.rootfs.dir,
+    rootWritable: false,
+    tmp: path.join(disk ?? dir, "tmp"),
+    home: path.join(disk ?? dir, "home"),
+    empty: path.join(dir, "empty"),
+    files: [],
+    volumes: [],
+  };
+  if (i.gpuDevices.length) {
+    paths.devices = [...i.gpuDevices, ...(i.o.gpus?.shared ?? [])];
+    if (i.procDriver) paths.procDriver = i.procDriver;
+  }
+  return paths;
 }
 
 const overlayOf = (lower: string, dir: string, disk: string | undefined): OverlayLayers => ({
