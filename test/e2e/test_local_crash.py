@@ -30,7 +30,7 @@ def _spec(cmd: str, probe: pb.Probe | None = None) -> pb.SandboxSpec:
     return pb.SandboxSpec(containers=[c], max_lifetime_seconds=300, tags=["crash"])
 
 
-# cmd/config.ts defaults: the first slot uid (the live sandbox's: slots are taken lowest first),
+# cmd/config-local.ts defaults: the first slot uid (the live sandbox's: slots are taken lowest first),
 # and the host uid a sandbox's root maps to (HANGAR_LOCAL_ID_RANGE_START).
 SLOT_UID = 300_000
 SANDBOX_ROOT_UID = 200_000
