@@ -12,6 +12,7 @@ import { parseCompose } from "./compose.js";
 import type { CreateSandboxFromFileRequest__Output } from "./generated/coreweave/sandbox/v1/CreateSandboxFromFileRequest.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import { LIMITS } from "./limits.js";
+import { wireField } from "./wire-fields.js";
 import { toDomainSpec, type SpecLimits } from "./spec.js";
 
 export interface ComposeCreate {
@@ -24,7 +25,7 @@ export interface ComposeCreate {
 export function renameFields(e: unknown, services: string[]): unknown {
   if (!isHangarError(e) || !e.violations.length) return e;
   const rename = (f: string) =>
-    f
+    wireField(f) // a domain subject from below (a placement refusal) first becomes its sandbox.spec field
       .replace(/^sandbox\.spec\.containers\[(\d+)\]/, (_, i: string) => `contents.services.${services[Number(i)] ?? i}`)
       .replace(/^sandbox\.spec\.volumes\[(\d+)\]/, "contents.volumes")
       .replace(/^sandbox\.spec\./, "");

@@ -2,11 +2,13 @@
  * The one place where Hangar errors become gRPC statuses: code, message, and a
  * google.rpc.Status in `grpc-status-details-bin` carrying ErrorInfo (domain cwsandbox.com),
  * BadRequest field violations and RetryInfo. Anything that is not a HangarError becomes
- * INTERNAL with a generic message; its cause goes to the log only.
+ * INTERNAL with a generic message; its cause goes to the log only. Errors name domain subjects
+ * below api/; they become wire fields here (api/wire-fields.ts).
  */
 import * as grpc from "@grpc/grpc-js";
 import { HangarError, isHangarError, type ErrorCode } from "../core/errors.js";
 import type { RpcTypes } from "./proto.js";
+import { toWire } from "./wire-fields.js";
 
 export const ERROR_DOMAIN = "cwsandbox.com";
 
@@ -34,7 +36,8 @@ export function createErrorMapper(types: RpcTypes, log: { error(o: object, m: st
 
   return function toServiceError(e: unknown, requestId?: string): grpc.ServiceError {
     let err: HangarError;
-    if (isHangarError(e)) err = e;
+    if (isHangarError(e))
+      err = toWire(e); // domain subjects named as the request's wire fields
     else {
       log.error({ err: e, request_id: requestId }, "internal error");
       err = new HangarError({ code: "INTERNAL", message: `internal error${requestId ? ` (request ${requestId})` : ""}` });

@@ -35,6 +35,11 @@ export interface HangarErrorInit {
   /** When set, callers are told (RetryInfo) to retry after this many milliseconds. */
   retryAfterMs?: number;
   cause?: unknown;
+  /**
+   * Domain subjects ("spec.services[0].endpoint.kind") the message names without a violation of
+   * their own: the API names them as wire fields (api/wire-fields.ts), as it does violation fields.
+   */
+  subjects?: string[];
 }
 
 export class HangarError extends Error {
@@ -43,6 +48,7 @@ export class HangarError extends Error {
   readonly metadata: Readonly<Record<string, string>>;
   readonly violations: readonly FieldViolation[];
   readonly retryAfterMs: number | undefined;
+  readonly subjects: readonly string[];
 
   constructor(init: HangarErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +58,7 @@ export class HangarError extends Error {
     this.metadata = init.metadata ?? {};
     this.violations = init.violations ?? [];
     this.retryAfterMs = init.retryAfterMs;
+    this.subjects = init.subjects ?? [];
   }
 }
 
@@ -128,11 +135,12 @@ export const errors = {
   unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),
   notImplemented: (what: string) =>
     new HangarError({ code: "UNIMPLEMENTED", message: `${what} is not supported by Hangar`, reason: "CWSANDBOX_NOT_IMPLEMENTED" }),
-  /** A service endpoint kind this Hangar does not offer, with the reason the SDK branches on. */
+  /** A service endpoint kind this Hangar does not offer, with the reason the SDK branches on; `subject`: the domain path the message names. */
   endpointNotSupported: (
     reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED" | "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED",
     message: string,
-  ) => new HangarError({ code: "FAILED_PRECONDITION", message, reason }),
+    subject?: string,
+  ) => new HangarError({ code: "FAILED_PRECONDITION", message, reason, ...(subject ? { subjects: [subject] } : {}) }),
   snapshotsNotSupported: () =>
     new HangarError({
       code: "FAILED_PRECONDITION",

@@ -12,6 +12,7 @@ import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netin
 import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod/spec.js";
 import { observePod } from "../../runtime/kubernetes/pod/state.js";
 import { spec } from "./fixtures.js";
+import { subject } from "./subjects.js";
 
 /** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
 const netinitPolicyOf = (
@@ -172,7 +173,10 @@ const grant = (cidr: string): EgressGrant => ({ to: { cidr, except: [] }, ports:
 describe("where grants can be honoured", () => {
   it("a runtime that enforces no rules refuses them, naming the field", () => {
     const p = chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [grant("198.18.0.0/15")] }, [runner("local")]);
-    expect(p).toEqual({ refused: expect.stringMatching(/egress rules are not enforced by local/), field: "sandbox.spec.network.egress" });
+    expect(p).toEqual({
+      refused: expect.stringMatching(/egress rules are not enforced by local/),
+      field: subject("spec.egress", "sandbox.spec.network.egress"),
+    });
   });
   it("hostname grants need the egress proxy, naming the rule", () => {
     const p = chooseRunner(
@@ -181,12 +185,15 @@ describe("where grants can be honoured", () => {
     );
     expect(p).toEqual({
       refused: expect.stringMatching(/hostname egress grants \(dns_name in the SDK\) need Hangar's egress proxy/),
-      field: "sandbox.spec.network.egress[1].https_hostname",
+      field: subject("spec.egress[1].hostname", "sandbox.spec.network.egress[1].https_hostname"),
     });
     // Locally too (no egress rules at all): the SDK's own suite skips on a refusal naming dns_name.
     expect(
       chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, [runner("local")]),
-    ).toMatchObject({ refused: expect.stringMatching(/dns_name/), field: "sandbox.spec.network.egress[0].https_hostname" });
+    ).toMatchObject({
+      refused: expect.stringMatching(/dns_name/),
+      field: subject("spec.egress[0].hostname", "sandbox.spec.network.egress[0].https_hostname"),
+    });
     const withProxy = runner("kube", { ...(kube.egress ?? expect.fail()), hostnames: true });
     expect(
       chooseRunner({ runnerIds: [], requests: {}, limits: {}, egress: [{ to: { hostname: "pypi.org" }, ports: [] }] }, [withProxy]),
@@ -196,11 +203,11 @@ describe("where grants can be honoured", () => {
     const g = { ...runner("kube", kube.egress), runtimeClasses: ["gvisor"], gvisorRuntimeClasses: ["gvisor"] };
     expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor", denyEgress: false }, [g])).toEqual({
       refused: expect.stringMatching(/runtime class "gvisor" runs sandboxes with no network at all/),
-      field: "sandbox.spec.network.deny_egress",
+      field: subject("spec.denyEgress", "sandbox.spec.network.deny_egress"),
     });
     expect(
       chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor", egress: [grant("198.18.0.0/15")] }, [g]),
-    ).toMatchObject({ field: "sandbox.spec.network.egress" });
+    ).toMatchObject({ field: subject("spec.egress", "sandbox.spec.network.egress") });
     expect(chooseRunner({ runnerIds: [], requests: {}, limits: {}, runtimeClass: "gvisor" }, [g])).toEqual({ runner: g });
   });
   it("a runner that enforces them is chosen over one that does not", () => {
@@ -212,9 +219,9 @@ describe("where grants can be honoured", () => {
     ["0.0.0.0/0", undefined], // partly internal: honoured for the rest
     ["10.50.1.0/24", undefined], // opened by the operator
     ["10.0.0.0/8", undefined], // overlaps the opened range
-    ["10.1.2.3/32", "sandbox.spec.network.egress[0].cidr"],
-    ["192.168.0.0/16", "sandbox.spec.network.egress[0].cidr"],
-    ["fd00::1", "sandbox.spec.network.egress[0].cidr"],
+    ["10.1.2.3/32", subject("spec.egress[0].cidr", "sandbox.spec.network.egress[0].cidr")],
+    ["192.168.0.0/16", subject("spec.egress[0].cidr", "sandbox.spec.network.egress[0].cidr")],
+    ["fd00::1", subject("spec.egress[0].cidr", "sandbox.spec.network.egress[0].cidr")],
   ];
   for (const [cidr, field] of cases)
     it(`a grant of ${cidr}: ${field ? "refused" : "honoured"}`, () => {

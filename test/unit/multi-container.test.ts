@@ -5,6 +5,7 @@ import { containerTarget, type RunnerInfo } from "../../core/types.js";
 import { buildPod, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod/spec.js";
 import { poolFor } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { observePod, slimPod } from "../../runtime/kubernetes/pod/state.js";
+import { subject } from "./subjects.js";
 
 const keep = (o: object) => ({
   image: "python:3.11",
@@ -86,7 +87,7 @@ describe("multi-container sandboxes", () => {
     };
     const s = create([keep({ name: "main", primary: true }), keep({ name: "helper" })]);
     expect(chooseRunner(s, [runner])).toMatchObject({
-      field: "sandbox.spec.containers",
+      field: subject("spec.sidecars", "sandbox.spec.containers"),
       refused: expect.stringMatching(/only one container is supported/),
     });
     expect(chooseRunner(s, [{ ...runner, multiContainer: true }])).toHaveProperty("runner");

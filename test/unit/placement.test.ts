@@ -6,6 +6,7 @@ import { chooseRunner } from "../../controller/placement.js";
 import { gpuTypeMatches } from "../../core/gpu.js";
 import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
 import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/nodes/capacity.js";
+import { subject } from "./subjects.js";
 
 const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo => ({
   runnerId,
@@ -86,7 +87,8 @@ describe("placement", () => {
       const got = chooseRunner(spec, ALL);
       if (typeof want === "string") expect("runner" in got && got.runner.runnerId).toBe(want);
       else expect("refused" in got && got.refused).toMatch(want);
-      if ("refused" in got) expect(got.field).toBe(/runtime class/.test(got.refused) ? "sandbox.spec.runtime_class" : undefined);
+      if ("refused" in got)
+        expect(got.field).toBe(/runtime class/.test(got.refused) ? subject("spec.runtimeClass", "sandbox.spec.runtime_class") : undefined);
     });
   }
   it("a runtime with no GPUs refuses every GPU request, saying so", () => {

@@ -14,6 +14,8 @@ import {
   type PublicTlsGateway,
 } from "../../runtime/kubernetes/routes/public.js";
 import { spec } from "./fixtures.js";
+import { subject } from "./subjects.js";
+import { wireText } from "../../api/wire-fields.js";
 
 const ID = "0f6c1f9e-2b1d-4c3a-9e7f-0123456789ab";
 
@@ -101,12 +103,12 @@ describe("PUBLIC services", () => {
   it("placement needs a runner with a Gateway, and names the field where none has one", () => {
     const s = { runnerIds: [], requests: {}, limits: {}, services: [{ port: 80, protocol: "TCP" as const, public: true as const }] };
     expect(chooseRunner(s, [runner])).toMatchObject({
-      field: "sandbox.spec.services[0].visibility",
+      field: subject("spec.services[0].public", "sandbox.spec.services[0].visibility"),
       refused: expect.stringMatching(/PUBLIC services need a Gateway, and none is configured .*; PRIVATE services are offered$/),
     });
     const local = { ...runner, serviceDomain: undefined };
     expect(chooseRunner(s, [local])).toMatchObject({
-      field: "sandbox.spec.services[0].visibility",
+      field: subject("spec.services[0].public", "sandbox.spec.services[0].visibility"),
       refused: expect.stringMatching(/\(HANGAR_PUBLIC_GATEWAY, HANGAR_PUBLIC_URL\)$/),
     });
     expect(chooseRunner(s, [runner, { ...runner, runnerId: "p", publicUrl: gw.url }])).toMatchObject({ runner: { runnerId: "p" } });
@@ -289,17 +291,22 @@ describe("TLS passthrough endpoints", () => {
       services: [{ port: 8443, protocol: "TCP" as const, public: true as const, tls: true as const }],
     };
     const httpOnly = { ...runner, publicUrl: parsePublicUrl("http://127.0.0.1:18080") };
-    expect(chooseRunner(s, [httpOnly])).toMatchObject({
+    const tlsRefused = chooseRunner(s, [httpOnly]);
+    expect(tlsRefused).toMatchObject({
       reason: "CWSANDBOX_TLS_PASSTHROUGH_ENDPOINTS_NOT_SUPPORTED",
-      refused: expect.stringMatching(
-        /HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox\.spec\.services\[0\]\.endpoint\.kind/,
-      ),
+      field: subject("spec.services[0].endpoint.kind", "sandbox.spec.services[0].endpoint.kind"),
     });
+    // The text names the subject; on the wire it reads as it always has.
+    expect("refused" in tlsRefused && wireText(tlsRefused.refused, [tlsRefused.field ?? ""])).toMatch(
+      /HANGAR_PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS; field sandbox\.spec\.services\[0\]\.endpoint\.kind/,
+    );
     expect(chooseRunner(s, [{ ...runner, serviceDomain: undefined, publicTls: tls.address }])).toHaveProperty("reason");
     expect(chooseRunner(s, [httpOnly, { ...runner, runnerId: "t", publicTls: tls.address }])).toMatchObject({ runner: { runnerId: "t" } });
     // An HTTP port beside it still needs the HTTP Gateway.
     const both = { ...s, services: [...s.services, { port: 8080, protocol: "TCP" as const, public: true as const }] };
-    expect(chooseRunner(both, [{ ...runner, publicTls: tls.address }])).toMatchObject({ field: "sandbox.spec.services[1].visibility" });
+    expect(chooseRunner(both, [{ ...runner, publicTls: tls.address }])).toMatchObject({
+      field: subject("spec.services[1].public", "sandbox.spec.services[1].visibility"),
+    });
     expect(chooseRunner(both, [{ ...httpOnly, publicTls: tls.address }])).toHaveProperty("runner");
   });
   it("Get reports the port's address as a TLS passthrough endpoint, not a URL, and none once it ends", () => {

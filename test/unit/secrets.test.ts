@@ -13,6 +13,7 @@ import { bwrapArgs, setenvArgs } from "../../runtime/local/bwrap-args.js";
 import { readDirSecret } from "../../runtime/local/secret-dir.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { spec } from "./fixtures.js";
+import { subject } from "./subjects.js";
 
 const ref = (o: Partial<SecretRef> = {}): SecretRef => ({
   store: "team",
@@ -402,7 +403,7 @@ describe("image pull credentials", () => {
     };
     const s = { runnerIds: [], requests: {}, limits: {}, imagePull: { registry: "ghcr.io", secret: ref() } };
     expect(chooseRunner(s, [runner])).toMatchObject({
-      field: "sandbox.spec.containers[0].image_pull_credentials",
+      field: subject("spec.imagePull", "sandbox.spec.containers[0].image_pull_credentials"),
       refused: expect.stringMatching(/not supported by this runtime/),
     });
     expect(chooseRunner(s, [{ ...runner, pullCredentials: true }])).toEqual({ runner: { ...runner, pullCredentials: true } });

@@ -7,6 +7,7 @@ import { DEFAULT_EGRESS_CONFIG, netinitPolicy } from "../../runtime/kubernetes/e
 import { buildService, buildServicePolicy } from "../../runtime/kubernetes/routes/services.js";
 import { spec } from "./fixtures.js";
 import { effectiveGrants } from "../../core/egress.js";
+import { subject } from "./subjects.js";
 
 /** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
 const netinitPolicyOf = (
@@ -162,7 +163,7 @@ describe("PRIVATE services", () => {
   };
   it("placement needs a runner that makes Services (not the local runtime)", () => {
     const s = { runnerIds: [], requests: {}, limits: {}, services: [{ port: 80, protocol: "TCP" as const }] };
-    expect(chooseRunner(s, [runner])).toMatchObject({ field: "sandbox.spec.services" });
+    expect(chooseRunner(s, [runner])).toMatchObject({ field: subject("spec.services", "sandbox.spec.services") });
     expect(chooseRunner(s, [{ ...runner, serviceDomain: "ns.svc.cluster.local" }])).toHaveProperty("runner");
   });
   it("Get shows each port's address while the sandbox can serve, and none once it ends", () => {

@@ -14,6 +14,7 @@ import { shareToken, shareTokenMatches } from "../../core/share-token.js";
 import type { RunnerInfo, SandboxRecord } from "../../core/types.js";
 import { buildHttpRoute, type PublicGateway } from "../../runtime/kubernetes/routes/public.js";
 import { spec } from "./fixtures.js";
+import { subject } from "./subjects.js";
 
 const ID = "0f6c1f9e-2b1d-4c3a-9e7f-0123456789ab";
 const OTHER = "7a0d3c2e-1111-4c3a-9e7f-0123456789ab";
@@ -135,10 +136,12 @@ describe("HTTPS endpoints: spec, placement, route, view", () => {
       reason: "CWSANDBOX_HTTPS_SHARE_TOKEN_NOT_SUPPORTED",
     });
     expect(place("ENDPOINT_AUTH_OPEN", { ...runner, publicUrl: parsePublicUrl("http://127.0.0.1:18080") })).toMatchObject({
-      field: "sandbox.spec.services[0].endpoint.kind",
+      field: subject("spec.services[0].endpoint.kind", "sandbox.spec.services[0].endpoint.kind"),
       refused: expect.stringMatching(/HANGAR_PUBLIC_URL is http/),
     });
-    expect(place("ENDPOINT_AUTH_OPEN", runner)).toMatchObject({ field: "sandbox.spec.services[0].endpoint.kind" });
+    expect(place("ENDPOINT_AUTH_OPEN", runner)).toMatchObject({
+      field: subject("spec.services[0].endpoint.kind", "sandbox.spec.services[0].endpoint.kind"),
+    });
     expect(place("ENDPOINT_AUTH_OPEN", { ...runner, publicUrl: HOST })).toHaveProperty("runner");
     expect(place("ENDPOINT_AUTH_SHARE_TOKEN", { ...runner, publicUrl: HOST, publicShareTokens: true })).toHaveProperty("runner");
   });
