@@ -35,35 +35,10 @@ export function createExecPath(o: {
   const stats: ExecStats = { direct: 0, agent: 0, plain: 0 };
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
-  async function run(pod: string, argv: string[], input?: Buffer, container?: string): Promise<number> {
-    const p = await kubeExec({ kc: o.kubeConfig, namespace: o.namespace, pod, argv, shell: false, ...(container ? { container } : {}) });
-    if (input) await p.write(input);
-    p.closeStdin();
-    for await (const _ of p.output()) void _;
-    return (await p.exited).exitCode;
-  }
+  const run = (pod: string, argv: string[], input?: Buffer, container?: string) =>
+    runToEnd(o.kubeConfig, o.namespace, pod, argv, input, container);
 
-  /**
-   * Whether the image has a shell: true when `/bin/sh -c "exit 0"` runs, false only when the
-   * runtime says there is no such program. Anything else (the apiserver or the kubelet away) is no
-   * answer: asked again for up to PROBE_PATIENCE_MS, then thrown; never taken for "no shell" (a
-   * sandbox started during a restart was once marked shell-less for good by the chaos suite).
-   * `stop` ends the retries early (the container exited: there is nothing left to probe); the
-   * answer is then false and the caller asks why.
-   */
-  async function probe(pod: string, container?: string, stop?: () => boolean): Promise<boolean> {
-    const t0 = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return (await run(pod, ["/bin/sh", "-c", "exit 0"], undefined, container)) === 0;
-      } catch (e) {
-        if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
-        if (stop?.()) return false;
-        if (Date.now() - t0 > PROBE_PATIENCE_MS) throw e;
-        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 2000)));
-      }
-    }
-  }
+  const probe = (pod: string, container?: string, stop?: () => boolean) => probeShell(run, pod, container, stop);
 
   /** Who a plain exec's command belongs to, and its last-resort kill (plain.ts). */
   const killing = (t: ExecTarget) => ({ sandboxId: t.id, ...(o.lastResort ? { lastResort: (why: string) => o.lastResort!(t, why) } : {}) });
@@ -96,20 +71,12 @@ export function createExecPath(o: {
       });
       stats.plain++;
     }
-    // A command killed by a signal while its pod went away did not fail on its own: the pod did.
-    const exited = p.exited.then(async (r) => {
-      if (r.exitCode < 128) return r;
-      const gone =
-        t.exited ||
-        (await core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then(
-          (pod) => !!pod.metadata?.deletionTimestamp,
-          () => true,
-        ));
-      if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
-      return r;
-    });
-    exited.catch(() => undefined);
-    return { ...p, exited };
+    const podGone = () =>
+      core.readNamespacedPod({ name: t.pod, namespace: o.namespace }).then(
+        (pod) => !!pod.metadata?.deletionTimestamp,
+        () => true,
+      );
+    return { ...p, exited: blamePodOnSignal(p.exited, () => t.exited, podGone) };
   }
 
   /** A command in a sidecar: plain exec into that container (the exec agent lives in the primary only). */
@@ -150,6 +117,58 @@ export function createExecPath(o: {
   }
 
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
+}
+
+type Run = (pod: string, argv: string[], input?: Buffer, container?: string) => Promise<number>;
+
+/** Runs a command to completion (stdin from `input`) by plain exec, discarding its output; returns its exit code. */
+async function runToEnd(kc: k8s.KubeConfig, namespace: string, pod: string, argv: string[], input?: Buffer, container?: string) {
+  const p = await kubeExec({ kc, namespace, pod, argv, shell: false, ...(container ? { container } : {}) });
+  if (input) await p.write(input);
+  p.closeStdin();
+  for await (const _ of p.output()) void _;
+  return (await p.exited).exitCode;
+}
+
+/**
+ * Whether the image has a shell: true when `/bin/sh -c "exit 0"` runs, false only when the
+ * runtime says there is no such program. Anything else (the apiserver or the kubelet away) is no
+ * answer: asked again for up to PROBE_PATIENCE_MS, then thrown; never taken for "no shell" (a
+ * sandbox started during a restart was once marked shell-less for good by the chaos suite).
+ * `stop` ends the retries early (the container exited: there is nothing left to probe); the
+ * answer is then false and the caller asks why.
+ */
+async function probeShell(run: Run, pod: string, container?: string, stop?: () => boolean): Promise<boolean> {
+  const t0 = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await run(pod, ["/bin/sh", "-c", "exit 0"], undefined, container)) === 0;
+    } catch (e) {
+      if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
+      if (stop?.()) return false;
+      if (Date.now() - t0 > PROBE_PATIENCE_MS) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 2000)));
+    }
+  }
+}
+
+/**
+ * A command killed by a signal while its pod went away did not fail on its own: the pod did
+ * (UNAVAILABLE). `podGone` is asked only for such an exit, when the sandbox is not known to have exited.
+ */
+function blamePodOnSignal(
+  exited: Promise<{ exitCode: number }>,
+  sandboxExited: () => boolean,
+  podGone: () => Promise<boolean>,
+): Promise<{ exitCode: number }> {
+  const blamed = exited.then(async (r) => {
+    if (r.exitCode < 128) return r;
+    const gone = sandboxExited() || (await podGone());
+    if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
+    return r;
+  });
+  blamed.catch(() => undefined);
+  return blamed;
 }
 
 export { NO_PROGRAM } from "../pod/no-program.js";
