@@ -66,5 +66,39 @@ export default tseslint.config(
   layer("runtime", ["api", "controller", "cmd"]),
   layer("controller", ["api", "cmd"]),
   layer("api", ["cmd"]),
+  // The pod room has no I/O, lint holds it (issue 41): runtime/kubernetes/pod/ is the pure pod shape and
+  // every hangar.dev/* key. No node: module but node:crypto (a hash is no I/O), no @kubernetes/client-node
+  // value (its types are fine) and no other runtime/kubernetes room (they do I/O); types from them are fine.
+  // It repeats the runtime layer rule: a later no-restricted-imports replaces an earlier one for these files.
+  {
+    files: ["runtime/kubernetes/pod/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...["api", "controller", "cmd"].map((f) => ({
+              group: [`**/${f}/**`, `../${f}/*`, `../../${f}/*`],
+              message: `runtime/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)`,
+            })),
+            {
+              regex: "^(node:(?!crypto$)|(fs|net|dns|dgram|http|http2|https|os|child_process|stream|tls|worker_threads)(/|$))",
+              message: "runtime/kubernetes/pod/ has no I/O: no node: modules (but node:crypto)",
+            },
+            {
+              group: ["@kubernetes/client-node"],
+              allowTypeImports: true,
+              message: "runtime/kubernetes/pod/ has no I/O: only types from @kubernetes/client-node",
+            },
+            {
+              regex: "^\\.\\./(?!\\.\\./)",
+              allowTypeImports: true,
+              message: "runtime/kubernetes/pod/ has no I/O: no values from the other runtime/kubernetes rooms (types are fine)",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["scripts/**", "test/**", "bench/**"], rules: { "no-console": "off" } },
 );

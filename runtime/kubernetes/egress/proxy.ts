@@ -11,9 +11,8 @@ import net from "node:net";
 import os from "node:os";
 import { contains, judgedAddresses, parseCidr } from "../../../core/cidr.js";
 import { hostGranted } from "../../../core/hostname.js";
-
-/** The pod annotation carrying a sandbox's hostname grants (JSON list). */
-export const HOSTS_ANNOTATION = "hangar.dev/egress-hosts";
+import { HOSTS_ANNOTATION } from "../pod/keys.js";
+export { HOSTS_ANNOTATION };
 
 export interface ProxyPolicy {
   never: string[];

@@ -12,11 +12,8 @@ import { parseQuantity } from "../../../core/quantity.js";
 import type { SandboxSpec } from "../../../core/types.js";
 import type { ArchiveSource } from "../../types.js";
 import { checkArchive } from "./archive-check.js";
-
-/** The volume attributes hangar-forkcsi reads (forkcsi/node.go). */
-export const ATTR_ARCHIVE = "hangar.dev/archive";
-export const ATTR_LAYER = "hangar.dev/layer";
-export const ATTR_SIZE = "hangar.dev/size";
+import { ATTR_ARCHIVE, ATTR_LAYER, ATTR_SIZE } from "../pod/keys.js";
+export { ATTR_ARCHIVE, ATTR_LAYER, ATTR_SIZE };
 
 /** A restored volume's CSI source (pure): its layer is named by the hash of Hangar's layer key. */
 export function forkVolumeSource(driver: string, layerKey: string, archive: string, size?: string): V1CSIVolumeSource {

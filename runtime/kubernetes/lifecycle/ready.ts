@@ -9,7 +9,7 @@ import { type EgressConfig, neverRanges } from "../egress/policy.js";
 import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } from "../egress/proxy.js";
 import type { createEnvSecrets } from "../stores/env-secrets.js";
 import { detailOf } from "../kube-errors.js";
-import { probeUserNamespaces } from "../pod/userns.js";
+import { probeUserNamespaces } from "../nodes/userns-probe.js";
 import { createWarmPools } from "../pool/warm-pool.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { idlePod, type PodPlanOptions } from "./pod-plan.js";

@@ -7,17 +7,13 @@
  * - the exact tag list (duplicates and order kept) is JSON in an annotation.
  */
 import { createHash } from "node:crypto";
-
-export const MANAGED_BY = "app.kubernetes.io/managed-by";
-export const MANAGED_BY_VALUE = "hangar";
-export const SANDBOX_ID = "hangar.dev/sandbox-id";
-export const TAGS_ANNOTATION = "hangar.dev/tags";
-export const TENANT = "hangar.dev/tenant";
+import { MANAGED_BY, MANAGED_BY_VALUE, READABLE_TAG_PREFIX, SANDBOX_ID, TAG_LABEL_PREFIX, TAGS_ANNOTATION, TENANT } from "./keys.js";
+export { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, TAGS_ANNOTATION, TENANT };
 
 const NAME = /^[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?$/;
 const VALUE = /^([A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?)?$/;
 
-export const tagLabelKey = (tag: string): string => `t.hangar.dev/${createHash("sha256").update(tag).digest("hex").slice(0, 40)}`;
+export const tagLabelKey = (tag: string): string => `${TAG_LABEL_PREFIX}${createHash("sha256").update(tag).digest("hex").slice(0, 40)}`;
 
 /** The readable label for a `key:value` tag, when both halves are valid label parts. */
 export function readableLabel(tag: string): [string, string] | undefined {
@@ -25,7 +21,7 @@ export function readableLabel(tag: string): [string, string] | undefined {
   if (i <= 0) return undefined;
   const k = tag.slice(0, i),
     v = tag.slice(i + 1);
-  return NAME.test(k) && VALUE.test(v) ? [`tag.hangar.dev/${k}`, v] : undefined;
+  return NAME.test(k) && VALUE.test(v) ? [`${READABLE_TAG_PREFIX}${k}`, v] : undefined;
 }
 
 /** The tenant as a label value: itself when it is a valid one, else a hash (the record keeps the name). */

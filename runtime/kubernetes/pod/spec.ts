@@ -5,10 +5,10 @@ import { parseQuantity } from "../../../core/quantity.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../../core/types.js";
 import { AGENT_MOUNT_PATH } from "../../../core/volumes.js";
 import type { NetinitPolicy } from "../egress/policy.js";
-import { HOSTS_ANNOTATION } from "../egress/proxy.js";
 import { sandboxLabels, TAGS_ANNOTATION } from "./labels.js";
-import { envFromSecret, pullSecretName } from "../stores/secret-store.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../stores/record-codec.js";
+import { envFromSecret, pullSecretName } from "./secret-refs.js";
+import { EGRESS_LABEL, HOSTS_ANNOTATION, RECORD_ANNOTATION, RECORD_FINALIZER } from "./keys.js";
+export { EGRESS_LABEL };
 
 /** The owner reference that makes Kubernetes delete an object with the sandbox's pod (its Service, policy, routes). */
 export const ownedByPod = (pod: V1Pod): V1OwnerReference[] => [
@@ -55,7 +55,6 @@ export interface PodOptions {
 
 /** Capabilities a normal image needs to run as root (file ownership, setuid for su/apt, signals, low ports). */
 export const KEPT_CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID", "NET_BIND_SERVICE"];
-export const EGRESS_LABEL = "hangar.dev/egress";
 
 export const podName = (id: string) => `sbx-${id}`;
 export const NETINIT_CONTAINER = "hangar-netinit";

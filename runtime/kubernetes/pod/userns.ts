@@ -3,8 +3,7 @@
  * probe pod that prints its own uid_map (hangar-netinit uidmap). The verdict is a pure function of
  * the probe pod's status, table-tested; HANGAR_KUBE_USER_NAMESPACES picks what to do with it.
  */
-import type { CoreV1Api, V1Pod } from "@kubernetes/client-node";
-import { detailOf } from "../kube-errors.js";
+import type { V1Pod } from "@kubernetes/client-node";
 
 export type UsernsMode = "auto" | "required" | "off";
 export type UsernsVerdict = { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string };
@@ -79,42 +78,4 @@ export function probePod(name: string, namespace: string, image: string, path: s
       ],
     },
   };
-}
-
-/** Runs the probe pod to its end (or the timeout) and deletes it; the answer says why when it is no. */
-export async function probeUserNamespaces(
-  core: CoreV1Api,
-  namespace: string,
-  image: string,
-  path: string,
-  timeoutMs: number,
-  suffix: string,
-): Promise<UsernsVerdict> {
-  const name = `hangar-userns-probe-${suffix}`;
-  try {
-    await core.createNamespacedPod({ namespace, body: probePod(name, namespace, image, path) });
-  } catch (e) {
-    return { t: "unsupported", reason: `the probe pod could not be created: ${detailOf(e)}` };
-  }
-  try {
-    let eventsReadable = true;
-    for (;;) {
-      const pod = await core.readNamespacedPod({ name, namespace });
-      const v = usernsVerdict(pod, Date.now(), timeoutMs);
-      if (v.t !== "pending") return v;
-      // A runtime without user namespaces leaves the pod Pending; only an event says why.
-      if (eventsReadable) {
-        try {
-          const ev = await core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${name}` });
-          const why = refusedBy(ev.items.map((e) => ({ reason: e.reason, message: e.message })));
-          if (why) return { t: "unsupported", reason: why };
-        } catch {
-          eventsReadable = false; // no events permission: the timeout decides
-        }
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  } finally {
-    await core.deleteNamespacedPod({ name, namespace, gracePeriodSeconds: 0 }).catch(() => undefined);
-  }
 }

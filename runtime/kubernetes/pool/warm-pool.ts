@@ -16,6 +16,8 @@ import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATIO
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../stores/record-codec.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
+import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
+export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 
 export {
   parseWarmPools,
@@ -27,12 +29,6 @@ export {
   type WarmPoolConfig,
   type WarmPoolEntry,
 } from "./config.js";
-
-export const POOL_LABEL = "hangar.dev/warm-pool";
-/** Whether commands run under the sh kill wrapper ("sh") or directly ("plain"); written once exec works. */
-export const EXEC_ANNOTATION = "hangar.dev/exec";
-/** Set on a pool pod claimed for a sandbox: the sandbox's env is applied to each exec (the pod was made without it). */
-export const CLAIMED_LABEL = "hangar.dev/claimed";
 
 export interface ClaimFor {
   id: string;

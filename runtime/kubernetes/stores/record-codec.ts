@@ -5,9 +5,9 @@
  * so one record never nears the apiserver's 256 KiB annotation limit.
  */
 import type { SandboxRecord, State } from "../../../core/types.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
+export { RECORD_ANNOTATION, RECORD_FINALIZER };
 
-export const RECORD_ANNOTATION = "hangar.dev/record";
-export const RECORD_FINALIZER = "hangar.dev/record";
 export const RECORD_BUDGET = 160 * 1024;
 const VERSION = 1;
 const STATES: State[] = ["PENDING", "CREATING", "RUNNING", "TERMINATING", "COMPLETED", "FAILED"];

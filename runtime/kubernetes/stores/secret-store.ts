@@ -10,10 +10,10 @@ import { errors } from "../../../core/errors.js";
 import type { SecretRef } from "../../../core/secrets.js";
 import { detailOf, isTransient, statusOf } from "../kube-errors.js";
 import { SANDBOX_ID } from "../pod/labels.js";
-
-export const STORE_LABEL = "hangar.dev/secret-store";
-/** On the per-sandbox copies: which sandbox's env they hold (for the sweep of copies whose pod never came). */
-export const ENV_SECRET_LABEL = "hangar.dev/sandbox-env";
+import { STORE_LABEL, ENV_SECRET_LABEL } from "../pod/keys.js";
+export { STORE_LABEL, ENV_SECRET_LABEL };
+import { envSecretName, pullSecretName } from "../pod/secret-refs.js";
+export { envFromSecret, envSecretName, pullSecretName } from "../pod/secret-refs.js";
 
 const describe = (ref: SecretRef, ns: string) =>
   `secret "${ref.name}"${ref.field ? ` key "${ref.field}"` : ""} of store "${ref.store}" (namespace ${ns})`;
@@ -66,9 +66,6 @@ export async function readKubeSecret(core: k8s.CoreV1Api, ns: string, ref: Secre
   return valueOf(secret, ref, ns);
 }
 
-export const envSecretName = (id: string) => `sbx-${id}-env`;
-export const pullSecretName = (id: string) => `sbx-${id}-pull`;
-
 /** A Secret of one sandbox (labelled for the sweep of copies whose pod never came), immutable. */
 function sandboxSecret(name: string, id: string, namespace: string, type: string, data: Record<string, string>): k8s.V1Secret {
   const b64 = (v: string) => Buffer.from(v, "utf8").toString("base64");
@@ -89,7 +86,3 @@ export const pullSecret = (id: string, namespace: string, dockerConfig: string) 
 /** The per-sandbox copy of a sandbox's secret values, keyed by env var (pods read it with secretKeyRef). */
 export const envSecret = (id: string, namespace: string, values: Record<string, string>) =>
   sandboxSecret(envSecretName(id), id, namespace, "Opaque", values);
-
-/** Env entries that read each variable from the per-sandbox copy. */
-export const envFromSecret = (id: string, envVars: string[]) =>
-  envVars.map((name) => ({ name, valueFrom: { secretKeyRef: { name: envSecretName(id), key: name } } }));

@@ -8,8 +8,9 @@ import * as k8s from "@kubernetes/client-node";
 import { TemplateConflict, type TemplateRecord, type TemplateStore } from "../../../core/templates.js";
 import { isConflict, isNotFound, retryTransient } from "../kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE } from "../pod/labels.js";
+import { TEMPLATE_LABEL } from "../pod/keys.js";
+export { TEMPLATE_LABEL };
 
-export const TEMPLATE_LABEL = "hangar.dev/template-tenant";
 const KEY = "template.json";
 const nameOf = (id: string) => `tpl-${id}`;
 

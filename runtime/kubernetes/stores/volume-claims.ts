@@ -8,11 +8,8 @@
 import * as k8s from "@kubernetes/client-node";
 import type { RegisteredVolume, VolumeRegistry } from "../../../core/volumes.js";
 import { retryTransient } from "../kube-errors.js";
-
-export const VOLUME_TENANT_LABEL = "hangar.dev/volume-tenant";
-export const VOLUME_ID_ANNOTATION = "hangar.dev/volume-id";
-export const VOLUME_READ_ONLY_ANNOTATION = "hangar.dev/volume-read-only";
-export const VOLUME_DESCRIPTION_ANNOTATION = "hangar.dev/volume-description";
+import { VOLUME_TENANT_LABEL, VOLUME_ID_ANNOTATION, VOLUME_READ_ONLY_ANNOTATION, VOLUME_DESCRIPTION_ANNOTATION } from "../pod/keys.js";
+export { VOLUME_TENANT_LABEL, VOLUME_ID_ANNOTATION, VOLUME_READ_ONLY_ANNOTATION, VOLUME_DESCRIPTION_ANNOTATION };
 
 /** A labelled claim -> the registered volume it is (pure). */
 export function volumeOfClaim(pvc: k8s.V1PersistentVolumeClaim, tenant: string): RegisteredVolume | undefined {
