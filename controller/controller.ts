@@ -94,6 +94,20 @@ function sandboxCalls(t: table.SandboxTable, tenants: TenantGuard | undefined) {
   };
 }
 
+/** Commands, files and logs in a sandbox, each holding the slots it needs. */
+function commandCalls(cmd: commands.CommandDeps) {
+  return {
+    logSession: (tenant: string, id: string, container?: string) => commands.logSession(cmd.table, tenant, id, container),
+    exec: (tenant: string, id: string, opts: ExecOptions & { container?: string }, signal?: AbortSignal, field = "container") =>
+      commands.exec(cmd, tenant, id, opts, signal, field),
+    readFile: (tenant: string, id: string, path: string, signal: AbortSignal, container?: string) =>
+      commands.readFile(cmd, tenant, id, path, signal, container),
+    writeFile: (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal, container?: string) =>
+      commands.writeFile(cmd, tenant, id, path, content, signal, container),
+    logs: (tenant: string, id: string, opts: LogOptions & { container?: string }) => commands.logs(cmd, tenant, id, opts),
+  };
+}
+
 /** Assembles the controller's rooms over one sandbox table; the API reaches them through what this returns. */
 export function createController(o: ControllerOptions) {
   const now = o.now ?? Date.now;
@@ -148,16 +162,9 @@ export function createController(o: ControllerOptions) {
       await table.ensure(t, id, tenant);
       return snapshots.create(table.owned(t, tenant, id), volume, trigger, requestId, wait);
     },
-    logSession: (tenant: string, id: string, container?: string) => commands.logSession(t, tenant, id, container),
     create: (tenant: string, input: CreateInput) => create(creates, tenant, input),
     ...sandboxCalls(t, o.tenants),
-    exec: (tenant: string, id: string, opts: ExecOptions & { container?: string }, signal?: AbortSignal, field = "container") =>
-      commands.exec(cmd, tenant, id, opts, signal, field),
-    readFile: (tenant: string, id: string, path: string, signal: AbortSignal, container?: string) =>
-      commands.readFile(cmd, tenant, id, path, signal, container),
-    writeFile: (tenant: string, id: string, path: string, content: Buffer, signal: AbortSignal, container?: string) =>
-      commands.writeFile(cmd, tenant, id, path, content, signal, container),
-    logs: (tenant: string, id: string, opts: LogOptions & { container?: string }) => commands.logs(cmd, tenant, id, opts),
+    ...commandCalls(cmd),
     reapOnce: () => reaper.reapOnce(),
     /** Loads the stored records (a restart, other replicas) and starts the reaper. */
     async start() {
