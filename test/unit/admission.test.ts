@@ -4,25 +4,17 @@ import { describe, expect, it } from "vitest";
 import { admit, refusalError, type AdmissionSpec, type Admitted } from "../../controller/admission.js";
 import { HangarError } from "../../core/errors.js";
 import { NODE_DEFAULT_RUNTIME_CLASS, type EgressGrant, type RunnerInfo } from "../../core/types.js";
+import { runnerInfo } from "./fixtures.js";
 import { subject } from "./subjects.js";
 
-const runner = (extra: Partial<RunnerInfo> = {}): RunnerInfo => ({
-  runnerId: "kube",
-  runnerGroupId: "g",
-  organizationId: "o",
-  architectures: ["amd64"],
-  healthy: true,
-  connectedAtMs: 0,
-  maxCpuMillicores: 8000,
-  maxMemoryBytes: 2 ** 34,
-  availableCpuMillicores: 8000,
-  availableMemoryBytes: 2 ** 34,
-  runningSandboxes: 0,
-  runtimeClasses: ["gvisor", "kata"],
-  gvisorRuntimeClasses: ["gvisor"],
-  egress: { privateCidrs: [], grantableCidrs: [], hostnames: false },
-  ...extra,
-});
+const runner = (extra: Partial<RunnerInfo> = {}): RunnerInfo =>
+  runnerInfo({
+    runnerId: "kube",
+    runtimeClasses: ["gvisor", "kata"],
+    gvisorRuntimeClasses: ["gvisor"],
+    egress: { privateCidrs: [], grantableCidrs: [], hostnames: false },
+    ...extra,
+  });
 const spec = (extra: Partial<AdmissionSpec> = {}): AdmissionSpec => ({
   runnerIds: [],
   requests: {},

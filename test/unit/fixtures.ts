@@ -1,4 +1,4 @@
-import type { SandboxRecord, SandboxSpec } from "../../core/types.js";
+import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../../core/types.js";
 
 export const spec = (over: Partial<SandboxSpec> = {}): SandboxSpec => ({
   image: "python:3.11",
@@ -28,5 +28,22 @@ export const record = (over: Partial<SandboxRecord> = {}): SandboxRecord => ({
   runnerGroupId: "g1",
   effectiveLifetimeSeconds: 60,
   imageNote: "",
+  ...over,
+});
+
+/** A healthy runner with no GPUs, no runtime classes and nothing optional. */
+export const runnerInfo = (over: Partial<RunnerInfo> = {}): RunnerInfo => ({
+  runnerId: "r1",
+  runnerGroupId: "g",
+  organizationId: "o",
+  architectures: ["amd64"],
+  healthy: true,
+  connectedAtMs: 0,
+  maxCpuMillicores: 8000,
+  maxMemoryBytes: 2 ** 34,
+  availableCpuMillicores: 8000,
+  availableMemoryBytes: 2 ** 34,
+  runningSandboxes: 0,
+  runtimeClasses: [],
   ...over,
 });
