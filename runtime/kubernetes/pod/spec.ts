@@ -1,5 +1,13 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import type { V1Container, V1CSIVolumeSource, V1NodeSelectorTerm, V1OwnerReference, V1Pod, V1Toleration } from "@kubernetes/client-node";
+import type {
+  V1Container,
+  V1CSIVolumeSource,
+  V1Volume,
+  V1NodeSelectorTerm,
+  V1OwnerReference,
+  V1Pod,
+  V1Toleration,
+} from "@kubernetes/client-node";
 import type { StartupProbe } from "../../../core/probe.js";
 import { parseQuantity } from "../../../core/quantity.js";
 import type { Quantities, SandboxSpec, SidecarSpec } from "../../../core/types.js";
@@ -160,8 +168,8 @@ export function ephemeralStorageLimit(spec: SandboxSpec, baseBytes: number | und
   return String(Math.ceil(baseBytes) + volumes);
 }
 
-export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
-  const egress = o.egress;
+/** The sandbox's own container: its command, env, resources (with the disk cap) and mounts, confined. */
+function mainContainer(id: string, spec: SandboxSpec, o: PodOptions): V1Container {
   const [command, ...args] = spec.argv;
   const requests = resources(spec.requests, o.gpu);
   const limits = resources(spec.limits, o.gpu);
@@ -171,12 +179,64 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
     requests["ephemeral-storage"] = "0";
   }
   return {
+    name: "main",
+    image: spec.image,
+    // With credentials the registry is asked every time, so they are checked for this sandbox
+    // (an image already on the node would otherwise run without them).
+    imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
+    command: command === undefined || spec.imageEntrypoint ? undefined : [command],
+    args: spec.imageEntrypoint ? [...spec.argv] : args,
+    env: [
+      ...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
+      ...envFromSecret(id, o.secretEnv ?? []),
+    ],
+    workingDir: spec.workingDir,
+    ...(spec.startupProbe ? { startupProbe: startupProbe(spec.startupProbe) } : {}),
+    resources: { requests, limits },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      privileged: false,
+      capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
+      seccompProfile: { type: "RuntimeDefault" },
+    },
+    volumeMounts: [
+      ...spec.volumes.map((v) => ({
+        name: `vol-${v.name}`,
+        mountPath: v.mountPath,
+        ...(v.readOnly ? { readOnly: true } : {}),
+        ...(v.subPath ? { subPath: v.subPath } : {}),
+      })),
+      // Read-only: the sandbox runs the agent and can never change what Hangar's commands run through.
+      ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT_PATH, readOnly: true }] : []),
+    ],
+  };
+}
+
+/** The pod's volumes: the agent's, then each volume once (scratch, a clone of the node plugin, or a registered claim). */
+function podVolumes(spec: SandboxSpec, o: PodOptions): V1Volume[] {
+  return [
+    ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
+    ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
+      const src = v.registered?.source;
+      const csi = o.csiVolumes?.[v.name];
+      if (!v.registered && csi) return { name: `vol-${v.name}`, csi };
+      if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
+      if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
+      // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).
+      const writes = spec.volumes.some((m) => m.name === v.name && !m.readOnly);
+      return { name: `vol-${v.name}`, persistentVolumeClaim: { claimName: src.claimName, ...(writes ? {} : { readOnly: true }) } };
+    }),
+  ];
+}
+
+export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
+  return {
     apiVersion: "v1",
     kind: "Pod",
     metadata: {
       name: podName(id),
       namespace: o.namespace,
-      labels: { ...sandboxLabels(id, spec.tags, o.record?.tenant), [EGRESS_LABEL]: egress ? "allow" : "deny" },
+      labels: { ...sandboxLabels(id, spec.tags, o.record?.tenant), [EGRESS_LABEL]: o.egress ? "allow" : "deny" },
       annotations: {
         ...ownAnnotationsOut(spec.annotations),
         [TAGS_ANNOTATION]: JSON.stringify(spec.tags),
@@ -214,53 +274,8 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
         o.netinit || spec.sidecars?.length
           ? [...(o.netinit ? [netinitContainer(o.netinit)] : []), ...(spec.sidecars ?? []).map(sidecarContainer)]
           : undefined,
-      containers: [
-        {
-          name: "main",
-          image: spec.image,
-          // With credentials the registry is asked every time, so they are checked for this sandbox
-          // (an image already on the node would otherwise run without them).
-          imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
-          command: command === undefined || spec.imageEntrypoint ? undefined : [command],
-          args: spec.imageEntrypoint ? [...spec.argv] : args,
-          env: [
-            ...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
-            ...envFromSecret(id, o.secretEnv ?? []),
-          ],
-          workingDir: spec.workingDir,
-          ...(spec.startupProbe ? { startupProbe: startupProbe(spec.startupProbe) } : {}),
-          resources: { requests, limits },
-          securityContext: {
-            allowPrivilegeEscalation: false,
-            privileged: false,
-            capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
-            seccompProfile: { type: "RuntimeDefault" },
-          },
-          volumeMounts: [
-            ...spec.volumes.map((v) => ({
-              name: `vol-${v.name}`,
-              mountPath: v.mountPath,
-              ...(v.readOnly ? { readOnly: true } : {}),
-              ...(v.subPath ? { subPath: v.subPath } : {}),
-            })),
-            // Read-only: the sandbox runs the agent and can never change what Hangar's commands run through.
-            ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, mountPath: AGENT_MOUNT_PATH, readOnly: true }] : []),
-          ],
-        },
-      ],
-      volumes: [
-        ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
-        ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
-          const src = v.registered?.source;
-          const csi = o.csiVolumes?.[v.name];
-          if (!v.registered && csi) return { name: `vol-${v.name}`, csi };
-          if (!v.registered) return { name: `vol-${v.name}`, emptyDir: v.size ? { sizeLimit: v.size } : {} };
-          if (!src || !("claimName" in src)) throw new Error(`registered volume ${v.registered.id} has no claim to mount`);
-          // Read-only at the claim too when no mount of it writes (a read-only registration is refused a writer at create).
-          const writes = spec.volumes.some((m) => m.name === v.name && !m.readOnly);
-          return { name: `vol-${v.name}`, persistentVolumeClaim: { claimName: src.claimName, ...(writes ? {} : { readOnly: true }) } };
-        }),
-      ],
+      containers: [mainContainer(id, spec, o)],
+      volumes: podVolumes(spec, o),
     },
   };
 }

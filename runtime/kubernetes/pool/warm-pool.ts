@@ -139,6 +139,50 @@ export interface WarmPoolDeps {
   now?: () => number;
 }
 
+const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
+
+/** Proves exec on each running idle pod not proven yet (once at a time per pod), and marks it claimable. */
+function probeIdle(d: WarmPoolDeps, idle: k8s.V1Pod[], inFlight: Set<string>) {
+  for (const pod of idle) {
+    const n = pod.metadata?.name ?? "";
+    if (
+      pod.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running &&
+      !pod.metadata?.annotations?.[EXEC_ANNOTATION] &&
+      !inFlight.has(n)
+    ) {
+      inFlight.add(n);
+      void d
+        .probe(n)
+        .then((mode) =>
+          d.core.patchNamespacedPod(
+            { name: n, namespace: d.namespace, body: { metadata: { annotations: { [EXEC_ANNOTATION]: mode } } } },
+            mergePatch,
+          ),
+        )
+        .catch((e: unknown) => d.log.warn({ err: e, pod: n }, "warm pod probe failed"))
+        .finally(() => inFlight.delete(n));
+    }
+  }
+}
+
+/** Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica). */
+function trimSurplus(d: WarmPoolDeps, idle: k8s.V1Pod[], size: number) {
+  const surplus = idle.length - size;
+  if (surplus <= 0) return;
+  const newest = [...idle].sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? "")).slice(-surplus);
+  // The precondition keeps a pod another replica claimed meanwhile (409) from being deleted.
+  for (const pod of newest) {
+    void d.core
+      .deleteNamespacedPod({
+        name: pod.metadata?.name ?? "",
+        namespace: d.namespace,
+        gracePeriodSeconds: 0,
+        body: { preconditions: { resourceVersion: pod.metadata?.resourceVersion } },
+      })
+      .catch(() => undefined);
+  }
+}
+
 export function createWarmPools(d: WarmPoolDeps) {
   const inFlight = new Set<string>(); // pods being created or probed by this replica
   const claiming = new Set<string>(); // pods this replica is claiming: concurrent creates pick different ones
@@ -149,33 +193,13 @@ export function createWarmPools(d: WarmPoolDeps) {
   const idleAtLastTick = new Map<string, number>();
   const shortSinceMs = new Map<string, number>(); // per pool: since when it has been short of pods
   const now = d.now ?? Date.now;
-  const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
 
   async function refillOnce(): Promise<void> {
     const all = d.pods();
     for (const p of d.pools) {
       const name = poolName(p.image, p.shape, p.nodeSelector);
       const { idle } = claimable(all, name);
-      for (const pod of idle) {
-        const n = pod.metadata?.name ?? "";
-        if (
-          pod.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running &&
-          !pod.metadata?.annotations?.[EXEC_ANNOTATION] &&
-          !inFlight.has(n)
-        ) {
-          inFlight.add(n);
-          void d
-            .probe(n)
-            .then((mode) =>
-              d.core.patchNamespacedPod(
-                { name: n, namespace: d.namespace, body: { metadata: { annotations: { [EXEC_ANNOTATION]: mode } } } },
-                mergePatch,
-              ),
-            )
-            .catch((e: unknown) => d.log.warn({ err: e, pod: n }, "warm pod probe failed"))
-            .finally(() => inFlight.delete(n));
-        }
-      }
+      probeIdle(d, idle, inFlight);
       const t = now();
       if (idle.length < (idleAtLastTick.get(name) ?? 0)) lastClaimMs.set(name, Math.max(lastClaimMs.get(name) ?? 0, t));
       idleAtLastTick.set(name, idle.length);
@@ -193,22 +217,7 @@ export function createWarmPools(d: WarmPoolDeps) {
           )
           .finally(() => creating--);
       }
-      // Two replicas refilling at once overshoot: trim back, newest first (the same choice on every replica).
-      const surplus = idle.length - p.size;
-      if (surplus > 0) {
-        const newest = [...idle].sort((a, b) => (a.metadata?.name ?? "").localeCompare(b.metadata?.name ?? "")).slice(-surplus);
-        // The precondition keeps a pod another replica claimed meanwhile (409) from being deleted.
-        for (const pod of newest) {
-          void d.core
-            .deleteNamespacedPod({
-              name: pod.metadata?.name ?? "",
-              namespace: d.namespace,
-              gracePeriodSeconds: 0,
-              body: { preconditions: { resourceVersion: pod.metadata?.resourceVersion } },
-            })
-            .catch(() => undefined);
-        }
-      }
+      trimSurplus(d, idle, p.size);
     }
   }
 
