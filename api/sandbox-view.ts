@@ -4,6 +4,7 @@ import type { EgressRule } from "./generated/coreweave/sandbox/v1/EgressRule.js"
 import type { Sandbox } from "./generated/coreweave/sandbox/v1/Sandbox.js";
 import type { SandboxSpec__Output } from "./generated/coreweave/sandbox/v1/SandboxSpec.js";
 import type { Timestamp } from "./generated/google/protobuf/Timestamp.js";
+import { wireStateReason } from "./wire-fields.js";
 
 export const timestamp = (ms: number): Timestamp => ({ seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 });
 
@@ -29,7 +30,7 @@ export function toProtoSandbox(r: SandboxRecord, reportPreparing = true): Sandbo
     spec,
     status: {
       state,
-      state_reason: r.stateReason,
+      state_reason: wireStateReason(r.stateReason),
       create_time: timestamp(r.createdAtMs),
       start_time: r.startedAtMs !== undefined ? timestamp(r.startedAtMs) : null,
       end_time: r.endedAtMs !== undefined && terminal ? timestamp(r.endedAtMs) : null,

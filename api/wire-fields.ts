@@ -64,6 +64,16 @@ export function wireText(text: string, subjects?: readonly string[]): string {
   return out;
 }
 
+const START_FAILURE = /^(failed to start: invalid request: )((?:spec|exec)\.[A-Za-z0-9_.[\]]*[A-Za-z0-9_\]])(?=: )/;
+
+/**
+ * A state reason as the SDK is shown it: a start that failed on a field ("failed to start: invalid
+ * request: spec.command: …") names the wire field. Only that leading subject is mapped: what follows
+ * may quote the sandbox's own output, which is never rewritten.
+ */
+export const wireStateReason = (reason: string): string =>
+  reason.replace(START_FAILURE, (_, head: string, s: string) => head + wireField(s));
+
 /** The error as the SDK is answered: violation fields and the subjects in its message as wire fields. */
 export function toWire(e: HangarError): HangarError {
   const subjects = [...e.violations.map((v) => v.field), ...e.subjects];

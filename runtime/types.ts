@@ -6,7 +6,7 @@
 import type { StartSecrets } from "../core/secrets.js";
 import type { TemplateStore } from "../core/templates.js";
 import type { VolumeRegistry } from "../core/volumes.js";
-import type { RunnerInfo, SandboxRecord, SandboxSpec } from "../core/types.js";
+import type { RunnerInfo, SandboxRecord } from "../core/types.js";
 
 /** A snapshot's archive: a file of this host (read by the unpack directly) or, where the store has none, its bytes. */
 export interface ArchiveSource {

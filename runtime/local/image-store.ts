@@ -183,7 +183,7 @@ async function load(dest: string, source: string): Promise<ResolvedImage> {
 function missing(o: ImageStoreOptions, image: string, why: string) {
   const where = o.sources.length ? o.sources.join(", ") : "(no HANGAR_LOCAL_IMAGE_DIRS)";
   return errors.invalidField(
-    "sandbox.spec.containers[0].image",
+    "spec.image",
     `image ${image} is not available to the local runtime: ${why}. Looked in ${where} for a docker-archive (*.tar) or OCI layout naming ${normalizeImage(image)}` +
       `${o.pull ? "" : "; pulling is off (HANGAR_LOCAL_IMAGE_PULL)"}. Provide it, e.g. skopeo copy docker://${normalizeImage(image)} docker-archive:<dir>/image.tar:${normalizeImage(image)}, or build the offline images with 'make images'`,
   );

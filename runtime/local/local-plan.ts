@@ -174,7 +174,7 @@ export function egressAllowed(record: SandboxRecord, isolated: boolean, helpers:
   const network = (record.effectiveEgress?.length ?? 0) > 0;
   if (network && isolated && helpers.egress instanceof Error)
     throw errors.invalidField(
-      "sandbox.spec.network.deny_egress",
+      "spec.denyEgress",
       `this Hangar cannot give local sandboxes egress: ${helpers.egress.message}; ask for deny_egress=true`,
     );
   return network;

@@ -26,7 +26,7 @@ export async function waitStarted(
   if (isolated) {
     const info = readInfo(main);
     const exitedEarly = mainClosed.then(() => {
-      throw errors.invalidField("sandbox.spec.containers[0].command", `the sandbox exited while starting: ${tail(logs)}`);
+      throw errors.invalidField("spec.command", `the sandbox exited while starting: ${tail(logs)}`);
     });
     exitedEarly.catch(() => undefined);
     spawnError.catch(() => undefined);

@@ -5,6 +5,7 @@ import { SANDBOX_DNS } from "../../runtime/local/egress.js";
 import { planStart, type PlanInputs, type PlanOptions } from "../../runtime/local/local-plan.js";
 import { slotPool } from "../../runtime/local/userns.js";
 import { record, spec } from "./fixtures.js";
+import { subject } from "./subjects.js";
 
 const ID = "0f0e0d0c-0b0a-4000-8000-000000000001";
 const DIR = `/data/sandboxes/${ID}`;
@@ -75,7 +76,11 @@ describe("the local start plan", () => {
         ),
       );
     expect(plan).toThrow("this Hangar cannot give local sandboxes egress: no tun; ask for deny_egress=true");
-    expect(plan).toThrow(expect.objectContaining({ violations: [expect.objectContaining({ field: "sandbox.spec.network.deny_egress" })] }));
+    expect(plan).toThrow(
+      expect.objectContaining({
+        violations: [expect.objectContaining({ field: subject("spec.denyEgress", "sandbox.spec.network.deny_egress") })],
+      }),
+    );
   });
 
   it("egress without users: no pasta (no slot to own its namespace)", () => {

@@ -58,7 +58,7 @@ describe("local runtime start", () => {
     const failures: string[] = [];
     try {
       await Promise.all(
-        Array.from({ length: 24 }, async (_, i) => {
+        Array.from({ length: 24 }, async () => {
           const id = randomUUID(); // a sandbox id, as records are kept by id
           await rt.start(record({ id, spec: spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), runnerId: "t", state: "CREATING" }));
           const p = await rt.exec(id, { argv: ["/bin/sh", "-c", "id -u"] });
@@ -71,7 +71,7 @@ describe("local runtime start", () => {
       );
       // Right after start the main process runs: bubblewrap's init has a child that is no longer bubblewrap.
       await Promise.all(
-        Array.from({ length: 12 }, async (_, i) => {
+        Array.from({ length: 12 }, async () => {
           const id = randomUUID();
           await rt.start(record({ id, spec: spec({ argv: ["/bin/sh", "-c", "sleep 300"] }), runnerId: "t", state: "CREATING" }));
           const outer = pidsWhoseCmdlineHas(`/sandboxes/${id}/`).find(

@@ -1,6 +1,6 @@
 // Domain subjects to wire fields (api/wire-fields.ts), and the error the SDK is answered with.
 import { describe, expect, it } from "vitest";
-import { toWire, wireField, wireText } from "../../api/wire-fields.js";
+import { toWire, wireField, wireText, wireStateReason } from "../../api/wire-fields.js";
 import { errors } from "../../core/errors.js";
 
 describe("wireField", () => {
@@ -94,4 +94,22 @@ describe("toWire", () => {
       "sandbox.spec.containers[0].image",
     ]);
   });
+});
+
+describe("wireStateReason", () => {
+  const rows: [string, string, string][] = [
+    [
+      "a start that failed on a field names the wire field",
+      "failed to start: invalid request: spec.command: the sandbox exited while starting: oops",
+      "failed to start: invalid request: sandbox.spec.containers[0].command: the sandbox exited while starting: oops",
+    ],
+    [
+      "what the sandbox printed is never rewritten",
+      "failed to start: invalid request: spec.command: the sandbox exited while starting: spec.image missing",
+      "failed to start: invalid request: sandbox.spec.containers[0].command: the sandbox exited while starting: spec.image missing",
+    ],
+    ["a reason that names no subject is as it was", "main process exited with code 3", "main process exited with code 3"],
+    ["a subject later in free text is as it was", "killed: spec.image was gone", "killed: spec.image was gone"],
+  ];
+  for (const [name, from, want] of rows) it(name, () => expect(wireStateReason(from)).toBe(want));
 });

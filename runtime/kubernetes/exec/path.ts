@@ -50,7 +50,7 @@ export function createExecPath(o: {
     if (opts.sidecar) return execSidecar(t, opts.sidecar, opts);
     const env = { ...t.baseEnv, ...opts.env };
     if (Object.keys(env).length && !t.shell)
-      throw errors.invalidField("init.env", "the image has no /bin/sh, which per-command environment variables need");
+      throw errors.invalidField("exec.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     // Bulk data waits for the agent (a new pod's opens as it starts): through the apiserver each
     // MiB costs the node about twice the CPU of the direct link (ADR 0022).
@@ -90,7 +90,7 @@ export function createExecPath(o: {
     });
     const env = opts.env ?? {};
     if (Object.keys(env).length && !hasShell)
-      throw errors.invalidField("init.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
+      throw errors.invalidField("exec.env", `container ${container} has no /bin/sh, which per-command environment variables need`);
     return kubeExec({
       kc: o.kubeConfig,
       namespace: o.namespace,
