@@ -20,6 +20,24 @@ const layer = (dir, forbidden) => ({
   },
 });
 
+const layerPatterns = (dir, forbidden) =>
+  forbidden.map((f) => ({
+    group: [`**/${f}/**`, `../${f}/*`, `../../${f}/*`],
+    message: `${dir}/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)`,
+  }));
+const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
+const RUNTIME_LAYER = layerPatterns("runtime", ["api", "controller", "cmd"]);
+const NOT_KUBERNETES = {
+  group: ["**/kubernetes/**"],
+  message: "runtime/local/ must not import runtime/kubernetes/ (shared code lives in runtime/)",
+};
+const NOT_LOCAL = { group: ["**/local/**"], message: "runtime/kubernetes/ must not import runtime/local/ (shared code lives in runtime/)" };
+const SUB_ROOMS = ["exec", "egress", "stores", "pool", "nodes", "fork", "routes", "pod"];
+const NOT_ASSEMBLY = {
+  group: ["**/lifecycle/**", "**/kube-runtime.js"],
+  message: "a runtime/kubernetes sub-room must not import lifecycle/ or kube-runtime.ts, which assemble it",
+};
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", ".venv/**", "api/generated/**", ".build/**", ".cluster/**"] },
   js.configs.recommended,
@@ -63,42 +81,42 @@ export default tseslint.config(
     },
   },
   layer("core", ["api", "controller", "runtime", "cmd"]),
-  layer("runtime", ["api", "controller", "cmd"]),
   layer("controller", ["api", "cmd"]),
   layer("api", ["cmd"]),
+  // The runtime's rooms (docs/architecture.md). A later no-restricted-imports replaces an earlier one
+  // for the files both match, so each block below carries the runtime layer rule and every rule of the
+  // rooms around it.
+  restrict(["runtime/**/*.ts"], RUNTIME_LAYER),
+  // The two runtimes share runtime/*.ts and core/, never each other.
+  restrict(["runtime/local/**/*.ts"], [...RUNTIME_LAYER, NOT_KUBERNETES]),
+  restrict(["runtime/kubernetes/**/*.ts"], [...RUNTIME_LAYER, NOT_LOCAL]),
+  // The Kubernetes runtime's sub-rooms serve lifecycle/ and kube-runtime.ts, which assemble them, and
+  // never import those.
+  restrict([`runtime/kubernetes/{${SUB_ROOMS.join(",")}}/**/*.ts`], [...RUNTIME_LAYER, NOT_LOCAL, NOT_ASSEMBLY]),
   // The pod room has no I/O, lint holds it (issue 41): runtime/kubernetes/pod/ is the pure pod shape and
   // every hangar.dev/* key. No node: module but node:crypto (a hash is no I/O), no @kubernetes/client-node
   // value (its types are fine) and no other runtime/kubernetes room (they do I/O); types from them are fine.
-  // It repeats the runtime layer rule: a later no-restricted-imports replaces an earlier one for these files.
-  {
-    files: ["runtime/kubernetes/pod/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            ...["api", "controller", "cmd"].map((f) => ({
-              group: [`**/${f}/**`, `../${f}/*`, `../../${f}/*`],
-              message: `runtime/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)`,
-            })),
-            {
-              regex: "^(node:(?!crypto$)|(fs|net|dns|dgram|http|http2|https|os|child_process|stream|tls|worker_threads)(/|$))",
-              message: "runtime/kubernetes/pod/ has no I/O: no node: modules (but node:crypto)",
-            },
-            {
-              group: ["@kubernetes/client-node"],
-              allowTypeImports: true,
-              message: "runtime/kubernetes/pod/ has no I/O: only types from @kubernetes/client-node",
-            },
-            {
-              regex: "^\\.\\./(?!\\.\\./)",
-              allowTypeImports: true,
-              message: "runtime/kubernetes/pod/ has no I/O: no values from the other runtime/kubernetes rooms (types are fine)",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  restrict(
+    ["runtime/kubernetes/pod/**/*.ts"],
+    [
+      ...RUNTIME_LAYER,
+      NOT_LOCAL,
+      NOT_ASSEMBLY,
+      {
+        regex: "^(node:(?!crypto$)|(fs|net|dns|dgram|http|http2|https|os|child_process|stream|tls|worker_threads)(/|$))",
+        message: "runtime/kubernetes/pod/ has no I/O: no node: modules (but node:crypto)",
+      },
+      {
+        group: ["@kubernetes/client-node"],
+        allowTypeImports: true,
+        message: "runtime/kubernetes/pod/ has no I/O: only types from @kubernetes/client-node",
+      },
+      {
+        regex: "^\\.\\./(?!\\.\\./)",
+        allowTypeImports: true,
+        message: "runtime/kubernetes/pod/ has no I/O: no values from the other runtime/kubernetes rooms (types are fine)",
+      },
+    ],
+  ),
   { files: ["scripts/**", "test/**", "bench/**"], rules: { "no-console": "off" } },
 );

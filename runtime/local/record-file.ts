@@ -10,7 +10,7 @@ import { chmod, mkdir, open, readdir, readFile, rename, rm } from "node:fs/promi
 import path from "node:path";
 import { isTerminal, type SandboxRecord } from "../../core/types.js";
 import type { DurableRecords, RuntimeEvent } from "../types.js";
-import { encodeRecord, readRecord } from "../kubernetes/stores/record-codec.js";
+import { encodeRecord, readRecord } from "../record-codec.js";
 
 /** Sandbox ids are UUIDs (controller.ts): nothing else names a file here. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

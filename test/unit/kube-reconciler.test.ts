@@ -5,7 +5,7 @@ import { createReconciler } from "../../runtime/kubernetes/lifecycle/reconciler.
 import { createKubeState, type Tracked } from "../../runtime/kubernetes/lifecycle/state.js";
 import { ADOPTED_EXIT_GRACE_MS, TAKEOVER_AFTER_MS } from "../../runtime/kubernetes/pod/step.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER, SANDBOX_ID } from "../../runtime/kubernetes/pod/keys.js";
-import { encodeRecord } from "../../runtime/kubernetes/stores/record-codec.js";
+import { encodeRecord } from "../../runtime/record-codec.js";
 import type { RuntimeEvent } from "../../runtime/types.js";
 import { record } from "./fixtures.js";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createController } from "../../controller/controller.js";
 import type { SandboxRecord } from "../../core/types.js";
-import { encodeRecord } from "../../runtime/kubernetes/stores/record-codec.js";
+import { encodeRecord } from "../../runtime/record-codec.js";
 import { afterRestart, createRecordFiles, localRecords } from "../../runtime/local/record-file.js";
 import type { RuntimeEvent } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";

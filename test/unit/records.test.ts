@@ -5,15 +5,8 @@ import { mergeStored } from "../../controller/lifecycle.js";
 import type { SandboxRecord } from "../../core/types.js";
 import { tenantLabelValue } from "../../runtime/kubernetes/pod/labels.js";
 import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
-import {
-  decodeRecord,
-  encodeRecord,
-  readRecord,
-  RECORD_ANNOTATION,
-  RECORD_BUDGET,
-  RECORD_FINALIZER,
-  unreadableRecord,
-} from "../../runtime/kubernetes/stores/record-codec.js";
+import { decodeRecord, encodeRecord, readRecord, RECORD_BUDGET, unreadableRecord } from "../../runtime/record-codec.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../../runtime/kubernetes/pod/keys.js";
 import type { DurableRecords, ExitInfo } from "../../runtime/types.js";
 import { fakeRuntime } from "./fake-runtime.js";
 import { record, spec } from "./fixtures.js";

@@ -12,7 +12,8 @@ import { SANDBOX_ID, TENANT } from "../pod/labels.js";
 import { podName } from "../pod/spec.js";
 import { observePod, type PodView } from "../pod/state.js";
 import { podStep } from "../pod/step.js";
-import { decodeRecord, readRecord, RECORD_ANNOTATION, RECORD_FINALIZER, unreadableRecord } from "../stores/record-codec.js";
+import { decodeRecord, readRecord, unreadableRecord } from "../../record-codec.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
 

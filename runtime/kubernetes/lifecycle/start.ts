@@ -11,7 +11,7 @@ import { type createForkVolumes, mountFailure } from "../fork/volumes.js";
 import { isConflict, isForbidden, podCreateError, retryWhile } from "../kube-errors.js";
 import { podName, type PodOptions } from "../pod/spec.js";
 import { observePod, type PodView } from "../pod/state.js";
-import { encodeRecord } from "../stores/record-codec.js";
+import { encodeRecord } from "../../record-codec.js";
 import { createServices } from "../routes/services.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { placeFiles, type PlaceFilesOptions } from "./place-files.js";

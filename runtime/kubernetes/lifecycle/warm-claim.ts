@@ -6,7 +6,7 @@
 import type * as k8s from "@kubernetes/client-node";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { StartedSandbox } from "../../types.js";
-import { encodeRecord } from "../stores/record-codec.js";
+import { encodeRecord } from "../../record-codec.js";
 import { claimPatch, EXEC_ANNOTATION, poolFor, type WarmPoolConfig } from "../pool/warm-pool.js";
 import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";

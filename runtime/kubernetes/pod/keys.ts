@@ -17,7 +17,7 @@ export const TAG_LABEL_PREFIX = "t.hangar.dev/";
 export const READABLE_TAG_PREFIX = "tag.hangar.dev/";
 /** "allow" or "deny": the chart's NetworkPolicies select on it. */
 export const EGRESS_LABEL = "hangar.dev/egress";
-/** The sandbox's record (stores/record-codec.ts), held on its pod by the finalizer of the same name. */
+/** The sandbox's record (runtime/record-codec.ts), held on its pod by the finalizer of the same name. */
 export const RECORD_ANNOTATION = "hangar.dev/record";
 export const RECORD_FINALIZER = "hangar.dev/record";
 /** The hostname grants of a pod: the egress proxy's only way to know what a caller may reach (egress/proxy.ts). */

@@ -14,7 +14,7 @@ import type { SandboxSpec } from "../../../core/types.js";
 import { isConflict, isNotFound } from "../kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "../pod/labels.js";
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../stores/record-codec.js";
+import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
 export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };

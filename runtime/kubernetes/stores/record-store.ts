@@ -6,7 +6,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import { isNotFound } from "../kube-errors.js";
-import { RECORD_FINALIZER } from "./record-codec.js";
+import { RECORD_FINALIZER } from "../pod/keys.js";
 
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);

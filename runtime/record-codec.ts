@@ -1,12 +1,11 @@
 /**
- * A sandbox record as pod annotation text and back (pure, table-tested): the pod is the record
- * (docs/adr/0005-tags-as-labels.md). Bytes (mounted file contents in the echoed spec) are kept
+ * A sandbox record as text and back (pure, table-tested), shared by both runtimes: the Kubernetes
+ * runtime keeps it in a pod annotation (the pod is the record, ADR 0005), the local one in a file
+ * (ADR 0030). Bytes (mounted file contents in the echoed spec) are kept
  * as base64 while the record stays under RECORD_BUDGET; past it they are dropped (paths kept),
  * so one record never nears the apiserver's 256 KiB annotation limit.
  */
-import type { SandboxRecord, State } from "../../../core/types.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
-export { RECORD_ANNOTATION, RECORD_FINALIZER };
+import type { SandboxRecord, State } from "../core/types.js";
 
 export const RECORD_BUDGET = 160 * 1024;
 const VERSION = 1;
