@@ -96,3 +96,19 @@ export function createOutputQueue(o: OutputQueueOptions = {}): OutputQueue {
     },
   };
 }
+
+/** A command's `exited` promise with its settlers; a rejection nobody awaits yet is not unhandled. */
+export function deferredExit(): {
+  exited: Promise<{ exitCode: number }>;
+  resolve: (v: { exitCode: number }) => void;
+  reject: (e: unknown) => void;
+} {
+  let resolve!: (v: { exitCode: number }) => void;
+  let reject!: (e: unknown) => void;
+  const exited = new Promise<{ exitCode: number }>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  exited.catch(() => undefined);
+  return { exited, resolve, reject };
+}

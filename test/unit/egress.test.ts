@@ -11,7 +11,7 @@ import { toDomainSpec } from "../../api/spec.js";
 import { DEFAULT_EGRESS_CONFIG, DEFAULT_PRIVATE_CIDRS, MAX_NODE_ADDRESSES, netinitPolicy } from "../../runtime/kubernetes/egress/policy.js";
 import { AGENT_VOLUME, buildPod, NETINIT_CONTAINER } from "../../runtime/kubernetes/pod/spec.js";
 import { observePod } from "../../runtime/kubernetes/pod/state.js";
-import { spec } from "./fixtures.js";
+import { runnerInfo, spec } from "./fixtures.js";
 import { subject } from "./subjects.js";
 
 /** netinit's policy for a spec under a deployment default: admission decides the grants (record.effectiveEgress), netinitPolicy takes them. */
@@ -152,21 +152,7 @@ describe("NetworkOptions.egress -> grants", () => {
     it(`refuses ${name}, naming the field`, () => expect(violations(network).join("\n")).toMatch(want));
 });
 
-const runner = (runnerId: string, egress?: RunnerInfo["egress"]): RunnerInfo => ({
-  runnerId,
-  runnerGroupId: "g",
-  organizationId: "o",
-  architectures: ["amd64"],
-  healthy: true,
-  connectedAtMs: 0,
-  maxCpuMillicores: 8000,
-  maxMemoryBytes: 2 ** 34,
-  availableCpuMillicores: 8000,
-  availableMemoryBytes: 2 ** 34,
-  runningSandboxes: 0,
-  runtimeClasses: [],
-  ...(egress ? { egress } : {}),
-});
+const runner = (runnerId: string, egress?: RunnerInfo["egress"]): RunnerInfo => runnerInfo({ runnerId, ...(egress ? { egress } : {}) });
 const kube = runner("kube", { privateCidrs: DEFAULT_PRIVATE_CIDRS, grantableCidrs: ["10.50.0.0/16"], hostnames: false });
 const grant = (cidr: string): EgressGrant => ({ to: { cidr, except: [] }, ports: [] });
 

@@ -7,22 +7,14 @@ import { gpuTypeMatches } from "../../core/gpu.js";
 import type { RunnerGpus, RunnerInfo } from "../../core/types.js";
 import { DEFAULT_GPU_CONFIG, gpuAffinity, offerOf, offeredClasses } from "../../runtime/kubernetes/nodes/capacity.js";
 import { subject } from "./subjects.js";
+import { runnerInfo } from "./fixtures.js";
 
-const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo => ({
-  runnerId,
-  runnerGroupId: "g",
-  organizationId: "o",
-  architectures: ["amd64"],
-  healthy: true,
-  connectedAtMs: 0,
-  maxCpuMillicores: 8000,
-  maxMemoryBytes: 2 ** 34,
-  availableCpuMillicores: 8000,
-  availableMemoryBytes: 2 ** 34,
-  runningSandboxes: 0,
-  runtimeClasses: runnerId === "cpu" ? ["gvisor"] : [],
-  ...(gpus ? { gpus } : {}),
-});
+const runner = (runnerId: string, gpus?: RunnerGpus): RunnerInfo =>
+  runnerInfo({
+    runnerId,
+    runtimeClasses: runnerId === "cpu" ? ["gvisor"] : [],
+    ...(gpus ? { gpus } : {}),
+  });
 const h100 = runner("h100", { perNodeMax: 8, total: 16, available: 3, types: ["NVIDIA-H100-80GB-HBM3"], maxMemoryGb: 85 });
 const a100 = runner("a100", { perNodeMax: 4, total: 4, available: 4, types: ["NVIDIA-A100-SXM4-40GB"], maxMemoryGb: 42 });
 const cpu = runner("cpu");

@@ -7,7 +7,7 @@
  */
 import { errors } from "../../../core/errors.js";
 import { KILL_RETRY_BOUND_MS, KillFailed, killRetryDelays } from "../../../core/kill.js";
-import { createOutputQueue, type OutputQueue } from "../../exec-output.js";
+import { createOutputQueue, deferredExit, type OutputQueue } from "../../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../../types.js";
 import { encodeFrame, u32 } from "./agent-frames.js";
 
@@ -75,13 +75,7 @@ interface Running {
 
 /** Starts nothing: the channel sends the start frame. */
 export function createAgentCommand(send: (frame: Buffer) => void, id: number, channelClosed: () => boolean): AgentCommand {
-  let resolve!: (v: { exitCode: number }) => void;
-  let reject!: (e: unknown) => void;
-  const exited = new Promise<{ exitCode: number }>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  exited.catch(() => undefined);
+  const { exited, resolve, reject } = deferredExit();
   const ack = () => {
     if (r.unacked >= ACK_BATCH && !r.ended && !channelClosed()) {
       send(encodeFrame("A", id, u32(r.unacked)));

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { PassThrough, Writable } from "node:stream";
 import { errors } from "../../../core/errors.js";
 import { killFailures } from "../../../core/kill.js";
-import { createOutputQueue, type OutputQueue } from "../../exec-output.js";
+import { createOutputQueue, deferredExit, type OutputQueue } from "../../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
 import { plainKiller, type KillTarget, type PlainKiller } from "./plain-kill.js";
@@ -153,17 +153,6 @@ async function openExec(
     .catch((e: unknown) => {
       throw errors.unavailable(`could not open the exec websocket: ${(e as Error).message ?? e}`, e);
     });
-}
-
-function deferredExit() {
-  let resolve!: (v: { exitCode: number }) => void;
-  let reject!: (e: unknown) => void;
-  const exited = new Promise<{ exitCode: number }>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  exited.catch(() => undefined);
-  return { exited, resolve, reject };
 }
 
 export async function kubeExec(o: KubeExecOptions): Promise<ExecProcess> {
