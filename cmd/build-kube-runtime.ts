@@ -31,7 +31,6 @@ export async function buildKubeRuntime(
     ...(cfg.kube.publicTls ? { publicTls: cfg.kube.publicTls } : {}),
     startupTimeoutMs: cfg.kube.startupTimeoutSeconds * 1000,
     deadlineMarginSeconds: cfg.kube.deadlineMarginSeconds,
-    defaultLifetimeSeconds: cfg.defaultLifetimeSeconds,
     egress: cfg.kube.egress,
     userNamespaces: cfg.kube.userNamespaces,
     runtimeClassName: cfg.kube.runtimeClassName,

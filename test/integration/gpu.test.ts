@@ -49,7 +49,6 @@ const runtime = () =>
     namespace: NAMESPACE,
     startupTimeoutMs: 60_000,
     deadlineMarginSeconds: 60,
-    defaultLifetimeSeconds: 600,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
     organizationId: "o",
     log: silent,

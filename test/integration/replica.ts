@@ -30,7 +30,6 @@ export function hangarReplica(o: {
     namespace: NAMESPACE,
     startupTimeoutMs: o.startupTimeoutMs ?? 20_000,
     deadlineMarginSeconds: 60,
-    defaultLifetimeSeconds: 600,
     fallbackCapacity: { cpuMillicores: 1000, memoryBytes: 2 ** 30 },
     organizationId: "o",
     log: silent,

@@ -20,8 +20,6 @@ export interface KubeRuntimeOptions {
   startupTimeoutMs: number;
   /** Extra seconds beyond the sandbox lifetime before Kubernetes' own activeDeadlineSeconds ends the pod. */
   deadlineMarginSeconds: number;
-  /** Unused: a sandbox's lifetime is decided at admission (record.effectiveLifetimeSeconds). */
-  defaultLifetimeSeconds?: number;
   /** User namespaces for sandbox pods (userns.ts): auto = probe and use them where they work; default off. */
   userNamespaces?: UsernsMode;
   /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
