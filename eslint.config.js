@@ -1,5 +1,5 @@
 // Lint rules: typescript-eslint recommended plus the layering rule from docs/architecture.md:
-// api -> controller -> runtime -> core; no layer imports one above it.
+// cmd -> api -> controller -> runtime -> core; no layer imports one above it; and the habits of ADR 0035.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";

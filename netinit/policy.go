@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Policy is what Hangar decides for one sandbox pod (runtime/kubernetes/egress-policy.ts writes it).
+// Policy is what Hangar decides for one sandbox pod (runtime/kubernetes/egress/policy.ts writes it).
 // Every address range is a CIDR; single addresses are /32 or /128.
 type Policy struct {
 	// Never: ranges the sandbox can never reach, whatever it was granted (nodes, metadata, the

@@ -5,7 +5,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { errors } from "../../core/errors.js";
-import { exitCodeOf, exitCodeOfSignal } from "../../core/exit-code.js";
+import { endedBySignal, exitCodeOf, exitCodeOfSignal } from "../../core/exit-code.js";
 import type { SandboxSpec } from "../../core/types.js";
 import type { RuntimeEvent } from "../types.js";
 import type { CgroupSet } from "./cgroups.js";
@@ -82,7 +82,7 @@ export function trackSandbox(
       main.once("close", (code, signal) => {
         logs.end();
         const exitCode =
-          sb.killedBySignal !== undefined && (code === null || code === 1 || code > 128)
+          sb.killedBySignal !== undefined && (code === null || code === 1 || endedBySignal(code))
             ? exitCodeOfSignal(sb.killedBySignal)
             : exitCodeOf(code, signal);
         const last = logs.lastLine() ?? "";

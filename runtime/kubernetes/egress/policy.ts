@@ -21,7 +21,7 @@ export interface EgressConfig {
   denyCidrs: string[];
   /** Runtime classes running gVisor with no network (runsc network=none): no netinit there (it could not load rules inside gVisor), no egress, no pod user namespace. */
   gvisorRuntimeClasses: string[];
-  /** Hangar's egress proxy for hostname grants (egress-proxy.ts): where it listens, and the ip:port sandboxes dial. */
+  /** Hangar's egress proxy for hostname grants (proxy.ts): where it listens, and the ip:port sandboxes dial. */
   proxy?: { listen: { host: string; port: number }; address: string; pinned: Record<string, string> };
 }
 

@@ -9,6 +9,7 @@ import type { ExecOptions, ExecProcess, ExecStats } from "../../types.js";
 import type { createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./plain.js";
 import { NO_PROGRAM } from "../pod/no-program.js";
+import { endedBySignal } from "../../../core/exit-code.js";
 
 /** What the exec path needs to know of a sandbox. */
 export interface ExecTarget {
@@ -162,7 +163,7 @@ function blamePodOnSignal(
   podGone: () => Promise<boolean>,
 ): Promise<{ exitCode: number }> {
   const blamed = exited.then(async (r) => {
-    if (r.exitCode < 128) return r;
+    if (!endedBySignal(r.exitCode)) return r;
     const gone = sandboxExited() || (await podGone());
     if (gone) throw errors.unavailable("the sandbox's pod stopped while the command ran");
     return r;

@@ -22,12 +22,12 @@ export interface KubeRuntimeOptions {
   deadlineMarginSeconds: number;
   /** User namespaces for sandbox pods (userns.ts): auto = probe and use them where they work; default off. */
   userNamespaces?: UsernsMode;
-  /** How egress is enforced (egress-policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
+  /** How egress is enforced (egress/policy.ts, ADR 0012); default: the chart's NetworkPolicies only. */
   egress?: EgressConfig;
   runtimeClassName?: string;
-  /** The CSI driver of hangar-forkcsi (fork-volumes.ts, ADR 0029): restored volumes are copy-on-write clones; unset = tar -x in the sandbox. */
+  /** The CSI driver of hangar-forkcsi (fork/volumes.ts, ADR 0029): restored volumes are copy-on-write clones; unset = tar -x in the sandbox. */
   forkDriver?: string;
-  /** A sandbox pod's own disk past which the kubelet evicts it (pod-spec.ts ephemeralStorageLimit, ADR 0028); undefined: no cap. */
+  /** A sandbox pod's own disk past which the kubelet evicts it (pod/spec.ts ephemeralStorageLimit, ADR 0028); undefined: no cap. */
   ephemeralStorageBytes?: number;
   /** Tolerations on every sandbox pod (tainted GPU pools); the same shape as the Kubernetes field. */
   tolerations?: k8s.V1Toleration[];
@@ -51,7 +51,7 @@ export interface KubeRuntimeOptions {
   fallbackCapacity: { cpuMillicores: number; memoryBytes: number };
   /** Runners: each a node selector (a node pool; {} = any node). The first is the default. */
   runners: KubeRunner[];
-  /** GPUs on the nodes: the extended resource and the model and memory labels (node-capacity.ts). */
+  /** GPUs on the nodes: the extended resource and the model and memory labels (nodes/capacity.ts). */
   gpu?: GpuConfig;
   /** How often the nodes' capacity and GPU labels are read again (ms). */
   nodeRefreshMs?: number;

@@ -1,5 +1,5 @@
 /**
- * What the runtime knows of the cluster's nodes, per runner: capacity and GPUs (node-capacity.ts),
+ * What the runtime knows of the cluster's nodes, per runner: capacity and GPUs (capacity.ts),
  * the RuntimeClasses its nodes offer, and every node's addresses (no sandbox may reach them). Read
  * at start and every `refreshMs`; an identity that may not list nodes or RuntimeClasses reports the
  * configured fallback instead.

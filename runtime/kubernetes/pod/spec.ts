@@ -55,7 +55,7 @@ export interface PodOptions {
    * and logs and its unsized scratch volumes; each sized scratch volume adds its size. Undefined: no cap.
    */
   ephemeralStorageBytes?: number;
-  /** Scratch volumes restored copy-on-write (fork-volumes.ts, ADR 0029): by volume name, the node plugin's inline CSI volume instead of an emptyDir. */
+  /** Scratch volumes restored copy-on-write (fork/volumes.ts, ADR 0029): by volume name, the node plugin's inline CSI volume instead of an emptyDir. */
   csiVolumes?: Record<string, V1CSIVolumeSource>;
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
