@@ -56,7 +56,9 @@ const pidsWith = async (pod: string, mark: string) =>
 
 let proxy: Awaited<ReturnType<typeof apiserverProxy>>;
 let cut: ReturnType<typeof hangarReplica>;
-const plain = hangarReplica({ kubeConfig: sa });
+// Its pods hold their record until retention ends (ADR 0005): a short one, so that "the pod is gone"
+// is seen well inside the wait (with the default 60 s it raced the 60 s wait).
+const plain = hangarReplica({ kubeConfig: sa, retentionMs: 5_000 });
 const agentFromImage = hangarReplica({ kubeConfig: sa, execAgent: true, netinit: { agentImagePath: "/app/.build/hangar-agent" } });
 
 beforeAll(async () => {
