@@ -32,7 +32,7 @@ const NOT_KUBERNETES = {
   message: "runtime/local/ must not import runtime/kubernetes/ (shared code lives in runtime/)",
 };
 const NOT_LOCAL = { group: ["**/local/**"], message: "runtime/kubernetes/ must not import runtime/local/ (shared code lives in runtime/)" };
-const SUB_ROOMS = ["exec", "egress", "stores", "pool", "nodes", "fork", "routes", "pod"];
+const SUB_ROOMS = ["exec", "egress", "stores", "pool", "nodes", "fork", "routes", "pod", "identity"];
 const NOT_ASSEMBLY = {
   group: ["**/lifecycle/**", "**/kube-runtime.js"],
   message: "a runtime/kubernetes sub-room must not import lifecycle/ or kube-runtime.ts, which assemble it",

@@ -1,58 +1,75 @@
 /**
- * API keys: `Authorization: Bearer <key>` (or `x-api-key: <key>`) names a tenant. Keys
- * come from a file of `tenant:key` lines; with no file Hangar runs open and every caller
- * is the tenant "local".
+ * Who the caller is: `Authorization: Bearer <credential>` (or `x-api-key: <key>`) names a tenant.
+ * The credential is a key of the keys file (api/auth-keys.ts), or, where configured (ADR 0037), a
+ * Kubernetes ServiceAccount token checked by TokenReview (api/auth-service-accounts.ts) or an OIDC
+ * ID token from the configured issuer (api/auth-oidc.ts). With none of them Hangar runs open and
+ * every caller is the tenant "local".
  */
 import type * as grpc from "@grpc/grpc-js";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { decodeJwt } from "jose";
 import { errors } from "../core/errors.js";
+import { keyTable, type KeyEntry } from "./auth-keys.js";
+
+export { parseKeysFile, type KeyEntry } from "./auth-keys.js";
 
 export const OPEN_TENANT = "local";
 
-export interface KeyEntry {
-  tenant: string;
-  key: string;
+/** A token check: the caller's tenant, or a thrown typed error. */
+export type TokenCheck = (token: string) => Promise<string>;
+
+export interface TokenIdentities {
+  /** ServiceAccount tokens, checked by the cluster's TokenReview. */
+  serviceAccounts?: TokenCheck;
+  /** ID tokens of one OIDC issuer. */
+  oidc?: { issuer: string; verify: TokenCheck };
 }
 
-/** Parses a keys file; throws an Error naming the first bad line. */
-export function parseKeysFile(text: string, fileName: string): KeyEntry[] {
-  const out: KeyEntry[] = [];
-  const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line || line.startsWith("#")) return;
-    const at = `${fileName}:${i + 1}`;
-    const colon = line.indexOf(":");
-    if (colon <= 0) throw new Error(`${at}: expected "tenant:key"`);
-    const tenant = line.slice(0, colon).trim();
-    const key = line.slice(colon + 1).trim();
-    if (!/^[a-z0-9]([a-z0-9._-]{0,61}[a-z0-9])?$/.test(tenant))
-      throw new Error(`${at}: tenant "${tenant}" must be 1-63 characters of a-z, 0-9, '.', '_', '-'`);
-    if (key.length < 16 || /\s/.test(key)) throw new Error(`${at}: key must be at least 16 characters with no spaces`);
-    if (seen.has(key)) throw new Error(`${at}: key repeats an earlier line`);
-    seen.add(key);
-    out.push({ tenant, key });
-  });
-  if (out.length === 0) throw new Error(`${fileName}: no keys (an empty keys file would lock every caller out)`);
-  return out;
+/** The tenant's name, synchronously for a key or open mode; a token's check answers later. */
+export type Authenticator = (md: grpc.Metadata) => string | Promise<string>;
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** The credential the caller sent, or undefined. */
+function credentialOf(md: grpc.Metadata): string | undefined {
+  const auth = md.get("authorization")[0];
+  let key: string | undefined;
+  if (typeof auth === "string" && /^bearer\s+/i.test(auth)) key = auth.replace(/^bearer\s+/i, "").trim();
+  const xKey = md.get("x-api-key")[0];
+  if (!key && typeof xKey === "string") key = xKey.trim();
+  return key || undefined;
 }
 
-const digest = (s: string) => createHash("sha256").update(s).digest();
+/** The issuer a JWT's payload names, unverified (it only picks which check verifies the token). */
+function issuerOf(token: string): string | undefined {
+  try {
+    const iss = decodeJwt(token).iss;
+    return typeof iss === "string" ? iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
-export function createAuthenticator(keys: KeyEntry[] | undefined) {
-  const table = keys?.map((k) => ({ tenant: k.tenant, digest: digest(k.key) }));
-  return function authenticate(md: grpc.Metadata): string {
-    if (!table) return OPEN_TENANT;
-    const auth = md.get("authorization")[0];
-    let key: string | undefined;
-    if (typeof auth === "string" && /^bearer\s+/i.test(auth)) key = auth.replace(/^bearer\s+/i, "").trim();
-    const xKey = md.get("x-api-key")[0];
-    if (!key && typeof xKey === "string") key = xKey.trim();
-    if (!key) throw errors.unauthenticated("missing API key: send 'authorization: Bearer <key>'");
-    const d = digest(key);
-    const hit = table.find((t) => timingSafeEqual(t.digest, d));
-    if (!hit) throw errors.unauthenticated("invalid API key");
-    return hit.tenant;
+/**
+ * Which check a JWT goes to: the OIDC issuer's when its payload names that issuer, else TokenReview
+ * where enabled, else the OIDC check (which refuses it, naming the issuer it expects). Pure.
+ */
+export function tokenRoute(issuer: string | undefined, ids: { oidcIssuer?: string; serviceAccounts: boolean }): "oidc" | "serviceAccounts" {
+  if (ids.oidcIssuer !== undefined && issuer === ids.oidcIssuer) return "oidc";
+  return ids.serviceAccounts ? "serviceAccounts" : "oidc";
+}
+
+export function createAuthenticator(keys: KeyEntry[] | undefined, tokens: TokenIdentities = {}): Authenticator {
+  const lookup = keys ? keyTable(keys) : undefined;
+  const { serviceAccounts, oidc } = tokens;
+  if (!lookup && !serviceAccounts && !oidc) return () => OPEN_TENANT;
+  const what = serviceAccounts || oidc ? "API key or token" : "key";
+  return function authenticate(md: grpc.Metadata): string | Promise<string> {
+    const key = credentialOf(md);
+    if (!key) throw errors.unauthenticated(`missing API key: send 'authorization: Bearer <${what}>'`);
+    const tenant = lookup?.(key);
+    if (tenant !== undefined) return tenant;
+    if (!JWT_SHAPE.test(key) || (!serviceAccounts && !oidc)) throw errors.unauthenticated("invalid API key");
+    const route = tokenRoute(issuerOf(key), { oidcIssuer: oidc?.issuer, serviceAccounts: !!serviceAccounts });
+    return route === "oidc" && oidc ? oidc.verify(key) : (serviceAccounts as TokenCheck)(key);
   };
 }
-export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -62,7 +62,7 @@ export function createCallWrapper(d: CallDeps) {
         const started = process.hrtime.bigint();
         const ctx = context(method, call);
         (async () => {
-          ctx.tenant = d.authenticate(call.metadata);
+          ctx.tenant = await d.authenticate(call.metadata);
           d.guard?.(method, call.request);
           return fn(call.request, ctx);
         })().then(
@@ -88,7 +88,7 @@ export function createCallWrapper(d: CallDeps) {
         const started = process.hrtime.bigint();
         const ctx = context(method, call);
         (async () => {
-          ctx.tenant = d.authenticate(call.metadata);
+          ctx.tenant = await d.authenticate(call.metadata);
           // Server-streaming calls carry their request; StreamExec's messages hold no refused field (test/unit/field-policy.test.ts).
           const request = (call as { request?: unknown }).request;
           if (request !== undefined) d.guard?.(method, request);

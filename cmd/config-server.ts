@@ -8,14 +8,15 @@ import { ConfigError, type Env } from "./config-env.js";
 
 const loopback = (h: string) => h === "localhost" || h === "::1" || /^127\./.test(h);
 
-export function readServer(env: Env) {
+/** `tokenIdentities`: ServiceAccount or OIDC tokens are taken (cmd/config-auth.ts), so Hangar is not open without a keys file. */
+export function readServer(env: Env, o: { tokenIdentities: boolean } = { tokenIdentities: false }) {
   const listen = env.address("HANGAR_LISTEN", "127.0.0.1:50051");
   const metricsRaw = env.str("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
   const metrics = metricsRaw === "off" ? undefined : env.address("HANGAR_METRICS_LISTEN", "127.0.0.1:9464");
   const keysFile = env.str("HANGAR_API_KEYS_FILE", "") || undefined;
   if (keysFile && !existsSync(keysFile)) throw new ConfigError(`HANGAR_API_KEYS_FILE=${keysFile}: no such file`);
   const allowOpen = env.bool("HANGAR_ALLOW_OPEN_NON_LOOPBACK", false);
-  if (!keysFile && !loopback(listen.host) && !allowOpen) {
+  if (!keysFile && !o.tokenIdentities && !loopback(listen.host) && !allowOpen) {
     throw new ConfigError(
       `HANGAR_LISTEN=${listen.text}: without HANGAR_API_KEYS_FILE Hangar runs open (no authentication) and then listens only on loopback; set HANGAR_API_KEYS_FILE, or HANGAR_ALLOW_OPEN_NON_LOOPBACK=true to accept that risk`,
     );

@@ -4,10 +4,11 @@
  * documents each key. Flags: --listen=ADDR is HANGAR_LISTEN, and so on for every key.
  *
  * loadConfig assembles the readers of cmd/config-*.ts, one per concern, each a function of the
- * settings it is given (cmd/config-env.ts): the server, the runtime chosen, templates and
+ * settings it is given (cmd/config-env.ts): the server and its identities, the runtime chosen, templates and
  * snapshots, the local runtime, the Kubernetes runtime, and the sandbox policy with the
  * per-tenant limits. A HANGAR_* setting none of them read is refused.
  */
+import { readAuth } from "./config-auth.js";
 import { ConfigError, settingsOf, type Source } from "./config-env.js";
 import { readKube } from "./config-kube.js";
 import { readLocal } from "./config-local.js";
@@ -20,8 +21,10 @@ export { ConfigError };
 
 export function loadConfig(envVars: Source, argv: string[], installDir: string) {
   const { env, refuseUnknown } = settingsOf(envVars, argv);
-  const server = readServer(env);
   const choice = readRuntimeChoice(env);
+  const auth = readAuth(env, { kubernetes: choice.runtime === "kubernetes" });
+  const tokenIdentities = auth.tokenReview !== undefined || auth.oidc !== undefined;
+  const server = readServer(env, { tokenIdentities });
   const storage = readStorage(env, choice);
   const runner = readRunner(env);
   const local = readLocal(env, { runtime: choice.runtime, dataDir: choice.dataDir, installDir });
@@ -31,8 +34,8 @@ export function loadConfig(envVars: Source, argv: string[], installDir: string) 
     sharedTemplatesFile: storage.sharedTemplatesFile,
     ...runner,
   });
-  const policy = readPolicy(env, { open: !server.keysFile, localLogBytes: local.logBytes });
+  const policy = readPolicy(env, { open: !server.keysFile && !tokenIdentities, localLogBytes: local.logBytes });
   refuseUnknown();
-  return Object.freeze({ ...server, ...storage, ...choice, ...policy, kube, ...runner, local });
+  return Object.freeze({ ...server, ...storage, ...choice, ...policy, kube, ...runner, local, auth });
 }
 export type Config = ReturnType<typeof loadConfig>;

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { killFailures } from "../core/kill.js";
 import { buildController } from "./build-controller.js";
+import { authKinds, buildIdentities } from "./build-identities.js";
 import { buildRuntime, buildSecrets } from "./build-runtime.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { installCrashPolicy } from "./crash-policy.js";
@@ -59,13 +60,14 @@ async function main() {
   const keys = readKeys(cfg);
   const shareTokenKey = readShareTokenKey(cfg);
   const { sharedTemplates, warmPools } = readTemplatesAndPools(cfg);
-  const log = startLog(cfg, !keys);
+  const log = startLog(cfg, authKinds(cfg, keys) === "open");
   const trimLoop = await startTrim(cfg, log);
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools, installDir);
   const secrets = await buildSecrets(cfg, kube);
   const { controller, metrics } = await buildController(cfg, log, { runtime, secrets, sharedTemplates, trimLoop });
   await controller.start();
-  const servers = await serve(cfg, log, { controller, metrics, keys, secrets, shareTokenKey, runtimeName: runtime.name });
+  const identities = await buildIdentities(cfg);
+  const servers = await serve(cfg, log, { controller, metrics, keys, identities, secrets, shareTokenKey, runtimeName: runtime.name });
   stopOnSignals(cfg, log, { ...servers, controller, trimLoop });
 }
 

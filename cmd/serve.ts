@@ -4,13 +4,14 @@
  * them and the controller in order.
  */
 import type pino from "pino";
-import { createAuthenticator, type parseKeysFile } from "../api/auth.js";
+import { createAuthenticator, type parseKeysFile, type TokenIdentities } from "../api/auth.js";
 import type { createMetrics } from "../api/metrics.js";
 import { PROTO_DIR } from "../api/proto.js";
 import { createGrpcServer } from "../api/server.js";
 import { listenShareTokenCheck } from "../api/share-token-check.js";
 import type { SecretResolver } from "../core/secrets.js";
 import type { createController } from "../controller/controller.js";
+import { authKinds } from "./build-identities.js";
 import type { Config } from "./config.js";
 import { fail } from "./fail.js";
 import type { TrimLoop } from "./malloc-trim.js";
@@ -20,6 +21,7 @@ interface Served {
   controller: ReturnType<typeof createController>;
   metrics: ReturnType<typeof createMetrics>;
   keys: ReturnType<typeof parseKeysFile> | undefined;
+  identities: TokenIdentities;
   secrets: SecretResolver | undefined;
   shareTokenKey: Buffer | undefined;
   runtimeName: string;
@@ -28,7 +30,7 @@ interface Served {
 export async function serve(cfg: Config, log: pino.Logger, s: Served) {
   const api = createGrpcServer({
     controller: s.controller,
-    authenticate: createAuthenticator(s.keys),
+    authenticate: createAuthenticator(s.keys, s.identities),
     metrics: s.metrics,
     log: log.child({ component: "api" }),
     protoDir: PROTO_DIR,
@@ -67,7 +69,7 @@ export async function serve(cfg: Config, log: pino.Logger, s: Served) {
       port,
       runtime: s.runtimeName,
       metrics_port: typeof metricsAddr === "object" ? metricsAddr?.port : undefined,
-      auth: s.keys ? "api-keys" : "open",
+      auth: authKinds(cfg, s.keys),
     },
     "listening",
   );

@@ -22,7 +22,7 @@ export const specLimitsOf = (cfg: Config) => (stores?: string[]) => ({
   runtimeClassSelection: cfg.runtimeClassSelection,
 });
 
-/** The API keys (undefined: open mode), and no tenant limits for a tenant no key names. */
+/** The API keys (undefined: none), and no tenant limits for a tenant no key or ServiceAccount mapping names. */
 export function readKeys(cfg: Config) {
   let keys;
   try {
@@ -31,11 +31,15 @@ export function readKeys(cfg: Config) {
     fail(`HANGAR_API_KEYS_FILE: ${(e as Error).message}`);
   }
   // An override for a tenant no key names is a typo that would leave the real tenant on the defaults.
-  const tenantNames = new Set(keys ? keys.map((k) => k.tenant) : [OPEN_TENANT]);
-  const unknownTenant = Object.keys(cfg.tenantLimits.tenants).find((t) => !tenantNames.has(t));
+  // An OIDC issuer's claim may name any tenant, so then there is nothing to check against.
+  const tr = cfg.auth.tokenReview;
+  const open = !keys && !tr && !cfg.auth.oidc;
+  const mapped = tr ? [...Object.values(tr.tenants.byNamespace), ...Object.values(tr.tenants.byServiceAccount)] : [];
+  const tenantNames = new Set(open ? [OPEN_TENANT] : [...(keys ?? []).map((k) => k.tenant), ...mapped]);
+  const unknownTenant = cfg.auth.oidc ? undefined : Object.keys(cfg.tenantLimits.tenants).find((t) => !tenantNames.has(t));
   if (unknownTenant)
     fail(
-      `HANGAR_TENANT_LIMITS.${unknownTenant}: no such tenant (${keys ? "HANGAR_API_KEYS_FILE names it nowhere" : `open mode has the one tenant "${OPEN_TENANT}"`})`,
+      `HANGAR_TENANT_LIMITS.${unknownTenant}: no such tenant (${open ? `open mode has the one tenant "${OPEN_TENANT}"` : "neither HANGAR_API_KEYS_FILE nor HANGAR_AUTH_TOKENREVIEW_TENANTS names it"})`,
     );
   return keys;
 }

@@ -133,6 +133,8 @@ export const errors = {
       metadata: { timeout_seconds: seconds.toFixed(1), may_still_run: "true" },
     }),
   unauthenticated: (message = "missing or invalid API key") => new HangarError({ code: "UNAUTHENTICATED", message }),
+  /** An identity that is proven but may not use Hangar (an unmapped ServiceAccount, a token naming no tenant): never another tenant. */
+  permissionDenied: (message: string) => new HangarError({ code: "PERMISSION_DENIED", message }),
   notImplemented: (what: string) =>
     new HangarError({ code: "UNIMPLEMENTED", message: `${what} is not supported by Hangar`, reason: "CWSANDBOX_NOT_IMPLEMENTED" }),
   /** A service endpoint kind this Hangar does not offer, with the reason the SDK branches on; `subject`: the domain path the message names. */
