@@ -1,8 +1,11 @@
 /** Gauges of what the process reports beyond the API's own counts (the runtime's watch, exec paths, agents, malloc_trim); each absent source adds none. */
 import { Gauge, type Registry } from "prom-client";
+import type { FleetSources } from "./metrics-fleet.js";
 
 /** What the process reports beyond the API's own counts; each absent source adds no metric. */
-export interface MetricSources {
+export interface MetricSources extends FleetSources {
+  /** The runtime this process runs (hangar_info). */
+  runtime?: string;
   watch?: () => { relists: number } | undefined;
   exec?: () => Record<string, number> | undefined;
   agents?: () => Record<string, number> | undefined;

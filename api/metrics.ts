@@ -2,6 +2,7 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { killFailures } from "../core/kill.js";
+import { registerFleetGauges } from "./metrics-fleet.js";
 import { registerSourceGauges, type MetricSources } from "./metrics-sources.js";
 import { registerTenantMetrics } from "./metrics-tenants.js";
 
@@ -74,8 +75,21 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800],
     registers: [registry],
   });
+  const starts = new Histogram({
+    name: "hangar_sandbox_start_duration_seconds",
+    help: "Seconds from a sandbox's create to RUNNING, for the sandboxes this replica saw start (image pulls and warm-pool claims included)",
+    buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "hangar_info",
+    help: "1, labelled with the runtime this Hangar runs (local or kubernetes)",
+    labelNames: ["runtime"],
+    registers: [registry],
+  }).set({ runtime: sources.runtime ?? "unknown" }, 1);
   registerCoreGauges(registry, sandboxCounts);
   registerSourceGauges(registry, sources);
+  registerFleetGauges(registry, sources);
   const limitRefused = registerTenantMetrics(registry, sources.tenants);
   return {
     registry,
@@ -86,6 +100,9 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
     },
     execDone(outcome: string, seconds: number) {
       execs.observe({ outcome }, seconds);
+    },
+    startDone(seconds: number) {
+      starts.observe(seconds);
     },
     listen(host: string, port: number): Promise<Server> {
       return listen(registry, host, port);

@@ -23,6 +23,10 @@ export async function buildController(
   const { runtime, trimLoop } = o;
   const holder: { controller?: Controller } = {};
   const metrics = createMetrics(() => holder.controller?.counts() ?? {}, {
+    runtime: runtime.name,
+    runners: () => runtime.runners(),
+    lifecycle: () => holder.controller?.lifecycleStats() ?? { reapLagSeconds: 0, oldestStartingSeconds: 0 },
+    ...(runtime.poolStats ? { pools: () => runtime.poolStats?.() ?? [] } : {}),
     ...(runtime.watchStats ? { watch: () => runtime.watchStats?.() } : {}),
     ...(runtime.execStats ? { exec: () => runtime.execStats?.() as Record<string, number> | undefined } : {}),
     ...(runtime.agentStats ? { agents: () => runtime.agentStats?.() } : {}),
@@ -63,6 +67,7 @@ export async function buildController(
         }
       : {}),
     log: log.child({ component: "controller" }),
+    onRunning: (seconds) => metrics.startDone(seconds),
   });
   holder.controller = controller;
   return { controller, metrics };

@@ -11,7 +11,7 @@ import type { ExecOptions, LogOptions, Runtime } from "../runtime/types.js";
 import * as commands from "./commands.js";
 import { create, type CreateDeps, type CreateInput } from "./create.js";
 import { createExecSlots } from "./exec-slots.js";
-import type { LifecyclePolicy } from "./lifecycle.js";
+import { oldestStartingMs, reapLagMs, type LifecyclePolicy } from "./lifecycle.js";
 import { page, type ListQuery } from "./list.js";
 import { createReaper } from "./reaper.js";
 import { followRuntime, type StoredWaiters } from "./runtime-events.js";
@@ -55,6 +55,8 @@ export interface ControllerOptions {
   tenants?: TenantGuard;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
   onStateChange?: (from: State | undefined, to: State) => void;
+  /** A sandbox this replica saw start became RUNNING, this many seconds after its create (metrics). */
+  onRunning?: (secondsSinceCreate: number) => void;
 }
 
 export type Controller = ReturnType<typeof createController>;
@@ -111,7 +113,7 @@ function commandCalls(cmd: commands.CommandDeps) {
 /** Assembles the controller's rooms over one sandbox table; the API reaches them through what this returns. */
 export function createController(o: ControllerOptions) {
   const now = o.now ?? Date.now;
-  const t = table.newTable({ runtime: o.runtime, now, log: o.log, onStateChange: o.onStateChange });
+  const t = table.newTable({ runtime: o.runtime, now, log: o.log, onStateChange: o.onStateChange, onRunning: o.onRunning });
   const storedWaiters: StoredWaiters = new Map();
   followRuntime(t, storedWaiters);
   const templates = createTemplates(o.runtime.templates, now, o.sharedTemplates);
@@ -166,6 +168,11 @@ export function createController(o: ControllerOptions) {
     ...sandboxCalls(t, o.tenants),
     ...commandCalls(cmd),
     reapOnce: () => reaper.reapOnce(),
+    /** How far behind the reaper is, and how long the oldest start has taken so far (metrics). */
+    lifecycleStats: () => ({
+      reapLagSeconds: reapLagMs(t.records.values(), now(), o.policy) / 1000,
+      oldestStartingSeconds: oldestStartingMs(t.records.values(), now()) / 1000,
+    }),
     /** Loads the stored records (a restart, other replicas) and starts the reaper. */
     async start() {
       if (o.runtime.records) await o.runtime.records.open();

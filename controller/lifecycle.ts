@@ -20,21 +20,44 @@ export function expiresAtMs(r: SandboxRecord): number | undefined {
   return (r.startedAtMs ?? r.createdAtMs) + r.effectiveLifetimeSeconds * 1000;
 }
 
+/** When the reaper's next action on the record falls due (forget, force-kill or expire); undefined: none. */
+export function dueAtMs(r: SandboxRecord, p: LifecyclePolicy): number | undefined {
+  if (isTerminal(r.state)) return (r.endedAtMs ?? r.createdAtMs) + p.retentionMs;
+  if (r.stop) return r.stop.requestedAtMs + r.stop.graceMs + p.stuckAfterMs;
+  return expiresAtMs(r);
+}
+
 export function planReap(records: Iterable<SandboxRecord>, nowMs: number, p: LifecyclePolicy): ReapAction[] {
   const out: ReapAction[] = [];
   for (const r of records) {
-    if (isTerminal(r.state)) {
-      if ((r.endedAtMs ?? r.createdAtMs) + p.retentionMs <= nowMs) out.push({ t: "forget", id: r.id });
-      continue;
-    }
-    if (r.stop) {
-      if (r.stop.requestedAtMs + r.stop.graceMs + p.stuckAfterMs <= nowMs) out.push({ t: "force-kill", id: r.id });
-      continue;
-    }
-    const exp = expiresAtMs(r);
-    if (exp !== undefined && exp <= nowMs) out.push({ t: "expire", id: r.id, graceMs: p.expiryGraceMs });
+    const due = dueAtMs(r, p);
+    if (due === undefined || due > nowMs) continue;
+    if (isTerminal(r.state)) out.push({ t: "forget", id: r.id });
+    else if (r.stop) out.push({ t: "force-kill", id: r.id });
+    else out.push({ t: "expire", id: r.id, graceMs: p.expiryGraceMs });
   }
   return out;
+}
+
+/**
+ * How far behind the reaper is (metrics): how long the longest-due of its actions has been due,
+ * 0 when none is. A reaper that keeps up keeps this under its interval.
+ */
+export function reapLagMs(records: Iterable<SandboxRecord>, nowMs: number, p: LifecyclePolicy): number {
+  let lag = 0;
+  for (const r of records) {
+    const due = dueAtMs(r, p);
+    if (due !== undefined && nowMs - due > lag) lag = nowMs - due;
+  }
+  return lag;
+}
+
+/** How long the oldest sandbox still starting (PENDING or CREATING) has been at it since its create; 0 when none (metrics). */
+export function oldestStartingMs(records: Iterable<SandboxRecord>, nowMs: number): number {
+  let age = 0;
+  for (const r of records)
+    if ((r.state === "PENDING" || r.state === "CREATING") && nowMs - r.createdAtMs > age) age = nowMs - r.createdAtMs;
+  return age;
 }
 
 /** The state a sandbox takes when its main process ended. */

@@ -26,9 +26,10 @@ export interface SandboxTable {
   readonly now: () => number;
   readonly log: Log;
   readonly onStateChange?: (from: State | undefined, to: State) => void;
+  readonly onRunning?: (secondsSinceCreate: number) => void;
 }
 
-export function newTable(o: Pick<SandboxTable, "runtime" | "now" | "log" | "onStateChange">): SandboxTable {
+export function newTable(o: Pick<SandboxTable, "runtime" | "now" | "log" | "onStateChange" | "onRunning">): SandboxTable {
   return { records: new Map(), byRequest: new Map(), waiters: new Map(), saving: new Map(), ...o };
 }
 
@@ -65,6 +66,7 @@ export function setState(t: SandboxTable, r: SandboxRecord, to: State, reason: s
   r.preparing = undefined;
   if (isTerminal(to)) r.endedAtMs ??= t.now();
   t.onStateChange?.(from, to);
+  if (to === "RUNNING") t.onRunning?.((t.now() - r.createdAtMs) / 1000);
   changed(t, r.id);
   if (to !== "CREATING" && !stored) save(t, r); // CREATING is stored with the pod itself
   return true;

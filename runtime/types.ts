@@ -187,6 +187,23 @@ export interface Runtime {
   execStats?(): ExecStats;
   /** Exec agent starts since start, by how the agent got into the pod (metrics); absent: no agent. */
   agentStats?(): Record<string, number>;
+  /** Each warm pool's pods now and its claims and refills since start (metrics); absent: no pools. */
+  poolStats?(): PoolStats[];
+}
+
+export interface PoolStats {
+  /** The pool's name (its pods' pool label). */
+  pool: string;
+  /** Target idle pods, idle pods now, and those of them claimable now (running, exec proven). */
+  size: number;
+  idle: number;
+  ready: number;
+  /** Claims since start: a pod claimed (hits) or none could be (misses: the create starts a pod of its own). */
+  hits: number;
+  misses: number;
+  /** Refill pod creates this replica started since start, and those the apiserver refused. */
+  refills: number;
+  refillFailures: number;
 }
 
 export interface ExecStats {

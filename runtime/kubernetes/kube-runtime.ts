@@ -216,6 +216,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     close,
     watchStats: watch.stats,
     execStats: execPath.stats,
+    poolStats: () => state.warm?.stats() ?? [],
     ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}),
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { canMove, expiresAtMs, planReap, stateOnExit, type LifecyclePolicy } from "../../controller/lifecycle.js";
+import {
+  canMove,
+  expiresAtMs,
+  oldestStartingMs,
+  planReap,
+  reapLagMs,
+  stateOnExit,
+  type LifecyclePolicy,
+} from "../../controller/lifecycle.js";
 import type { State } from "../../core/types.js";
 import { record } from "./fixtures.js";
 
@@ -56,6 +64,47 @@ describe("planReap", () => {
     ]);
   });
   it("expiresAtMs", () => expect(expiresAtMs(record())).toBe(62_000));
+});
+
+describe("reapLagMs: how long the longest-due reap action has been due", () => {
+  const cases: { name: string; recs: ReturnType<typeof record>[]; now: number; want: number }[] = [
+    { name: "nothing due", recs: [record()], now: 61_999, want: 0 },
+    { name: "an expiry due since 5 s", recs: [record()], now: 67_000, want: 5_000 },
+    {
+      name: "a stop past grace + stuck window, 1 s",
+      recs: [record({ state: "TERMINATING", stop: { requestedAtMs: 5_000, graceMs: 10_000, why: "deleted" } })],
+      now: 46_000,
+      want: 1_000,
+    },
+    { name: "a forget due since 2 s", recs: [record({ state: "FAILED", endedAtMs: 10_000 })], now: 3_612_000, want: 2_000 },
+    {
+      name: "the longest of several",
+      recs: [record(), record({ id: "b", state: "FAILED", endedAtMs: 0 })],
+      now: 3_600_500,
+      want: 3_538_500,
+    },
+    { name: "no lifetime is never due", recs: [record({ effectiveLifetimeSeconds: 0 })], now: 10 ** 12, want: 0 },
+  ];
+  for (const c of cases) it(c.name, () => expect(reapLagMs(c.recs, c.now, policy)).toBe(c.want));
+});
+
+describe("oldestStartingMs: the age of the oldest sandbox still starting", () => {
+  const cases: { name: string; recs: ReturnType<typeof record>[]; now: number; want: number }[] = [
+    { name: "none starting", recs: [record()], now: 50_000, want: 0 },
+    { name: "one CREATING", recs: [record({ state: "CREATING", createdAtMs: 1_000 })], now: 31_000, want: 30_000 },
+    {
+      name: "the oldest of PENDING and CREATING; RUNNING and terminal ones ignored",
+      recs: [
+        record({ id: "a", state: "PENDING", createdAtMs: 20_000 }),
+        record({ id: "b", state: "CREATING", createdAtMs: 10_000 }),
+        record({ id: "c", state: "RUNNING", createdAtMs: 0 }),
+        record({ id: "d", state: "FAILED", createdAtMs: 0, endedAtMs: 1 }),
+      ],
+      now: 40_000,
+      want: 30_000,
+    },
+  ];
+  for (const c of cases) it(c.name, () => expect(oldestStartingMs(c.recs, c.now)).toBe(c.want));
 });
 
 describe("stateOnExit", () => {

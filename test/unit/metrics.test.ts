@@ -27,4 +27,53 @@ describe("metrics", () => {
     expect(none).not.toContain("hangar_kube_agent_starts");
     expect(none).not.toContain("hangar_malloc_trim");
   });
+  it("report the runtime, create-to-RUNNING seconds, warm pools, runners and how the lifecycle keeps up", async () => {
+    let lag = 0;
+    let pools = [{ pool: "warm-a", size: 4, idle: 3, ready: 2, hits: 7, misses: 1, refills: 9, refillFailures: 2 }];
+    const m = createMetrics(() => ({}), {
+      runtime: "kubernetes",
+      pools: () => pools,
+      runners: () => [
+        {
+          runnerId: "gpu-a",
+          maxCpuMillicores: 8000,
+          availableCpuMillicores: 6000,
+          maxMemoryBytes: 2048,
+          availableMemoryBytes: 1024,
+          runningSandboxes: 3,
+          gpus: { perNodeMax: 8, total: 8, available: 5, types: [] },
+        } as never,
+        {
+          runnerId: "cpu-b",
+          maxCpuMillicores: 1,
+          availableCpuMillicores: 1,
+          maxMemoryBytes: 1,
+          availableMemoryBytes: 1,
+          runningSandboxes: 0,
+        } as never,
+      ],
+      lifecycle: () => ({ reapLagSeconds: lag, oldestStartingSeconds: 12.5 }),
+    });
+    m.startDone(1.5);
+    lag = 42;
+    const text = await m.registry.metrics();
+    expect(text).toContain('hangar_info{runtime="kubernetes"} 1');
+    expect(text).toMatch(/^hangar_sandbox_start_duration_seconds_bucket\{le="2"\} 1$/m);
+    expect(text).toMatch(/^hangar_sandbox_start_duration_seconds_bucket\{le="1"\} 0$/m);
+    expect(text).toContain('hangar_pool_idle{pool="warm-a"} 3');
+    expect(text).toContain('hangar_pool_ready{pool="warm-a"} 2');
+    expect(text).toContain('hangar_pool_size{pool="warm-a"} 4');
+    expect(text).toContain('hangar_pool_claims{pool="warm-a",outcome="hit"} 7');
+    expect(text).toContain('hangar_pool_claims{pool="warm-a",outcome="miss"} 1');
+    expect(text).toContain('hangar_pool_refills{pool="warm-a",outcome="failed"} 2');
+    expect(text).toContain('hangar_runner_gpus{runner="gpu-a",kind="available"} 5');
+    expect(text).not.toContain('hangar_runner_gpus{runner="cpu-b"');
+    expect(text).toContain('hangar_runner_cpu_millicores{runner="gpu-a",kind="max"} 8000');
+    expect(text).toContain('hangar_runner_sandboxes{runner="gpu-a"} 3');
+    expect(text).toMatch(/^hangar_reaper_lag_seconds 42$/m);
+    expect(text).toMatch(/^hangar_sandbox_oldest_starting_seconds 12.5$/m);
+    // A pool gone from the source goes from /metrics too.
+    pools = [];
+    expect(await m.registry.metrics()).not.toContain('pool="warm-a"');
+  });
 });

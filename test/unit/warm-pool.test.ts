@@ -434,3 +434,54 @@ describe("refill waits for claims to pause", () => {
     expect(made).toEqual([0, 0, 0, 4, 4]);
   });
 });
+
+describe("warm pool stats (metrics)", () => {
+  const pool = { image: "python:3.11", size: 2 };
+  const name = poolName(pool.image);
+  it("counts claims that found a pod (hit) and that found none (miss), refills started and refused, and idle and ready pods now", async () => {
+    let pods: V1Pod[] = [
+      {
+        metadata: { name: "w0", labels: { "hangar.dev/warm-pool": name }, annotations: { "hangar.dev/exec": "sh" }, resourceVersion: "1" },
+        status: { phase: "Running", containerStatuses: [{ name: "main", state: { running: {} } } as never] },
+      },
+    ];
+    let refuse = false;
+    const core = {
+      createNamespacedPod: async () => {
+        if (refuse) throw new Error("quota exceeded");
+        pods = [...pods, { metadata: { name: `c${pods.length}`, labels: { "hangar.dev/warm-pool": name } }, status: { phase: "Pending" } }];
+        return {};
+      },
+      patchNamespacedPod: async (a: { name: string }) => {
+        pods = pods.filter((p) => p.metadata?.name !== a.name);
+        return {};
+      },
+      deleteNamespacedPod: async () => ({}),
+    };
+    let t = 100_000;
+    const w = createWarmPools({
+      core: core as never,
+      namespace: "ns",
+      pools: [pool],
+      pods: () => pods,
+      idlePod: () => ({}),
+      probe: async () => "sh",
+      log: { warn: () => undefined },
+      now: () => t,
+    });
+    w.close();
+    expect(w.stats()).toEqual([{ pool: name, size: 2, idle: 1, ready: 1, hits: 0, misses: 0, refills: 0, refillFailures: 0 }]);
+    expect(await w.claim(pool, () => ({}))).toBe("w0");
+    expect(await w.claim(pool, () => ({}))).toBeUndefined();
+    t += 10_000;
+    await w.refillOnce(); // two pods short, claims paused: two creates
+    await new Promise((r) => setImmediate(r));
+    expect(w.stats()).toEqual([{ pool: name, size: 2, idle: 2, ready: 0, hits: 1, misses: 1, refills: 2, refillFailures: 0 }]);
+    pods = [];
+    refuse = true;
+    t += 10_000;
+    await w.refillOnce();
+    await new Promise((r) => setImmediate(r));
+    expect(w.stats()).toMatchObject([{ idle: 0, ready: 0, refills: 4, refillFailures: 2 }]);
+  });
+});

@@ -11,6 +11,7 @@
 import * as k8s from "@kubernetes/client-node";
 import { createHash } from "node:crypto";
 import type { SandboxSpec } from "../../../core/types.js";
+import type { PoolStats } from "../../types.js";
 import { isConflict, isNotFound } from "../kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "../pod/labels.js";
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
@@ -193,6 +194,12 @@ export function createWarmPools(d: WarmPoolDeps) {
   const idleAtLastTick = new Map<string, number>();
   const shortSinceMs = new Map<string, number>(); // per pool: since when it has been short of pods
   const now = d.now ?? Date.now;
+  const counted = new Map<string, Omit<PoolStats, "pool" | "size" | "idle" | "ready">>(); // per pool: claims and refills since start (metrics)
+  const count = (pool: string, key: "hits" | "misses" | "refills" | "refillFailures") => {
+    const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
+    c[key]++;
+    counted.set(pool, c);
+  };
 
   async function refillOnce(): Promise<void> {
     const all = d.pods();
@@ -210,11 +217,13 @@ export function createWarmPools(d: WarmPoolDeps) {
         : refillCount(p.size, idle.length, creating);
       for (let i = 0; i < missing; i++) {
         creating++;
+        count(name, "refills");
         void d.core
           .createNamespacedPod({ namespace: d.namespace, body: d.idlePod(p, { [MANAGED_BY]: MANAGED_BY_VALUE, [POOL_LABEL]: name }) })
-          .catch((e: unknown) =>
-            d.log.warn({ err: e, image: p.image, template: p.template, runner: p.runnerId }, "could not create a warm pod"),
-          )
+          .catch((e: unknown) => {
+            count(name, "refillFailures");
+            d.log.warn({ err: e, image: p.image, template: p.template, runner: p.runnerId }, "could not create a warm pod");
+          })
           .finally(() => creating--);
       }
       trimSurplus(d, idle, p.size);
@@ -239,16 +248,29 @@ export function createWarmPools(d: WarmPoolDeps) {
         await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(pod) }, mergePatch);
         // Keep it reserved until the watch shows it claimed, so no later create here tries it.
         setTimeout(() => claiming.delete(name), 30_000).unref();
+        count(pn, "hits");
         return name;
       } catch (e) {
         claiming.delete(name);
         if (!isConflict(e) && !isNotFound(e)) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
       }
     }
+    count(pn, "misses");
     return undefined;
+  }
+
+  /** Each pool's target size, idle and claimable pods now, and its claims and refills since start (metrics). */
+  function stats(): PoolStats[] {
+    const all = d.pods();
+    return d.pools.map((p) => {
+      const pool = poolName(p.image, p.shape, p.nodeSelector);
+      const { idle, ready } = claimable(all, pool);
+      const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
+      return { pool, size: p.size, idle: idle.length, ready: ready.length, ...c };
+    });
   }
 
   const timer = setInterval(() => void refillOnce().catch((e: unknown) => d.log.warn({ err: e }, "warm pool refill failed")), 1000);
   timer.unref();
-  return { claim, refillOnce, close: () => clearInterval(timer) };
+  return { claim, refillOnce, stats, close: () => clearInterval(timer) };
 }
