@@ -1,5 +1,5 @@
 /** Gauges of the fleet a Hangar runs: its warm pools, its runners' capacity and GPUs, and how its lifecycle keeps up. */
-import { Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { RunnerInfo } from "../core/types.js";
 import type { PoolStats } from "../runtime/types.js";
 
@@ -26,6 +26,26 @@ function gauge(registry: Registry, name: string, help: string, labelNames: strin
   });
 }
 
+/** A counter whose values are read from `fill` at each scrape (counts the source keeps since start). */
+function counter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: string[],
+  fill: (add: (labels: Record<string, string>, n: number) => void) => void,
+) {
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      fill((labels, n) => this.inc(labels, n));
+    },
+  });
+}
+
 function registerPools(registry: Registry, pools: () => PoolStats[]) {
   const now = {
     size: "Target idle pods of each warm pool",
@@ -36,27 +56,27 @@ function registerPools(registry: Registry, pools: () => PoolStats[]) {
     gauge(registry, `hangar_pool_${key}`, now[key], ["pool"], (g) => {
       for (const p of pools()) g.set({ pool: p.pool }, p[key]);
     });
-  gauge(
+  counter(
     registry,
-    "hangar_pool_claims",
-    "Creates that asked a warm pool for a pod since start, by outcome: hit (a pod claimed), miss (none could be: the sandbox got a pod of its own)",
+    "hangar_pool_claims_total",
+    "Creates on this replica that asked a warm pool for a pod, by outcome: hit (a pod claimed), miss (none could be: the sandbox got a pod of its own)",
     ["pool", "outcome"],
-    (g) => {
+    (add) => {
       for (const p of pools()) {
-        g.set({ pool: p.pool, outcome: "hit" }, p.hits);
-        g.set({ pool: p.pool, outcome: "miss" }, p.misses);
+        add({ pool: p.pool, outcome: "hit" }, p.hits);
+        add({ pool: p.pool, outcome: "miss" }, p.misses);
       }
     },
   );
-  gauge(
+  counter(
     registry,
-    "hangar_pool_refills",
-    "Warm pod creates this replica started since start, by outcome: started, failed (the apiserver refused the create)",
+    "hangar_pool_refills_total",
+    "Warm pod creates this replica started, by outcome: started, failed (the apiserver refused the create)",
     ["pool", "outcome"],
-    (g) => {
+    (add) => {
       for (const p of pools()) {
-        g.set({ pool: p.pool, outcome: "started" }, p.refills);
-        g.set({ pool: p.pool, outcome: "failed" }, p.refillFailures);
+        add({ pool: p.pool, outcome: "started" }, p.refills);
+        add({ pool: p.pool, outcome: "failed" }, p.refillFailures);
       }
     },
   );

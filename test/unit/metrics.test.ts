@@ -63,9 +63,9 @@ describe("metrics", () => {
     expect(text).toContain('hangar_pool_idle{pool="warm-a"} 3');
     expect(text).toContain('hangar_pool_ready{pool="warm-a"} 2');
     expect(text).toContain('hangar_pool_size{pool="warm-a"} 4');
-    expect(text).toContain('hangar_pool_claims{pool="warm-a",outcome="hit"} 7');
-    expect(text).toContain('hangar_pool_claims{pool="warm-a",outcome="miss"} 1');
-    expect(text).toContain('hangar_pool_refills{pool="warm-a",outcome="failed"} 2');
+    expect(text).toContain('hangar_pool_claims_total{pool="warm-a",outcome="hit"} 7');
+    expect(text).toContain('hangar_pool_claims_total{pool="warm-a",outcome="miss"} 1');
+    expect(text).toContain('hangar_pool_refills_total{pool="warm-a",outcome="failed"} 2');
     expect(text).toContain('hangar_runner_gpus{runner="gpu-a",kind="available"} 5');
     expect(text).not.toContain('hangar_runner_gpus{runner="cpu-b"');
     expect(text).toContain('hangar_runner_cpu_millicores{runner="gpu-a",kind="max"} 8000');
