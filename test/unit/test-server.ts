@@ -1,7 +1,7 @@
 /** The real grpc-js server on 127.0.0.1:0 over the in-memory runtime, as the unit tests of the API use it. */
 import * as grpc from "@grpc/grpc-js";
 import pino from "pino";
-import { createAuthenticator } from "../../api/auth.js";
+import { createAuthenticator, type KeyEntry, type TokenIdentities } from "../../api/auth.js";
 import { createMetrics } from "../../api/metrics.js";
 import { PROTO_DIR } from "../../api/proto.js";
 import { createGrpcServer } from "../../api/server.js";
@@ -16,7 +16,9 @@ export async function startTestServer(
     controller?: Partial<ControllerOptions>;
     exec?: { deadlineMarginMs: number };
     getHoldMs?: number;
-    keys?: { tenant: string; key: string }[];
+    keys?: KeyEntry[];
+    /** ServiceAccount or OIDC tokens taken besides the keys (api/auth.ts). */
+    identities?: TokenIdentities;
     metrics?: ReturnType<typeof createMetrics>;
   } = {},
 ) {
@@ -36,7 +38,7 @@ export async function startTestServer(
   });
   const api = createGrpcServer({
     controller,
-    authenticate: createAuthenticator(over.keys ?? [{ tenant: "alpha", key: TEST_KEY }]),
+    authenticate: createAuthenticator(over.keys ?? [{ tenant: "alpha", key: TEST_KEY }], over.identities),
     metrics: over.metrics ?? createMetrics(() => controller.counts()),
     log,
     protoDir: PROTO_DIR,
