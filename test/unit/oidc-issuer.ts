@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from "jose";
 
-type Key = { kid: string; privateKey: CryptoKey; jwk: Record<string, unknown> };
+type Key = { kid: string; privateKey: Awaited<ReturnType<typeof generateKeyPair>>["privateKey"]; jwk: Record<string, unknown> };
 
 export async function newKey(kid: string): Promise<Key> {
   const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
