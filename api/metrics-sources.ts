@@ -1,5 +1,5 @@
 /** Gauges of what the process reports beyond the API's own counts (the runtime's watch, exec paths, agents, malloc_trim); each absent source adds none. */
-import { Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { FleetSources } from "./metrics-fleet.js";
 
 /** What the process reports beyond the API's own counts; each absent source adds no metric. */
@@ -9,6 +9,7 @@ export interface MetricSources extends FleetSources {
   watch?: () => { relists: number } | undefined;
   exec?: () => Record<string, number> | undefined;
   agents?: () => Record<string, number> | undefined;
+  netinit?: () => { failures: number };
   trim?: () => { trims: number; seconds: number; releasedBytes: number } | undefined;
   /** Per-tenant use (ADR 0031): live sandboxes, held calls and commands of each tenant with any. */
   tenants?: () => { tenant: string; sandboxes: number; held_calls: number; exec_streams: number }[];
@@ -40,6 +41,17 @@ export function registerSourceGauges(registry: Registry, sources: MetricSources)
       },
     });
   }
+  const netinit = sources.netinit;
+  if (netinit)
+    new Counter({
+      name: "hangar_kube_netinit_failures_total",
+      help: "Sandbox starts on this replica that failed because the pod's network setup (the hangar-netinit init container) failed or could not start; Kubernetes runtime",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(netinit().failures);
+      },
+    });
   if (execStats)
     countsGauge(
       registry,

@@ -27,6 +27,7 @@ export async function buildController(
     runners: () => runtime.runners(),
     lifecycle: () => holder.controller?.lifecycleStats() ?? { reapLagSeconds: 0, oldestStartingSeconds: 0 },
     ...(runtime.poolStats ? { pools: () => runtime.poolStats?.() ?? [] } : {}),
+    ...(runtime.netinitStats ? { netinit: () => runtime.netinitStats?.() ?? { failures: 0 } } : {}),
     ...(runtime.watchStats ? { watch: () => runtime.watchStats?.() } : {}),
     ...(runtime.execStats ? { exec: () => runtime.execStats?.() as Record<string, number> | undefined } : {}),
     ...(runtime.agentStats ? { agents: () => runtime.agentStats?.() } : {}),

@@ -189,6 +189,8 @@ export interface Runtime {
   agentStats?(): Record<string, number>;
   /** Each warm pool's pods now and its claims and refills since start (metrics); absent: no pools. */
   poolStats?(): PoolStats[];
+  /** Starts since start that failed because the pod's network setup (hangar-netinit) failed (metrics); absent: no netinit. */
+  netinitStats?(): { failures: number };
 }
 
 export interface PoolStats {

@@ -217,6 +217,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     watchStats: watch.stats,
     execStats: execPath.stats,
     poolStats: () => state.warm?.stats() ?? [],
+    netinitStats: () => ({ failures: state.netinitFailures }),
     ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}),
   };
 }

@@ -386,6 +386,7 @@ describe("the sandbox pod with netinit", () => {
     };
     expect(observePod(failed as never, 1000, 60_000)).toEqual({
       t: "start-failed",
+      initContainer: NETINIT_CONTAINER,
       reason: "init container hangar-netinit failed (exit 1: hangar-netinit: loading the ruleset: operation not permitted)",
     });
     const pull = {
@@ -397,6 +398,7 @@ describe("the sandbox pod with netinit", () => {
     };
     expect(observePod(pull as never, 1000, 60_000)).toEqual({
       t: "start-failed",
+      initContainer: NETINIT_CONTAINER,
       reason: "init container hangar-netinit: ErrImageNeverPull: no image",
     });
     const running = {

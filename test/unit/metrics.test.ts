@@ -32,6 +32,7 @@ describe("metrics", () => {
     let pools = [{ pool: "warm-a", size: 4, idle: 3, ready: 2, hits: 7, misses: 1, refills: 9, refillFailures: 2 }];
     const m = createMetrics(() => ({}), {
       runtime: "kubernetes",
+      netinit: () => ({ failures: 2 }),
       pools: () => pools,
       runners: () => [
         {
@@ -71,6 +72,7 @@ describe("metrics", () => {
     expect(text).toContain('hangar_runner_cpu_millicores{runner="gpu-a",kind="max"} 8000');
     expect(text).toContain('hangar_runner_sandboxes{runner="gpu-a"} 3');
     expect(text).toMatch(/^hangar_reaper_lag_seconds 42$/m);
+    expect(text).toMatch(/^hangar_kube_netinit_failures_total 2$/m);
     expect(text).toMatch(/^hangar_sandbox_oldest_starting_seconds 12.5$/m);
     // A pool gone from the source goes from /metrics too.
     pools = [];

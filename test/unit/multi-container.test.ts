@@ -164,7 +164,7 @@ describe("native sidecars in the pod's status", () => {
       "a sidecar whose probe never passed: the start failed",
       [done, { name: "db", started: false, state: { terminated: { exitCode: 137, reason: "Error" } } }],
       { state: { waiting: { reason: "PodInitializing" } } },
-      { t: "start-failed", reason: "sidecar db: its startup probe did not pass (the kubelet ended it: Error 137)" },
+      { t: "start-failed", initContainer: "db", reason: "sidecar db: its startup probe did not pass (the kubelet ended it: Error 137)" },
     ],
     [
       "a sidecar that exits before the primary starts: the start failed",
@@ -174,7 +174,7 @@ describe("native sidecars in the pod's status", () => {
         { name: "web", started: false, state: { terminated: { exitCode: 1 } } },
       ],
       { state: { waiting: { reason: "PodInitializing" } } },
-      { t: "start-failed", reason: "sidecar web failed (exit 1)" },
+      { t: "start-failed", initContainer: "web", reason: "sidecar web failed (exit 1)" },
     ],
     [
       "a sidecar that crashes after the primary started: the sandbox follows its primary",

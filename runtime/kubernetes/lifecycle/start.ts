@@ -9,7 +9,7 @@ import type { ExitInfo, StartedSandbox } from "../../types.js";
 import type { createEnvSecrets } from "../stores/env-secrets.js";
 import { type createForkVolumes, mountFailure } from "../fork/volumes.js";
 import { isConflict, isForbidden, podCreateError, retryWhile } from "../kube-errors.js";
-import { podName, type PodOptions } from "../pod/spec.js";
+import { NETINIT_CONTAINER, podName, type PodOptions } from "../pod/spec.js";
 import { observePod, type PodView } from "../pod/state.js";
 import { encodeRecord } from "../../record-codec.js";
 import { createServices } from "../routes/services.js";
@@ -125,6 +125,7 @@ async function createPod(
 /** The pod is past starting: failed (deleted, saying why), exited at once, or running (probed, files placed). */
 async function running(o: StartOptions, t: Tracked, view: PodView, cloned: boolean): Promise<StartedSandbox> {
   if (view.t === "start-failed") {
+    if (view.initContainer === NETINIT_CONTAINER) o.state.netinitFailures++;
     // A volume the node plugin would not publish: say why (the kubelet's FailedMount event).
     const mount = cloned ? await mountFailure(o.core, o.namespace, t.pod) : undefined;
     await o.deletePod(t.pod, "its sandbox failed to start");

@@ -60,6 +60,8 @@ export interface KubeState {
   warm?: ReturnType<typeof createWarmPools>;
   /** The controller's side of the event stream (subscribe). */
   listeners: Set<(e: RuntimeEvent) => void>;
+  /** Starts of this replica that failed because hangar-netinit failed or could not start (metrics). */
+  netinitFailures: number;
 }
 
 export function createKubeState(): KubeState {
@@ -71,6 +73,7 @@ export function createKubeState(): KubeState {
     closing: false,
     userns: { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" },
     listeners: new Set(),
+    netinitFailures: 0,
   };
 }
 

@@ -5,7 +5,8 @@ import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 export type PodView =
   | { t: "starting"; reason: string }
   | { t: "running" }
-  | { t: "start-failed"; reason: string }
+  /** initContainer: the init container (or sidecar) whose failure it is, when it is one's. */
+  | { t: "start-failed"; reason: string; initContainer?: string }
   | { t: "exited"; exitCode: number; reason: string; endedBy?: string; ranAtMs?: number };
 
 /** Waiting reasons that will not fix themselves. */
@@ -23,6 +24,41 @@ const FATAL_WAITING = new Set([
 /** The kubelet's eviction (its disk cap, ADR 0028, or node pressure), in its own words. */
 const evicted = (pod: V1Pod): string | undefined =>
   pod.status?.reason === "Evicted" ? `evicted by the kubelet: ${(pod.status.message ?? "").trim().slice(0, 300)}`.trim() : undefined;
+
+/** The pod's sidecars: init containers that keep running. */
+const sidecarNames = (pod: V1Pod) =>
+  new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always").map((c) => c.name));
+
+/**
+ * An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran. A
+ * sidecar (an init container that keeps running) counts only until the primary has started:
+ * the kubelet restarts it after that, and the sandbox follows its primary.
+ */
+function initContainerFailure(pod: V1Pod, primaryRunning: boolean): PodView | undefined {
+  const sidecars = sidecarNames(pod);
+  for (const ic of pod.status?.initContainerStatuses ?? []) {
+    if (sidecars.has(ic.name) && primaryRunning) continue;
+    const it = ic.state?.terminated;
+    const probeFailed =
+      sidecars.has(ic.name) && ic.started !== true && !!pod.spec?.initContainers?.find((c) => c.name === ic.name)?.startupProbe;
+    if (it && it.exitCode !== 0 && probeFailed)
+      return {
+        t: "start-failed",
+        initContainer: ic.name,
+        reason: `sidecar ${ic.name}: its startup probe did not pass (the kubelet ended it: ${it.reason ?? "exit"} ${it.exitCode})`,
+      };
+    if (it && it.exitCode !== 0)
+      return {
+        t: "start-failed",
+        initContainer: ic.name,
+        reason: `${sidecars.has(ic.name) ? "sidecar" : "init container"} ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})`,
+      };
+    const iw = ic.state?.waiting;
+    if (iw?.reason && FATAL_WAITING.has(iw.reason))
+      return { t: "start-failed", initContainer: ic.name, reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
+  }
+  return undefined;
+}
 
 export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number): PodView {
   const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
@@ -49,29 +85,8 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
       ...(Number.isFinite(ran) && ran > 0 ? { ranAtMs: ran } : {}),
     };
   }
-  // An init container (Hangar's netinit) that failed or cannot start: the sandbox never ran. A
-  // sidecar (an init container that keeps running) counts only until the primary has started:
-  // the kubelet restarts it after that, and the sandbox follows its primary.
-  const sidecars = new Set((pod.spec?.initContainers ?? []).filter((c) => c.restartPolicy === "Always").map((c) => c.name));
-  for (const ic of pod.status?.initContainerStatuses ?? []) {
-    if (sidecars.has(ic.name) && cs?.state?.running) continue;
-    const it = ic.state?.terminated;
-    const probeFailed =
-      sidecars.has(ic.name) && ic.started !== true && !!pod.spec?.initContainers?.find((c) => c.name === ic.name)?.startupProbe;
-    if (it && it.exitCode !== 0 && probeFailed)
-      return {
-        t: "start-failed",
-        reason: `sidecar ${ic.name}: its startup probe did not pass (the kubelet ended it: ${it.reason ?? "exit"} ${it.exitCode})`,
-      };
-    if (it && it.exitCode !== 0)
-      return {
-        t: "start-failed",
-        reason: `${sidecars.has(ic.name) ? "sidecar" : "init container"} ${ic.name} failed (exit ${it.exitCode}${it.message ? `: ${it.message.trim()}` : it.reason ? `: ${it.reason}` : ""})`,
-      };
-    const iw = ic.state?.waiting;
-    if (iw?.reason && FATAL_WAITING.has(iw.reason))
-      return { t: "start-failed", reason: `init container ${ic.name}: ${iw.reason}: ${iw.message ?? ""}`.trim() };
-  }
+  const failedInit = initContainerFailure(pod, !!cs?.state?.running);
+  if (failedInit) return failedInit;
   if (pod.status?.phase === "Failed" || pod.status?.phase === "Succeeded") {
     const ev = evicted(pod);
     const why =
@@ -97,7 +112,7 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
   const pendingSidecar = cs?.state?.running
     ? undefined
-    : pod.status?.initContainerStatuses?.find((ic) => sidecars.has(ic.name) && ic.started !== true);
+    : pod.status?.initContainerStatuses?.find((ic) => sidecarNames(pod).has(ic.name) && ic.started !== true);
   const why = unschedulable
     ? `unschedulable: ${unschedulable.message ?? unschedulable.reason ?? ""}`
     : cs?.state?.running
