@@ -327,8 +327,9 @@ describe("helm chart", () => {
     const rb = one(all, "RoleBinding", "t-hangar") as unknown as { subjects: object[]; metadata: { namespace: string } };
     expect(rb.metadata.namespace).toBe("sandboxes");
     expect(rb.subjects).toEqual([{ kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" }]);
-    // Cluster-wide by default only rbac.readNodes: reading nodes and RuntimeClasses, nothing else; none when turned off.
-    expect(all.map((o) => o.kind)).not.toContain("ClusterRole");
+    // Cluster-wide by default only rbac.readNodes: reading nodes and RuntimeClasses, nothing else; none when turned off
+    // (all-values turns it off; its one ClusterRole is auth.tokenReview's, tested below).
+    expect(all.filter((o) => o.kind === "ClusterRole").map((o) => o.metadata.name)).toEqual(["t-hangar-tokenreview"]);
     const defaults = render(["--set", "auth.open=true"]);
     expect((one(defaults, "ClusterRole") as unknown as { rules: unknown }).rules).toEqual([
       { apiGroups: [""], resources: ["nodes"], verbs: ["get", "list", "watch"] },
@@ -337,6 +338,47 @@ describe("helm chart", () => {
     expect((one(defaults, "ClusterRoleBinding") as unknown as { subjects: object[] }).subjects).toEqual([
       { kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" },
     ]);
+  });
+
+  it("identities (ADR 0037): TokenReview and OIDC settings from auth, tokenreviews create only when TokenReview is on, no keys file without keys", () => {
+    expect(env(all)).toMatchObject({
+      HANGAR_API_KEYS_FILE: "/etc/hangar/api-keys/keys",
+      HANGAR_AUTH_TOKENREVIEW: "true",
+      HANGAR_AUTH_TOKENREVIEW_AUDIENCE: "hangar-ci",
+      HANGAR_AUTH_TOKENREVIEW_TENANTS: "team-a=alpha,team-a/trainer=beta",
+      HANGAR_AUTH_TOKENREVIEW_CACHE_SECONDS: "5",
+      HANGAR_AUTH_OIDC_ISSUER: "https://idp.example",
+      HANGAR_AUTH_OIDC_AUDIENCE: "hangar-ci",
+      HANGAR_AUTH_OIDC_TENANT_CLAIM: "team",
+      HANGAR_AUTH_OIDC_CLOCK_SKEW_SECONDS: "60",
+    });
+    expect((one(all, "ClusterRole", "t-hangar-tokenreview") as unknown as { rules: unknown }).rules).toEqual([
+      { apiGroups: ["authentication.k8s.io"], resources: ["tokenreviews"], verbs: ["create"] },
+    ]);
+    expect((one(all, "ClusterRoleBinding", "t-hangar-tokenreview") as unknown as { subjects: object[] }).subjects).toEqual([
+      { kind: "ServiceAccount", name: "t-hangar", namespace: "hangar" },
+    ]);
+    // Off (the default): no TokenReview grant and no identity settings.
+    const keysOnly = render(["--set", "auth.keys.alpha=alpha-key-0123456789abcdef"]);
+    expect(JSON.stringify(keysOnly)).not.toContain("tokenreviews");
+    expect(Object.keys(env(keysOnly)).filter((k) => k.startsWith("HANGAR_AUTH_"))).toEqual([]);
+    // Tokens only: no keys file, no api-keys Secret or mount, not open.
+    const tokensOnly = render(["--set", "auth.tokenReview.enabled=true", "--set", "auth.tokenReview.tenants.ml=ml"]);
+    const e = env(tokensOnly);
+    expect(e.HANGAR_API_KEYS_FILE).toBeUndefined();
+    expect(e.HANGAR_ALLOW_OPEN_NON_LOOPBACK).toBeUndefined();
+    expect(e.HANGAR_AUTH_TOKENREVIEW_TENANTS).toBe("ml=ml");
+    const pod = one(tokensOnly, "Deployment").spec.template.spec;
+    expect(pod.volumes.map((v: { name: string }) => v.name)).not.toContain("api-keys");
+    expect(pod.containers[0].volumeMounts.map((v: { name: string }) => v.name)).not.toContain("api-keys");
+    expect(tokensOnly.some((o) => o.kind === "Secret" && o.metadata.name === "t-hangar-api-keys")).toBe(false);
+    expect(refuse(["--set", "auth.tokenReview.enabled=true"])).toMatch(/auth.tokenReview.tenants: map at least one namespace/);
+    expect(refuse(["--set", "auth.open=true", "--set", "auth.oidc.issuer=https://idp.example", "--set", "auth.oidc.audience=a"])).toMatch(
+      /auth.open=true .* cannot be set with/,
+    );
+    expect(refuse(["--set", "auth.oidc.issuer=https://idp.example"])).toMatch(/auth.oidc.audience: required/);
+    expect(refuse(["--set", "auth.oidc.issuer=http://idp.example", "--set", "auth.oidc.audience=a"])).toMatch(/issuer/);
+    expect(refuse(["--set", "auth.tokenReview.enabled=true", "--set", "auth.tokenReview.tenants.ml=Bad"])).toMatch(/tenants/);
   });
 
   it("isolates sandboxes with shared policies: no ingress, DNS only, egress on request minus metadata and cluster ranges", () => {
