@@ -126,9 +126,10 @@ test-e2e: build images
 
 test: setup check-gen lint build test-unit test-agent chart-check test-e2e test-sdk-suite test-cluster
 
-# The Helm chart: helm lint and template tests with the real helm (built from its Go module).
+# The Helm chart: helm lint and template tests with the real helm, and its dashboards' and
+# alerts' PromQL under promtool check/test rules (both built from their Go modules).
 chart-check: $(STAMP)/npm
-	HANGAR_HELM=$$(bash test/cluster/build-helm.sh) vitest run --project chart
+	HANGAR_HELM=$$(bash test/cluster/build-helm.sh) HANGAR_PROMTOOL=$$(bash test/cluster/build-promtool.sh) vitest run --project chart
 
 # Hangar's image without Docker (debootstrap base + Node 24 from npm): .build/hangar-image.tar,
 # tagged $(HANGAR_IMAGE). Users with Docker can `docker build -t ... .` (same layout).
