@@ -128,7 +128,7 @@ test: setup check-gen lint build test-unit test-agent chart-check test-e2e test-
 
 # The Helm chart: helm lint and template tests with the real helm, and its dashboards' and
 # alerts' PromQL under promtool check/test rules (both built from their Go modules).
-chart-check: $(STAMP)/npm
+chart-check: $(STAMP)/npm .build/hangar-pty .build/hangar-guard .build/seccomp.bpf
 	HANGAR_HELM=$$(bash test/cluster/build-helm.sh) HANGAR_PROMTOOL=$$(bash test/cluster/build-promtool.sh) vitest run --project chart
 
 # Hangar's image without Docker (debootstrap base + Node 24 from npm): .build/hangar-image.tar,
