@@ -191,7 +191,7 @@ cluster-status:
 # Integration tier against the cluster KUBECONFIG names (default: the one cluster-up wrote).
 test-integration: $(STAMP)/npm .build/hangar-agent .build/hangar-netinit
 	bash test/cluster/netinit-image.sh >/dev/null
-	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} vitest run --project integration
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_PROMETHEUS=$$(bash test/cluster/build-prometheus.sh) vitest run --project integration
 
 # The real-SDK suite against the Kubernetes runtime, Hangar running as the least-privilege
 # ServiceAccount; the admin kubeconfig only checks that no pod leaked.
