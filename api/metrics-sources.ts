@@ -1,5 +1,6 @@
 /** Gauges of what the process reports beyond the API's own counts (the runtime's watch, exec paths, agents, malloc_trim); each absent source adds none. */
 import { Counter, Gauge, type Registry } from "prom-client";
+import type { ApiCallCount } from "../runtime/types.js";
 import type { FleetSources } from "./metrics-fleet.js";
 
 /** What the process reports beyond the API's own counts; each absent source adds no metric. */
@@ -10,6 +11,10 @@ export interface MetricSources extends FleetSources {
   exec?: () => Record<string, number> | undefined;
   agents?: () => Record<string, number> | undefined;
   netinit?: () => { failures: number };
+  /** Apiserver calls and answers (Kubernetes runtime). */
+  api?: () => ApiCallCount[];
+  /** Sandbox pods without a record on this replica (Kubernetes runtime). */
+  pods?: () => { withoutRecord: number };
   trim?: () => { trims: number; seconds: number; releasedBytes: number } | undefined;
   /** Per-tenant use (ADR 0031): live sandboxes, held calls and commands of each tenant with any. */
   tenants?: () => { tenant: string; sandboxes: number; held_calls: number; exec_streams: number }[];

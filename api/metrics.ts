@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { killFailures } from "../core/kill.js";
 import { registerFleetGauges } from "./metrics-fleet.js";
+import { registerKubeMetrics } from "./metrics-kube.js";
 import { registerSourceGauges, type MetricSources } from "./metrics-sources.js";
 import { registerTenantMetrics } from "./metrics-tenants.js";
 
@@ -90,6 +91,7 @@ export function createMetrics(sandboxCounts: () => Record<string, number>, sourc
   registerCoreGauges(registry, sandboxCounts);
   registerSourceGauges(registry, sources);
   registerFleetGauges(registry, sources);
+  registerKubeMetrics(registry, sources);
   const limitRefused = registerTenantMetrics(registry, sources.tenants);
   return {
     registry,

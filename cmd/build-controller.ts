@@ -28,6 +28,8 @@ export async function buildController(
     lifecycle: () => holder.controller?.lifecycleStats() ?? { reapLagSeconds: 0, oldestStartingSeconds: 0 },
     ...(runtime.poolStats ? { pools: () => runtime.poolStats?.() ?? [] } : {}),
     ...(runtime.netinitStats ? { netinit: () => runtime.netinitStats?.() ?? { failures: 0 } } : {}),
+    ...(runtime.apiStats ? { api: () => runtime.apiStats?.() ?? [] } : {}),
+    ...(runtime.podStats ? { pods: () => runtime.podStats?.() ?? { withoutRecord: 0 } } : {}),
     ...(runtime.watchStats ? { watch: () => runtime.watchStats?.() } : {}),
     ...(runtime.execStats ? { exec: () => runtime.execStats?.() as Record<string, number> | undefined } : {}),
     ...(runtime.agentStats ? { agents: () => runtime.agentStats?.() } : {}),

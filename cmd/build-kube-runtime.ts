@@ -18,7 +18,8 @@ export async function buildKubeRuntime(
   const k8s = await import("@kubernetes/client-node");
   const { agentBinary } = await import("../runtime/kubernetes/exec/agent-link.js");
   const { createKubernetesRuntime } = await import("../runtime/kubernetes/kube-runtime.js");
-  const kc = new k8s.KubeConfig();
+  const { CountedKubeConfig } = await import("../runtime/kubernetes/kube-calls.js");
+  const kc = new CountedKubeConfig(); // its API clients count their calls (hangar_kube_api_*)
   if (cfg.kube.kubeconfig) kc.loadFromFile(cfg.kube.kubeconfig);
   else kc.loadFromCluster();
   const rt = createKubernetesRuntime({

@@ -191,6 +191,19 @@ export interface Runtime {
   poolStats?(): PoolStats[];
   /** Starts since start that failed because the pod's network setup (hangar-netinit) failed (metrics); absent: no netinit. */
   netinitStats?(): { failures: number };
+  /** Apiserver calls of the typed API clients since start, and their answers (metrics); absent: none counted. */
+  apiStats?(): ApiCallCount[];
+  /** Sandbox pods this replica holds no record for, now (metrics); absent: no pods. */
+  podStats?(): { withoutRecord: number };
+}
+
+export interface ApiCallCount {
+  /** HTTP method, and the resource the path names ("pods", "pods/log"). */
+  verb: string;
+  resource: string;
+  /** The answer's status code, or "error" when none came; absent: calls sent. */
+  code?: string;
+  count: number;
 }
 
 export interface PoolStats {

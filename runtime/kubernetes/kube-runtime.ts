@@ -21,6 +21,8 @@ import { createClaimVolumeRegistry } from "./stores/volume-claims.js";
 import { createForkVolumes } from "./fork/volumes.js";
 import { podLogs } from "./stores/pod-logs.js";
 import { poolAgents } from "./kube-agents.js";
+import { CountedKubeConfig } from "./kube-calls.js";
+import { podsWithoutRecord } from "./pod/without-record.js";
 import type { KubeRuntimeOptions } from "./lifecycle/options.js";
 import { createKubeState, nameOf } from "./lifecycle/state.js";
 import { createPodDeletes } from "./lifecycle/pod-deletes.js";
@@ -218,6 +220,8 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     execStats: execPath.stats,
     poolStats: () => state.warm?.stats() ?? [],
     netinitStats: () => ({ failures: state.netinitFailures }),
+    podStats: () => ({ withoutRecord: state.open ? podsWithoutRecord(watch.list(), (id) => state.tracked.has(id)) : 0 }),
+    ...(o.kubeConfig instanceof CountedKubeConfig ? { apiStats: () => (o.kubeConfig as CountedKubeConfig).stats() } : {}),
     ...(agents ? { agentStats: () => ({ ...agents.stats() }) } : {}),
   };
 }

@@ -150,6 +150,11 @@ async function kubeShapedMetrics(): Promise<string> {
     agentStats: () => ({ found: 1, installed: 0, unusable: 0 }),
     poolStats: () => [{ pool: "p", size: 1, idle: 1, ready: 1, hits: 0, misses: 0, refills: 1, refillFailures: 0 }],
     netinitStats: () => ({ failures: 0 }),
+    apiStats: () => [
+      { verb: "GET", resource: "pods", count: 1 },
+      { verb: "GET", resource: "pods", code: "200", count: 1 },
+    ],
+    podStats: () => ({ withoutRecord: 0 }),
     runners: () => [
       {
         ...base.runners()[0]!,

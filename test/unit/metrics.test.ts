@@ -33,6 +33,12 @@ describe("metrics", () => {
     const m = createMetrics(() => ({}), {
       runtime: "kubernetes",
       netinit: () => ({ failures: 2 }),
+      api: () => [
+        { verb: "GET", resource: "pods", count: 3 },
+        { verb: "GET", resource: "pods", code: "200", count: 2 },
+        { verb: "GET", resource: "pods", code: "error", count: 1 },
+      ],
+      pods: () => ({ withoutRecord: 4 }),
       pools: () => pools,
       runners: () => [
         {
@@ -73,6 +79,9 @@ describe("metrics", () => {
     expect(text).toContain('hangar_runner_sandboxes{runner="gpu-a"} 3');
     expect(text).toMatch(/^hangar_reaper_lag_seconds 42$/m);
     expect(text).toMatch(/^hangar_kube_netinit_failures_total 2$/m);
+    expect(text).toContain('hangar_kube_api_calls_total{verb="GET",resource="pods"} 3');
+    expect(text).toContain('hangar_kube_api_responses_total{verb="GET",resource="pods",code="error"} 1');
+    expect(text).toMatch(/^hangar_kube_pods_without_record 4$/m);
     expect(text).toMatch(/^hangar_sandbox_oldest_starting_seconds 12.5$/m);
     // A pool gone from the source goes from /metrics too.
     pools = [];
