@@ -6,7 +6,7 @@
 // a checkout of an older commit, built, for a "before" run), BENCH_SDK_ROUNDS (4), BENCH_SDK_BATCH (16),
 // BENCH_SDK_STOPS (20), BENCH_SDK_KUBE (auto | off).
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const LABEL = process.env.BENCH_SDK_LABEL ?? "after";
@@ -78,7 +78,12 @@ const run = {
 log(`local runtime (${DIR})`);
 // A checkout that runs images (ADR 0010) reads them from the offline images make images builds.
 const IMAGES = path.join(process.env.HANGAR_TEST_CACHE ?? "/var/cache/hangar-test", "images-v1");
-const imageEnv = readFileSync(path.join(DIR, "dist/cmd/config.js"), "utf8").includes("HANGAR_LOCAL_IMAGE_DIRS")
+// The configuration is read in dist/cmd/config*.js (one reader per concern since the rooms refactor).
+const configText = readdirSync(path.join(DIR, "dist/cmd"))
+  .filter((f) => /^config.*\.js$/.test(f))
+  .map((f) => readFileSync(path.join(DIR, "dist/cmd", f), "utf8"))
+  .join("\n");
+const imageEnv = configText.includes("HANGAR_LOCAL_IMAGE_DIRS")
   ? { HANGAR_LOCAL_IMAGE_DIRS: IMAGES, HANGAR_LOCAL_IMAGE_PULL: "false", HANGAR_LOCAL_IMAGE_CACHE_DIR: "/tmp/hangar-bench-image-cache" }
   : {};
 const local = await startHangar({ ...imageEnv, HANGAR_RUNTIME: "local", HANGAR_DATA_DIR: `/tmp/hangar-bench-sdk-${process.pid}` });
