@@ -144,15 +144,17 @@ async function workload(port: number) {
     string,
     (r: object, m: grpc.Metadata, o: object, cb: Cb) => void
   > & { close(): void };
+  const discovery = new v1.DiscoveryService(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as typeof c;
   closers.push(async () => c.close());
+  closers.push(async () => discovery.close());
   const md = () => {
     const m = new grpc.Metadata();
     m.set("authorization", `Bearer ${KEY}`);
     return m;
   };
-  const call = (method: string, req: object) =>
+  const call = (method: string, req: object, on = c) =>
     new Promise<Record<string, unknown>>((res, rej) =>
-      c[method]!.call(c, req, md(), { deadline: Date.now() + 120_000 }, (e, r) => (e ? rej(e) : res(r))),
+      on[method]!.call(on, req, md(), { deadline: Date.now() + 120_000 }, (e, r) => (e ? rej(e) : res(r))),
     );
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -166,7 +168,7 @@ async function workload(port: number) {
     await call("Exec", { sandbox_id: id, command: ["/bin/sh", "-c", "exit 3"] });
   }
   await call("ListSandboxes", {});
-  await call("ListAvailableRunners", {});
+  await call("ListAvailableRunners", {}, discovery);
   // One stays live until the end: the per-tenant panels show live use.
   for (const id of ids.slice(1)) await call("DeleteSandbox", { sandbox_id: id });
   closers.push(() => call("DeleteSandbox", { sandbox_id: ids[0]! }));
