@@ -1,6 +1,6 @@
 # Hangar's image for users with Docker/BuildKit (`docker build -t hangar:dev .`). The offline
 # path (`make image`, scripts/build-image.sh) produces the same runtime layout without Docker:
-#   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,node_modules} (production only),
+#   /usr/local/bin/node (Node 24), /app/{package.json,dist,proto,console/static,node_modules} (production only),
 #   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
 #   /app/.build/hangar-netinit (the sandbox pods' init container: their egress rules, ADR 0012),
 #   /app/.build/hangar-forkcsi (the node plugin of copy-on-write restores, ADR 0029: the chart's DaemonSet),
@@ -24,6 +24,7 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY api api
 COPY cmd cmd
+COPY console console
 COPY controller controller
 COPY core core
 COPY runtime runtime
@@ -40,6 +41,7 @@ COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules node_modules
 COPY --from=build /src/dist dist
 COPY --from=build /src/proto proto
+COPY --from=build /src/console/static console/static
 COPY --from=agent /hangar-agent .build/hangar-agent
 COPY --from=agent /hangar-netinit .build/hangar-netinit
 COPY --from=agent /hangar-forkcsi .build/hangar-forkcsi

@@ -1,6 +1,7 @@
 // Lint rules: typescript-eslint recommended plus the layering rule from docs/architecture.md:
 // cmd -> api -> controller -> runtime -> core; no layer imports one above it; and the habits of ADR 0035.
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
@@ -26,7 +27,7 @@ const layerPatterns = (dir, forbidden) =>
     message: `${dir}/ must not import ${f}/ (layering: cmd -> api -> controller -> runtime -> core)`,
   }));
 const restrict = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
-const RUNTIME_LAYER = layerPatterns("runtime", ["api", "controller", "cmd"]);
+const RUNTIME_LAYER = layerPatterns("runtime", ["api", "console", "controller", "cmd"]);
 const NOT_KUBERNETES = {
   group: ["**/kubernetes/**"],
   message: "runtime/local/ must not import runtime/kubernetes/ (shared code lives in runtime/)",
@@ -67,7 +68,7 @@ export default tseslint.config(
   // Habits that keep the rooms small (issue 41, docs/architecture.md): no import circles, no
   // function over 80 lines and no file over 300 (blank lines and comments not counted) in product code.
   {
-    files: ["{api,controller,runtime,core,cmd}/**/*.ts"],
+    files: ["{api,console,controller,runtime,core,cmd}/**/*.ts"],
     ignores: ["api/generated/**"],
     plugins: { "import-x": importX },
     settings: {
@@ -80,9 +81,13 @@ export default tseslint.config(
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
-  layer("core", ["api", "controller", "runtime", "cmd"]),
-  layer("controller", ["api", "cmd"]),
-  layer("api", ["cmd"]),
+  layer("core", ["api", "console", "controller", "runtime", "cmd"]),
+  layer("controller", ["api", "console", "cmd"]),
+  layer("api", ["console", "cmd"]),
+  // The web console (ADR 0039) stands beside api/: it reaches sandboxes through the controller only.
+  layer("console", ["runtime", "cmd"]),
+  // The console's page scripts run in the browser (ES modules, no Node).
+  { files: ["console/static/**/*.js"], languageOptions: { sourceType: "module", globals: { ...globals.browser } } },
   // The runtime's rooms (docs/architecture.md). A later no-restricted-imports replaces an earlier one
   // for the files both match, so each block below carries the runtime layer rule and every rule of the
   // rooms around it.

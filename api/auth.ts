@@ -58,13 +58,16 @@ export function tokenRoute(issuer: string | undefined, ids: { oidcIssuer?: strin
   return ids.serviceAccounts ? "serviceAccounts" : "oidc";
 }
 
-export function createAuthenticator(keys: KeyEntry[] | undefined, tokens: TokenIdentities = {}): Authenticator {
+/** A credential's tenant (undefined: none was sent), or a thrown UNAUTHENTICATED; open mode names "local" for every caller. */
+export type CredentialCheck = ((credential: string | undefined) => string | Promise<string>) & { open: boolean };
+
+/** The check behind both the API and the console (console/): keys file first, then the token identities. */
+export function createCredentialCheck(keys: KeyEntry[] | undefined, tokens: TokenIdentities = {}): CredentialCheck {
   const lookup = keys ? keyTable(keys) : undefined;
   const { serviceAccounts, oidc } = tokens;
-  if (!lookup && !serviceAccounts && !oidc) return () => OPEN_TENANT;
+  if (!lookup && !serviceAccounts && !oidc) return Object.assign(() => OPEN_TENANT, { open: true });
   const what = serviceAccounts || oidc ? "API key or token" : "key";
-  return function authenticate(md: grpc.Metadata): string | Promise<string> {
-    const key = credentialOf(md);
+  const check = (key: string | undefined): string | Promise<string> => {
     if (!key) throw errors.unauthenticated(`missing API key: send 'authorization: Bearer <${what}>'`);
     const tenant = lookup?.(key);
     if (tenant !== undefined) return tenant;
@@ -72,4 +75,10 @@ export function createAuthenticator(keys: KeyEntry[] | undefined, tokens: TokenI
     const route = tokenRoute(issuerOf(key), { oidcIssuer: oidc?.issuer, serviceAccounts: !!serviceAccounts });
     return route === "oidc" && oidc ? oidc.verify(key) : (serviceAccounts as TokenCheck)(key);
   };
+  return Object.assign(check, { open: false });
+}
+
+export function createAuthenticator(keys: KeyEntry[] | undefined, tokens: TokenIdentities = {}): Authenticator {
+  const check = createCredentialCheck(keys, tokens);
+  return (md: grpc.Metadata) => check(credentialOf(md));
 }

@@ -73,5 +73,5 @@ export async function buildController(
     onRunning: (seconds) => metrics.startDone(seconds),
   });
   holder.controller = controller;
-  return { controller, metrics };
+  return { controller, metrics, tenantGuard };
 }

@@ -9,6 +9,7 @@
  * per-tenant limits. A HANGAR_* setting none of them read is refused.
  */
 import { readAuth } from "./config-auth.js";
+import { readConsole } from "./config-console.js";
 import { ConfigError, settingsOf, type Source } from "./config-env.js";
 import { readKube } from "./config-kube.js";
 import { readLocal } from "./config-local.js";
@@ -35,7 +36,8 @@ export function loadConfig(envVars: Source, argv: string[], installDir: string) 
     ...runner,
   });
   const policy = readPolicy(env, { open: !server.keysFile && !tokenIdentities, localLogBytes: local.logBytes });
+  const consoleCfg = readConsole(env, { open: !server.keysFile && !tokenIdentities, allowOpenNonLoopback: server.allowOpenNonLoopback });
   refuseUnknown();
-  return Object.freeze({ ...server, ...storage, ...choice, ...policy, kube, ...runner, local, auth });
+  return Object.freeze({ ...server, ...storage, ...choice, ...policy, kube, ...runner, local, auth, console: consoleCfg });
 }
 export type Config = ReturnType<typeof loadConfig>;

@@ -5,7 +5,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pino from "pino";
 import { killFailures } from "../core/kill.js";
+import { createCredentialCheck } from "../api/auth.js";
 import { buildController } from "./build-controller.js";
+import { startConsole } from "./build-console.js";
 import { authKinds, buildIdentities } from "./build-identities.js";
 import { buildRuntime, buildSecrets } from "./build-runtime.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -64,11 +66,14 @@ async function main() {
   const trimLoop = await startTrim(cfg, log);
   const { runtime, kube } = await buildRuntime(cfg, log, warmPools, installDir);
   const secrets = await buildSecrets(cfg, kube);
-  const { controller, metrics } = await buildController(cfg, log, { runtime, secrets, sharedTemplates, trimLoop });
+  const { controller, metrics, tenantGuard } = await buildController(cfg, log, { runtime, secrets, sharedTemplates, trimLoop });
   await controller.start();
   const identities = await buildIdentities(cfg);
   const servers = await serve(cfg, log, { controller, metrics, keys, identities, secrets, shareTokenKey, runtimeName: runtime.name });
-  stopOnSignals(cfg, log, { ...servers, controller, trimLoop });
+  const consoleServer = cfg.console
+    ? await startConsole(cfg.console, log, { controller, runtime, tenantGuard, check: createCredentialCheck(keys, identities), installDir })
+    : undefined;
+  stopOnSignals(cfg, log, { ...servers, controller, trimLoop, consoleServer });
 }
 
 main().catch((e: unknown) => {

@@ -80,13 +80,18 @@ export async function serve(cfg: Config, log: pino.Logger, s: Served) {
 export function stopOnSignals(
   cfg: Config,
   log: pino.Logger,
-  o: Awaited<ReturnType<typeof serve>> & { controller: { close(): Promise<void> }; trimLoop: TrimLoop | undefined },
+  o: Awaited<ReturnType<typeof serve>> & {
+    controller: { close(): Promise<void> };
+    trimLoop: TrimLoop | undefined;
+    consoleServer: { close(): void } | undefined;
+  },
 ) {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, "shutting down");
+    o.consoleServer?.close();
     await o.api.shutdown(cfg.shutdownGraceSeconds * 1000);
     await o.controller.close();
     o.metricsServer?.close();

@@ -86,10 +86,19 @@ function sandboxCalls(t: table.SandboxTable, tenants: TenantGuard | undefined) {
     getChanged: (tenant: string, id: string, from: State, maxMs: number, signal: AbortSignal, counted = true) =>
       getChanged(t, tenants, { tenant, id, from, maxMs, signal, counted }),
     list: (tenant: string, q: ListQuery) => page(ofTenant(tenant), q),
+    /** Every tenant's sandboxes (the console's operator view); `tenant` narrows it to one. */
+    listAcross: (tenant: string | undefined, q: ListQuery) => page(tenant === undefined ? t.records.values() : ofTenant(tenant), q),
+    /** The tenant owning a sandbox this replica knows (after ensure), for the console's access decision; undefined: none. */
+    ownerOf: async (id: string): Promise<string | undefined> => {
+      await table.ensure(t, id);
+      return t.records.get(id)?.tenant;
+    },
     remove: (tenant: string, id: string, opts: { graceMs: number; allowMissing: boolean }) => remove(t, tenant, id, opts),
     stored: (id: string) => table.stored(t, id),
     purge: (tenant: string, q: { tags: string[]; dryRun: boolean; purgeAll: boolean }) => purge(t, tenant, q),
     runners: (): RunnerInfo[] => t.runtime.runners(),
+    /** Container statuses and events where the runtime has them (the console). */
+    describe: async (id: string) => t.runtime.describe?.(id),
     counts: () => table.counts(t),
     /** Live sandboxes per tenant (the per-tenant gauge). */
     liveByTenant: () => table.liveByTenant(t),

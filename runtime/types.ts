@@ -189,6 +189,8 @@ export interface Runtime {
   agentStats?(): Record<string, number>;
   /** Each warm pool's pods now and its claims and refills since start (metrics); absent: no pools. */
   poolStats?(): PoolStats[];
+  /** Container statuses and events of a sandbox (Kubernetes: its pod's); undefined: unknown here. */
+  describe?(id: string): Promise<SandboxDescription | undefined>;
   /** Starts since start that failed because the pod's network setup (hangar-netinit) failed (metrics); absent: no netinit. */
   netinitStats?(): { failures: number };
   /** Apiserver calls of the typed API clients since start, and their answers (metrics); absent: none counted. */
@@ -204,6 +206,12 @@ export interface ApiCallCount {
   /** The answer's status code, or "error" when none came; absent: calls sent. */
   code?: string;
   count: number;
+}
+
+/** What the runtime can tell about a sandbox beyond its record (the console's detail view). */
+export interface SandboxDescription {
+  containers: { name: string; image: string; state: string; reason: string; restarts: number; startedAtMs?: number }[];
+  events: { atMs: number; type: string; reason: string; message: string; count: number }[];
 }
 
 export interface PoolStats {

@@ -42,6 +42,8 @@ install -m 0755 "$(command -v tini-static)" "$R/usr/bin/tini"
 mkdir -p "$R/app"
 cp "$REPO/package.json" "$REPO/package-lock.json" "$R/app/"
 cp -a "$REPO/dist" "$REPO/proto" "$R/app/"
+# The console's page (ADR 0039): served from /app/console/static when HANGAR_CONSOLE_LISTEN is set.
+mkdir -p "$R/app/console" && cp -a "$REPO/console/static" "$R/app/console/"
 install -D -m 0755 "$REPO/.build/hangar-agent" "$R/app/.build/hangar-agent"
 install -D -m 0755 "$REPO/.build/hangar-netinit" "$R/app/.build/hangar-netinit"
 # The node plugin of copy-on-write restores (ADR 0029; the chart's DaemonSet runs it from this image).

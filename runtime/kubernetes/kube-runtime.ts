@@ -19,6 +19,7 @@ import { createEnvSecrets } from "./stores/env-secrets.js";
 import { createConfigMapTemplateStore } from "./stores/template-configmaps.js";
 import { createClaimVolumeRegistry } from "./stores/volume-claims.js";
 import { createForkVolumes } from "./fork/volumes.js";
+import { podDescription } from "./stores/pod-describe.js";
 import { podLogs } from "./stores/pod-logs.js";
 import { poolAgents } from "./kube-agents.js";
 import { CountedKubeConfig } from "./kube-calls.js";
@@ -219,6 +220,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     watchStats: watch.stats,
     execStats: execPath.stats,
     poolStats: () => state.warm?.stats() ?? [],
+    describe: (id) => podDescription(core, o.namespace, watch.get(nameOf(state, id)), nameOf(state, id)),
     netinitStats: () => ({ failures: state.netinitFailures }),
     podStats: () => ({ withoutRecord: state.open ? podsWithoutRecord(watch.list(), (id) => state.tracked.has(id)) : 0 }),
     ...(o.kubeConfig instanceof CountedKubeConfig ? { apiStats: () => (o.kubeConfig as CountedKubeConfig).stats() } : {}),
