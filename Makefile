@@ -36,6 +36,14 @@ $(STAMP)/apt:
 	  else echo "install $(APT_PACKAGES) (apt-get install ...)"; exit 1; fi; fi
 	@touch $@
 
+# The console's browser test (test/e2e/test_console.py) drives Debian's Chromium, headless, with Playwright.
+$(STAMP)/apt-browser:
+	@mkdir -p $(STAMP)
+	@if ! dpkg -s chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "install chromium (apt-get install chromium)"; exit 1; fi; fi
+	@touch $@
+
 .build/hangar-pty: runtime/local/pty-helper.c
 	@mkdir -p .build
 	gcc -O2 -Wall -Wextra -static -o $@ $< -lutil
@@ -121,7 +129,7 @@ test-unit: setup
 fuzz: setup
 	HANGAR_FUZZ_RUNS=$${HANGAR_FUZZ_RUNS:-2000} vitest run --project unit test/unit/fuzz.test.ts
 
-test-e2e: build images
+test-e2e: build images $(STAMP)/apt-browser
 	$(VENV)/bin/python -m pytest -q test/e2e
 
 test: setup check-gen lint build test-unit test-agent chart-check test-e2e test-sdk-suite test-cluster

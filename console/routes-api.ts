@@ -118,7 +118,13 @@ export async function one(d: ConsoleDeps, c: Call, id: string): Promise<void> {
   const described = await d.controller.describe(id).catch(() => undefined);
   // Without the runtime's word (the local runtime), the record's own: one container, in the sandbox's state.
   const containers = described?.containers ?? [
-    { name: r.spec.primaryName ?? "main", image: r.spec.image, state: r.state.toLowerCase(), reason: r.stateReason, restarts: 0 },
+    {
+      name: r.spec.primaryName ?? "main",
+      image: r.spec.image,
+      state: r.state.toLowerCase(),
+      reason: r.state === "RUNNING" ? "" : r.stateReason,
+      restarts: 0,
+    },
   ];
   sendJson(c.res, 200, { ...detail(r), containers, events: described?.events ?? [] });
 }
