@@ -195,7 +195,7 @@ describe("helm chart", () => {
     expect(pod.affinity).toEqual(allValues.affinity);
     expect(d.spec.template.metadata.labels.team).toBe("infra");
     expect(d.spec.template.metadata.annotations["example.com/note"]).toBe("yes");
-    const svc = one(all, "Service");
+    const svc = one(all, "Service", "t-hangar");
     expect(svc.spec.type).toBe("NodePort");
     expect(svc.spec.ports.map((p: { port: number }) => p.port)).toEqual([50052, 9465, 9466]);
     expect(one(all, "Secret", "t-hangar-api-keys").stringData?.keys.trim().split("\n")).toEqual([
@@ -549,7 +549,33 @@ describe("helm chart", () => {
     );
   });
 
+  it("console: off by default; when on, its address, operators and TLS reach Hangar, its own Service keeps a client on one replica, and the API policy opens its port", () => {
+    const off = render(["--set", "auth.open=true"]);
+    expect(env(off).HANGAR_CONSOLE_LISTEN).toBeUndefined();
+    expect(off.some((o) => o.kind === "Service" && o.metadata.name === "t-hangar-console")).toBe(false);
+    expect(env(all)).toMatchObject({
+      HANGAR_CONSOLE_LISTEN: "0.0.0.0:8443",
+      HANGAR_CONSOLE_OPERATORS: "platform",
+      HANGAR_CONSOLE_OPERATOR_WRITE: "true",
+      HANGAR_CONSOLE_SECURE_COOKIE: "true",
+      HANGAR_CONSOLE_SESSION_SECONDS: "3600",
+      HANGAR_CONSOLE_TLS_CERT: "/etc/hangar/console-tls/tls.crt",
+      HANGAR_CONSOLE_TLS_KEY: "/etc/hangar/console-tls/tls.key",
+    });
+    const pod = one(all, "Deployment").spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: "console-tls", secret: { secretName: "hangar-console-tls", defaultMode: 288 } });
+    expect(pod.containers[0].ports).toContainEqual({ name: "console", containerPort: 8443, protocol: "TCP" });
+    const svc = one(all, "Service", "t-hangar-console");
+    expect(svc.spec).toMatchObject({
+      sessionAffinity: "ClientIP",
+      ports: [{ name: "console", port: 8443, targetPort: "console", appProtocol: "https" }],
+    });
+    const api = all.find((o) => o.kind === "NetworkPolicy" && o.metadata.name === "t-hangar-api") as Obj;
+    expect(api.spec.ingress[0]?.ports).toContainEqual({ protocol: "TCP", port: "console" });
+  });
+
   const bad: [string, string[], RegExp][] = [
+    ["a console operator that is no tenant name", ["--set", "console.operators[0]=a b"], /console/],
     ["no authentication chosen", [], /auth\.keys or auth\.existingSecret/],
     ["an unknown top-level value", ["--set", "auth.open=true", "--set", "replicas=2"], /additional properties|replicas/i],
     ["an unknown config key", ["--set", "auth.open=true", "--set", "config.maxSandboxez=3"], /maxSandboxez/],
