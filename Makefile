@@ -108,7 +108,7 @@ check-gen: gen
 # Lint: Prettier's layout (.prettierrc.json), ESLint (eslint.config.js: layering, import circles,
 # function and file length) and the type check.
 lint: $(STAMP)/npm
-	prettier --check --log-level warn '{api,controller,runtime,core,cmd,test,bench,scripts}/**/*.{ts,mjs,js}' '*.{js,ts}'
+	prettier --check --log-level warn '{api,console,controller,runtime,core,cmd,test,bench,scripts}/**/*.{ts,mjs,js,css,html}' '*.{js,ts}'
 	eslint .
 	tsc -p tsconfig.json --noEmit
 
