@@ -83,15 +83,19 @@ export function httpErrorOf(e: unknown): { status: number; message: string } {
   return { status: 500, message: "internal error (logged)" };
 }
 
-/** A JSON body of at most MAX_BODY_BYTES, as an object. */
+/**
+ * A JSON body of at most MAX_BODY_BYTES, as an object. A longer body is read to its end (up to 16
+ * times the limit, then the connection is cut) so the 413 reaches a client still sending.
+ */
 export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
     size += c.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(c);
+    if (size > 16 * MAX_BODY_BYTES) req.destroy();
+    if (size <= MAX_BODY_BYTES) chunks.push(c);
   }
+  if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body over ${MAX_BODY_BYTES} bytes`);
   try {
     const v = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as unknown;
     if (v && typeof v === "object" && !Array.isArray(v)) return v as Record<string, unknown>;

@@ -19,6 +19,24 @@ export const PAGE_FILES = ["app.js", "app-list.js", "app-detail.js", "app-fleet.
 
 const SANDBOX = /^\/api\/sandboxes\/([^/]+)(\/logs|\/stop|\/terminal)?$/;
 
+/** The request's URL, or undefined when it cannot be read (never a throw: a bad request must not end Hangar). */
+export function urlOf(raw: string | undefined): URL | undefined {
+  try {
+    return new URL(raw ?? "/", "http://console.invalid");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sandbox id a path names ("" when it is not valid percent-encoding). */
+export function idOf(segment: string | undefined): string {
+  try {
+    return decodeURIComponent(segment ?? "");
+  } catch {
+    return "";
+  }
+}
+
 export async function createConsole(d: ConsoleDeps, tls?: { cert: Buffer; key: Buffer }) {
   const sessions = createSessions({ ttlMs: d.sessionTtlMs, now: d.now });
   const files = await loadFiles(fileTable(d.installDir, PAGE_FILES));
@@ -39,15 +57,16 @@ export async function createConsole(d: ConsoleDeps, tls?: { cert: Buffer; key: B
     else if (get && url.pathname === "/api/sandboxes") api.list(d, c);
     else if (get && url.pathname === "/api/fleet") api.fleet(d, c);
     else if (get && url.pathname === "/api/history") api.history(d, c);
-    else if (m && get && !m[2]) await api.one(d, c, decodeURIComponent(m[1] as string));
-    else if (m && get && m[2] === "/logs") await followLogs(d, c, decodeURIComponent(m[1] as string));
-    else if (m && req.method === "POST" && m[2] === "/stop") await api.stop(d, c, decodeURIComponent(m[1] as string));
+    else if (m && get && !m[2]) await api.one(d, c, idOf(m[1]));
+    else if (m && get && m[2] === "/logs") await followLogs(d, c, idOf(m[1]));
+    else if (m && req.method === "POST" && m[2] === "/stop") await api.stop(d, c, idOf(m[1]));
     else sendJson(c.res, 404, { error: `no such page or call: ${req.method} ${url.pathname.slice(0, 200)}` });
   }
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     securityHeaders(res);
-    const url = new URL(req.url ?? "/", "http://console.invalid");
+    const url = urlOf(req.url);
+    if (!url) return sendJson(res, 400, { error: "the request's path cannot be read" });
     route({ req, res, url, session: sessionOf(req) }).catch((e: unknown) => {
       const { status, message } = httpErrorOf(e);
       if (status >= 500) d.log.warn({ err: e, path: url.pathname }, "console call failed");
@@ -57,10 +76,11 @@ export async function createConsole(d: ConsoleDeps, tls?: { cert: Buffer; key: B
   };
   const server = tls ? createHttps({ cert: tls.cert, key: tls.key }, handler) : createHttp(handler);
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://console.invalid");
-    const m = SANDBOX.exec(url.pathname);
-    if (!m || m[2] !== "/terminal") return void socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
-    void terminals.open(req, socket, head, url, decodeURIComponent(m[1] as string), sessionOf(req));
+    socket.on("error", () => undefined); // a client that goes away mid-handshake
+    const url = urlOf(req.url);
+    const m = url ? SANDBOX.exec(url.pathname) : null;
+    if (!url || !m || m[2] !== "/terminal") return void socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
+    void terminals.open(req, socket, head, url, idOf(m[1]), sessionOf(req));
   });
   return {
     async listen(host: string, port: number): Promise<AddressInfo> {
