@@ -25,7 +25,7 @@ export async function followLogs(d: ConsoleDeps, c: Call, id: string): Promise<v
   const s = needSession(c);
   const owner = await ownerFor(d, s, id, "read");
   const ac = new AbortController();
-  c.req.on("close", () => ac.abort());
+  c.res.on("close", () => ac.abort()); // the browser went away (or the stream ended)
   c.res.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" });
   c.res.write(": log of one sandbox\n\n");
   try {
