@@ -2,7 +2,12 @@
  * The console's server over real HTTP on port 0, with an in-memory controller: what hostile or broken
  * requests get (never a crash), the headers every answer carries, and the session rules end to end.
  */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { connect } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCredentialCheck } from "../../api/auth.js";
 import type { Controller } from "../../controller/controller.js";
@@ -132,5 +137,69 @@ describe("console server", () => {
       200,
     );
     expect((await fetch(`${base}/api/me`, { headers: { cookie } })).status).toBe(401);
+  });
+});
+
+describe("console over TLS", () => {
+  it("serves HTTPS and marks its cookie Secure", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hangar-console-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-days",
+        "1",
+        "-keyout",
+        `${dir}/key`,
+        "-out",
+        `${dir}/cert`,
+      ],
+      {
+        stdio: "ignore",
+      },
+    );
+    const tlsServer = await createConsole(
+      {
+        controller,
+        check: createCredentialCheck([{ tenant: "alpha", key: "alpha-key-0123456789" }]),
+        fleet: () => ({ runners: [], pools: [], tenants: [] }),
+        history: createHistory({ probe: () => ({}), now: Date.now, intervalMs: 1000, windowMs: 60_000 }),
+        plotted: [],
+        operators: [],
+        operatorWrite: false,
+        sessionTtlMs: 60_000,
+        secureCookie: true,
+        installDir: process.cwd(),
+        now: Date.now,
+        log: { info: () => undefined, warn: () => undefined },
+      },
+      { cert: readFileSync(`${dir}/cert`), key: readFileSync(`${dir}/key`) },
+    );
+    const { port } = await tlsServer.listen("127.0.0.1", 0);
+    try {
+      const origin = `https://127.0.0.1:${port}`;
+      const answer = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+        const req = httpsRequest(
+          `${origin}/api/login`,
+          { method: "POST", rejectUnauthorized: false, headers: { Origin: origin, "Content-Type": "application/json" } },
+          (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0, cookie: String(res.headers["set-cookie"]?.[0] ?? "") });
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify({ token: "alpha-key-0123456789" }));
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.cookie).toMatch(/; HttpOnly; SameSite=Strict; Max-Age=\d+; Secure$/);
+    } finally {
+      tlsServer.close();
+    }
   });
 });
