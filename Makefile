@@ -36,12 +36,14 @@ $(STAMP)/apt:
 	  else echo "install $(APT_PACKAGES) (apt-get install ...)"; exit 1; fi; fi
 	@touch $@
 
-# The console's browser test (test/e2e/test_console.py) drives Debian's Chromium, headless, with Playwright.
-$(STAMP)/apt-browser:
+# What only the e2e suite uses: Debian's Chromium, driven headless by Playwright (the console's browser
+# test), and a registry on loopback (docker-registry: pull progress on the local runtime).
+E2E_APT_PACKAGES := chromium docker-registry curl
+$(STAMP)/apt-e2e:
 	@mkdir -p $(STAMP)
-	@if ! dpkg -s chromium >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "install chromium (apt-get install chromium)"; exit 1; fi; fi
+	@if ! dpkg -s $(E2E_APT_PACKAGES) >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(E2E_APT_PACKAGES); \
+	  else echo "install $(E2E_APT_PACKAGES) (apt-get install ...)"; exit 1; fi; fi
 	@touch $@
 
 .build/hangar-pty: runtime/local/pty-helper.c
@@ -129,7 +131,7 @@ test-unit: setup
 fuzz: setup
 	HANGAR_FUZZ_RUNS=$${HANGAR_FUZZ_RUNS:-2000} vitest run --project unit test/unit/fuzz.test.ts
 
-test-e2e: build images $(STAMP)/apt-browser
+test-e2e: build images $(STAMP)/apt-e2e
 	$(VENV)/bin/python -m pytest -q test/e2e
 
 test: setup check-gen lint build test-unit test-agent chart-check test-e2e test-sdk-suite test-cluster

@@ -29,6 +29,7 @@ export function buildLocalRuntime(cfg: Config, log: pino.Logger, installDir: str
       pullTimeoutS: cfg.local.imagePullTimeoutSeconds,
       tools: cfg.local.tools,
       idShift: isolated ? { start: cfg.local.idRangeStart, size: 65_536 } : undefined,
+      insecureRegistries: cfg.local.insecureRegistries,
     }),
     seccompBpf: cfg.local.seccompBpf,
     snapshotLayers: cfg.local.snapshotLayers,

@@ -107,6 +107,7 @@ export function readLocal(env: Env, at: { runtime: "local" | "kubernetes"; dataD
     snapshotLayers: env.bool("HANGAR_LOCAL_SNAPSHOT_LAYERS", true),
     diskBytes: readDiskBytes(env),
     imagePullTimeoutSeconds: env.int("HANGAR_LOCAL_IMAGE_PULL_TIMEOUT_SECONDS", 600, 5, 86400),
+    insecureRegistries: readInsecureRegistries(env.str("HANGAR_LOCAL_INSECURE_REGISTRIES", "")),
     idRangeStart,
     slotUidBase,
     seccompBpf,
@@ -126,4 +127,14 @@ export function readLocal(env: Env, at: { runtime: "local" | "kubernetes"; dataD
     gpus,
     tools,
   };
+}
+
+/** HANGAR_LOCAL_INSECURE_REGISTRIES: registries (host:port) the local runtime pulls from over plain HTTP. */
+function readInsecureRegistries(text: string): string[] {
+  const out = listOf(text);
+  for (const r of out) {
+    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(r))
+      throw new ConfigError(`HANGAR_LOCAL_INSECURE_REGISTRIES: "${r.slice(0, 80)}" is not a registry host[:port]`);
+  }
+  return out;
 }

@@ -21,6 +21,8 @@ export function listItem(r: SandboxRecord) {
     name: r.displayName ?? "",
     state: shownState(r),
     reason: r.stateReason,
+    /** While PREPARING: the pull's bytes and layers so far (the page draws a bar). */
+    pull: r.state === "CREATING" && r.preparing && r.pull ? r.pull : null,
     tags: r.spec.tags,
     image: r.spec.image,
     createdAtMs: r.createdAtMs,

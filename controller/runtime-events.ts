@@ -3,6 +3,7 @@
  * input from below that is not an answer to a call — a start's progress, a record stored, an
  * exit, a record of another replica, a start another replica began and this one finished.
  */
+import type { PullProgress } from "../core/pull-progress.js";
 import { isTerminal, type SandboxRecord } from "../core/types.js";
 import type { ExitInfo, RuntimeEvent, StartedSandbox } from "../runtime/types.js";
 import { mergeStored, stateOnExit } from "./lifecycle.js";
@@ -12,10 +13,11 @@ import { becomeRunning, changed, requestKey, setState, type SandboxTable } from 
 export type StoredWaiters = Map<string, () => void>;
 
 /** A starting sandbox's reason follows the runtime's (a GPU sandbox waiting for the scheduler says why). */
-function onProgress(t: SandboxTable, id: string, reason: string, preparing = false) {
+function onProgress(t: SandboxTable, id: string, reason: string, preparing = false, pull?: PullProgress) {
   const r = t.records.get(id);
   if (r?.state !== "CREATING") return;
   r.stateReason = reason;
+  r.pull = preparing ? pull : undefined;
   if (!!r.preparing === preparing) return;
   r.preparing = preparing || undefined;
   changed(t, id); // a held Get sees PREPARING begin and end
@@ -84,7 +86,7 @@ export function followRuntime(t: SandboxTable, storedWaiters: StoredWaiters): vo
   t.runtime.subscribe((e: RuntimeEvent) => {
     switch (e.t) {
       case "progress":
-        return onProgress(t, e.id, e.reason, e.preparing);
+        return onProgress(t, e.id, e.reason, e.preparing, e.pull);
       case "stored": {
         const w = storedWaiters.get(e.id);
         storedWaiters.delete(e.id);

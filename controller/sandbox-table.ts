@@ -64,6 +64,7 @@ export function setState(t: SandboxTable, r: SandboxRecord, to: State, reason: s
   r.state = to;
   r.stateReason = reason;
   r.preparing = undefined;
+  r.pull = undefined;
   if (isTerminal(to)) r.endedAtMs ??= t.now();
   t.onStateChange?.(from, to);
   if (to === "RUNNING") t.onRunning?.((t.now() - r.createdAtMs) / 1000);

@@ -1,6 +1,7 @@
 /** Hangar's domain model: what the controller and the runtimes speak (no proto, no k8s types). */
 import type { StartupProbe } from "./probe.js";
 import type { PublicTlsBase, PublicUrlBase } from "./public-url.js";
+import type { PullProgress } from "./pull-progress.js";
 import type { PullCredentials, SecretRef } from "./secrets.js";
 
 export type LiveState = "PENDING" | "CREATING" | "RUNNING" | "TERMINATING";
@@ -177,6 +178,8 @@ export interface SandboxRecord {
   gvisor?: boolean;
   /** CREATING while the image is pulled onto the node: shown as PREPARING (HANGAR_REPORT_PREPARING). */
   preparing?: boolean;
+  /** While PREPARING: how far the image's pull is (bytes and layers), where the runtime measures it. */
+  pull?: PullProgress;
   /** Where each service port is reached in the cluster ("host:port"), by "port/protocol". */
   serviceUrls?: Record<string, string>;
   stop?: { requestedAtMs: number; graceMs: number; why: "deleted" | "expired" | "purged" };

@@ -3,6 +3,7 @@
  * The embedded local runtime (runtime/local) and the Kubernetes runtime implement it;
  * the controller cannot tell them apart.
  */
+import type { PullProgress } from "../core/pull-progress.js";
 import type { StartSecrets } from "../core/secrets.js";
 import type { TemplateStore } from "../core/templates.js";
 import type { VolumeRegistry } from "../core/volumes.js";
@@ -42,7 +43,7 @@ export interface ExitInfo {
  */
 export type RuntimeEvent =
   /** Why a starting sandbox is not running yet (the scheduler's reason, an image pull), when that changes; only before start() settles. */
-  | { t: "progress"; id: string; reason: string; preparing?: boolean }
+  | { t: "progress"; id: string; reason: string; preparing?: boolean; pull?: PullProgress }
   /** The sandbox's record is durable (runtimes with `records`: the pod exists, or the pool pod was claimed). At most once, before start() resolves. */
   | { t: "stored"; id: string }
   /** The sandbox's main process ended (on its own, after stop(), or one this process did not start). Once per sandbox; for its own starts, after start() settled. */

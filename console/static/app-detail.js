@@ -1,7 +1,7 @@
 // One sandbox: spec, status history, containers and events (refreshed), its log followed live, a terminal.
 import { FitAddon } from "/vendor/addon-fit.mjs";
 import { Terminal } from "/vendor/xterm.mjs";
-import { call, el, state, stateBadge, table, when } from "./app-util.js";
+import { call, el, pullBar, state, stateBadge, table, when } from "./app-util.js";
 
 const kv = (pairs) =>
   el(
@@ -15,6 +15,7 @@ function info(s) {
   return [
     el("h1", {}, s.name || s.id, " ", stateBadge(s.state)),
     el("p", { id: "detail-reason", class: "reason" }, s.reason),
+    pullBar(s.pull),
     el(
       "div",
       { class: "tags", id: "detail-tags" },

@@ -1,5 +1,5 @@
 // Sandboxes: filters by tag, state and (operators) tenant, refreshed every 2 seconds.
-import { call, el, state, stateBadge, table, when } from "./app-util.js";
+import { call, el, pullBar, state, stateBadge, table, when } from "./app-util.js";
 
 const filters = { tags: "", state: "", tenant: "", ended: true };
 const STATES = ["", "PENDING", "CREATING", "PREPARING", "RUNNING", "COMPLETED", "FAILED", "TERMINATED"];
@@ -19,7 +19,7 @@ function row(s) {
     { "data-id": s.id },
     el("td", {}, el("a", { href: `#/s/${encodeURIComponent(s.id)}`, class: "sandbox-link" }, s.name || s.id)),
     el("td", {}, s.tenant),
-    el("td", {}, stateBadge(s.state), el("div", { class: "reason" }, s.reason)),
+    el("td", {}, stateBadge(s.state), pullBar(s.pull), el("div", { class: "reason" }, s.reason)),
     el(
       "td",
       { class: "tags" },

@@ -51,6 +51,14 @@ export function table(headers, rows, id) {
   );
 }
 
+/** The image pull of a PREPARING sandbox, as a bar (its reason says the same in words). */
+export function pullBar(p) {
+  if (!p) return null;
+  const layers = p.layersTotal ? p.layersTotal : 1;
+  const [value, max] = p.bytesTotal ? [p.bytesDone, p.bytesTotal] : [p.layersDone, layers];
+  return el("progress", { class: "pull", value: p.phase === "unpacking" ? max : value, max, title: `${p.phase} ${p.image}` });
+}
+
 export function stateBadge(s) {
   return el("span", { class: `state state-${String(s).toLowerCase()}` }, s);
 }

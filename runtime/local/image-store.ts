@@ -14,6 +14,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/p
 import path from "node:path";
 import { promisify } from "node:util";
 import { errors } from "../../core/errors.js";
+import type { PullProgress } from "../../core/pull-progress.js";
+import { manifestLayers, watchLayout } from "./image-progress.js";
 
 const run = promisify(execFile);
 
@@ -28,7 +30,12 @@ export interface ImageStoreOptions {
   tools: { skopeo: string; umoci: string; tar: string };
   /** Host id range image root maps to (Hangar is root), or undefined: files owned by Hangar's user. */
   idShift?: { start: number; size: number };
+  /** Registries (host:port) reached over plain HTTP (HANGAR_LOCAL_INSECURE_REGISTRIES); every other one needs TLS. */
+  insecureRegistries?: string[];
 }
+
+/** Told how far an image's pull is, while it is pulled. */
+export type PullListener = (p: PullProgress) => void;
 
 export interface ImageConfig {
   env: Record<string, string>;
@@ -63,8 +70,28 @@ export function normalizeImage(name: string): string {
   return n;
 }
 
+/** Whether a skopeo reference names a registry the operator lets Hangar reach over plain HTTP. Pure. */
+export function insecureRef(ref: string, insecure: readonly string[] = []): boolean {
+  if (!ref.startsWith("docker://")) return false;
+  const host = ref.slice("docker://".length).split("/")[0] ?? "";
+  return insecure.includes(host);
+}
+
+/** Waits for the pull with `l` among the image's listeners. */
+async function listening<T>(listeners: Map<string, Set<PullListener>>, k: string, l: PullListener, p: Promise<T>): Promise<T> {
+  const set = listeners.get(k) ?? new Set<PullListener>();
+  listeners.set(k, set.add(l));
+  try {
+    return await p;
+  } finally {
+    set.delete(l);
+    if (!set.size && listeners.get(k) === set) listeners.delete(k);
+  }
+}
+
 export function createImageStore(o: ImageStoreOptions) {
   const inflight = new Map<string, Promise<ResolvedImage>>();
+  const listeners = new Map<string, Set<PullListener>>();
   const archiveTags = new Map<string, { stamp: string; tags: string[] }>();
   const policy = path.join(o.cacheDir, "policy.json");
 
@@ -119,8 +146,12 @@ export function createImageStore(o: ImageStoreOptions) {
     const shift = o.idShift ? `${o.idShift.start}-${o.idShift.size}` : "rootless";
     const dest = path.join(o.cacheDir, createHash("sha256").update(`${src.key}|${shift}`).digest("hex").slice(0, 32));
     if (!existsSync(path.join(dest, "config.json"))) {
+      const k = normalizeImage(image);
+      const report = (p: Omit<PullProgress, "image">) => {
+        for (const l of listeners.get(k) ?? []) l({ image: k, ...p });
+      };
       try {
-        await unpack(o, policy, src, dest);
+        await unpack(o, policy, src, dest, report);
       } catch (e) {
         const msg = ((e as { stderr?: string }).stderr || (e as Error).message).trim().split("\n").slice(-2).join(" ");
         if (!local) throw missing(o, image, `pulling ${src.ref} failed: ${msg}`);
@@ -131,30 +162,51 @@ export function createImageStore(o: ImageStoreOptions) {
   }
 
   return {
-    /** The unpacked image: unpacked on first use, then shared read-only by every sandbox. */
-    resolve(image: string): Promise<ResolvedImage> {
+    /**
+     * The unpacked image: unpacked on first use, then shared read-only by every sandbox. `onProgress`
+     * hears how far the pull is while this call waits for it (every caller waiting on the same image does).
+     */
+    async resolve(image: string, onProgress?: PullListener): Promise<ResolvedImage> {
       const k = normalizeImage(image);
       let p = inflight.get(k);
       if (!p) {
         p = resolveOnce(image).finally(() => inflight.delete(k));
         inflight.set(k, p);
       }
-      return p;
+      return onProgress ? listening(listeners, k, onProgress, p) : p;
     },
   };
 }
 
 export type ImageStore = ReturnType<typeof createImageStore>;
 
-/** skopeo copies the image into an OCI layout, umoci unpacks it (id-shifted when Hangar is root); renamed into place when whole. */
-async function unpack(o: ImageStoreOptions, policy: string, src: Source, dest: string): Promise<void> {
+/**
+ * skopeo copies the image into an OCI layout, umoci unpacks it (id-shifted when Hangar is root);
+ * renamed into place when whole. `report` hears the bytes and layers copied so far, then the unpacking.
+ */
+async function unpack(o: ImageStoreOptions, policy: string, src: Source, dest: string, report: (p: Omit<PullProgress, "image">) => void) {
   const tmp = `${dest}.tmp-${process.pid}-${Date.now()}`;
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true });
+  const insecure = insecureRef(src.ref, o.insecureRegistries);
+  const layers = await manifestLayers(o.tools.skopeo, ["--policy", policy], insecure, src.ref, 60_000);
+  const bytesTotal = layers?.reduce((a, l) => a + l.size, 0);
+  const totals = { bytesTotal, layersTotal: layers?.length };
+  report({ phase: "pulling", bytesDone: 0, layersDone: 0, ...totals });
+  const stop = watchLayout(`${tmp}/layout`, layers ?? [], (p) => report({ phase: "pulling", ...p, ...totals }));
   try {
-    await run(o.tools.skopeo, ["--policy", policy, "copy", "--quiet", src.ref, `oci:${tmp}/layout:image`], {
-      timeout: o.pullTimeoutS * 1000,
-    });
+    try {
+      await run(
+        o.tools.skopeo,
+        ["--policy", policy, "copy", "--quiet", ...(insecure ? ["--src-tls-verify=false"] : []), src.ref, `oci:${tmp}/layout:image`],
+        {
+          timeout: o.pullTimeoutS * 1000,
+        },
+      );
+    } finally {
+      stop();
+    }
+    report({ phase: "unpacking", bytesDone: bytesTotal ?? 0, layersDone: layers?.length ?? 0, ...totals });
     const shift = o.idShift
       ? ["--uid-map", `0:${o.idShift.start}:${o.idShift.size}`, "--gid-map", `0:${o.idShift.start}:${o.idShift.size}`]
       : ["--rootless"];

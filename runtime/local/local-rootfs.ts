@@ -1,4 +1,5 @@
 /** Where a local sandbox's image comes from: a directory the operator mapped, or the image store. */
+import type { PullListener } from "./image-store.js";
 import type { Rootfs } from "./local-plan.js";
 import type { LocalRuntimeOptions } from "./options.js";
 
@@ -10,11 +11,15 @@ const dirNote = (image: string, dir: string, how: string): Rootfs => ({
 });
 
 /** mapped: a directory the operator named (maybe the host's own): host paths are masked in it. */
-export async function rootfsFor(o: Pick<LocalRuntimeOptions, "images" | "imageStore">, image: string): Promise<Rootfs> {
+export async function rootfsFor(
+  o: Pick<LocalRuntimeOptions, "images" | "imageStore">,
+  image: string,
+  onPull?: PullListener,
+): Promise<Rootfs> {
   const exact = o.images[image];
   if (exact) return dirNote(image, exact, "configured");
   try {
-    const r = await o.imageStore.resolve(image);
+    const r = await o.imageStore.resolve(image, onPull);
     return { dir: r.rootfs, env: r.config.env, mapped: false, note: `local runtime: image ${image} from ${r.source}` };
   } catch (e) {
     const fallback = o.images["*"];

@@ -7,6 +7,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { errors } from "../../core/errors.js";
 import { runStartupProbe } from "../../core/probe.js";
+import { pullReason, type PullProgress } from "../../core/pull-progress.js";
 import type { StartSecrets } from "../../core/secrets.js";
 import { gpuAsk, type SandboxRecord, type SandboxSpec } from "../../core/types.js";
 import type { StartedSandbox } from "../types.js";
@@ -54,7 +55,9 @@ export function createLocalStart(s: LocalState, d: StartDeps) {
   async function startSandbox(record: SandboxRecord, secrets?: StartSecrets): Promise<StartedSandbox> {
     const { id, spec } = record;
     const helpers = await d.prepared;
-    const rootfs = s.o.isolation === "bubblewrap" ? await rootfsFor(s.o, spec.image) : HOST_ROOT;
+    // An image not unpacked yet: the sandbox is PREPARING, its reason saying how far the pull is.
+    const onPull = (pull: PullProgress) => s.emit({ t: "progress", id, reason: pullReason(pull), preparing: true, pull });
+    const rootfs = s.o.isolation === "bubblewrap" ? await rootfsFor(s.o, spec.image, onPull) : HOST_ROOT;
     const plan = planStart({
       record,
       secrets,

@@ -138,8 +138,11 @@ describe("console views", () => {
     expect(statusHistory(r)[4]?.note).toContain("exit code 137");
   });
 
-  it("shows a pulling sandbox as PREPARING and a starting one with its reason", () => {
+  it("shows a pulling sandbox as PREPARING, with its pull's progress, and a starting one with its reason", () => {
     expect(listItem(record({ state: "CREATING", preparing: true })).state).toBe("PREPARING");
+    const pull = { image: "x:1", phase: "pulling" as const, bytesDone: 5, bytesTotal: 10, layersDone: 0, layersTotal: 1 };
+    expect(listItem(record({ state: "CREATING", preparing: true, pull })).pull).toEqual(pull);
+    expect(listItem(record({ state: "RUNNING", pull })).pull).toBeNull();
     const h = statusHistory(record({ state: "CREATING", stateReason: "scheduling", startedAtMs: undefined }));
     expect(h.at(-1)).toMatchObject({ state: "CREATING", note: "scheduling" });
   });
