@@ -4,6 +4,7 @@
 #   /app/.build/hangar-agent (the in-sandbox exec agent, static Go: ADR 0008),
 #   /app/.build/hangar-netinit (the sandbox pods' init container: their egress rules, ADR 0012),
 #   /app/.build/hangar-forkcsi (the node plugin of copy-on-write restores, ADR 0029: the chart's DaemonSet),
+#   /app/.build/hangar-pullwatch (the node reporter of image pulls in progress, ADR 0038),
 #   user 10001, entrypoint tini -- node --max-semi-space-size=4 /app/dist/cmd/main.js (tini as pid 1 reaps orphans). Nothing is written outside /tmp, so a
 #   read-only root filesystem works (the chart mounts an emptyDir on /tmp).
 FROM golang:1.26-bookworm AS agent
@@ -16,6 +17,9 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-netinit .
 WORKDIR /src/forkcsi
 COPY forkcsi ./
 RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-forkcsi .
+WORKDIR /src/pullwatch
+COPY pullwatch ./
+RUN CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o /hangar-pullwatch .
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src
@@ -45,6 +49,7 @@ COPY --from=build /src/console/static console/static
 COPY --from=agent /hangar-agent .build/hangar-agent
 COPY --from=agent /hangar-netinit .build/hangar-netinit
 COPY --from=agent /hangar-forkcsi .build/hangar-forkcsi
+COPY --from=agent /hangar-pullwatch .build/hangar-pullwatch
 USER 10001:10001
 EXPOSE 50051 9464
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "--max-semi-space-size=4", "/app/dist/cmd/main.js"]

@@ -8,7 +8,7 @@ STAMP := .build/stamps
 
 .PHONY: bench-share-token bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
-setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit .build/hangar-forkcsi
+setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit .build/hangar-forkcsi .build/hangar-pullwatch
 
 $(STAMP)/npm: package.json package-lock.json
 	@mkdir -p $(STAMP)
@@ -80,6 +80,11 @@ images: $(STAMP)/apt
 
 # The node plugin that makes restored snapshot volumes copy-on-write clones on Kubernetes (ADR 0029):
 # a CSI driver for inline ephemeral volumes, run on each node (test/cluster/cluster-up.sh, the chart's DaemonSet).
+# The node reporter of image pulls in progress (ADR 0038): reads containerd's content store, read only.
+.build/hangar-pullwatch: pullwatch/*.go pullwatch/go.mod
+	@mkdir -p .build
+	cd pullwatch && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-pullwatch .
+
 .build/hangar-forkcsi: forkcsi/*.go forkcsi/go.mod forkcsi/go.sum
 	@mkdir -p .build
 	cd forkcsi && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o ../.build/hangar-forkcsi .
@@ -91,6 +96,7 @@ test-agent:
 	cd agent && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 	cd netinit && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 	cd forkcsi && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
+	cd pullwatch && CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS=-mod=mod go test -count=1 ./...
 
 build: setup
 	tsc -p tsconfig.build.json

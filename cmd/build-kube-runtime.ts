@@ -40,6 +40,7 @@ export async function buildKubeRuntime(
     tolerations: cfg.kube.tolerations,
     gpu: cfg.kube.gpu,
     nodeRefreshMs: cfg.kube.nodeRefreshMs,
+    pullProgressPort: cfg.kube.pullProgressPort,
     warmPools,
     execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
     ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),

@@ -86,5 +86,7 @@ export function readKubeNodes(env: Env, runner: { runnerId: string; runnerGroupI
       memoryLabel: env.str("HANGAR_KUBE_GPU_MEMORY_LABEL", "nvidia.com/gpu.memory"),
     },
     nodeRefreshMs: env.int("HANGAR_KUBE_NODE_REFRESH_SECONDS", 30, 1, 3600) * 1000,
+    // Each node's hangar-pullwatch (ADR 0038), on the node's InternalIP; 0: pull progress is not asked for.
+    pullProgressPort: env.int("HANGAR_KUBE_PULL_PROGRESS_PORT", 0, 0, 65535) || undefined,
   };
 }

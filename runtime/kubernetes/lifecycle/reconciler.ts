@@ -4,6 +4,7 @@
  * abandoned start, an exit reported. Decisions are podStep's (pure); `now` is injected, so it runs on
  * a fake clock.
  */
+import { pullReason, type PullProgress } from "../../../core/pull-progress.js";
 import type * as k8s from "@kubernetes/client-node";
 import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 import type { SandboxRecord } from "../../../core/types.js";
@@ -28,6 +29,8 @@ export interface ReconcilerOptions {
   agents?: { open(pod: string, shell?: boolean): Promise<unknown>; drop(pod: string): void };
   /** Whether the node holds the image (undefined: not known). */
   hasImage(node: string, image: string): boolean | undefined;
+  /** How far the image's pull on the node is, where a node reporter tells (ADR 0038). */
+  pullProgress?(node: string, image: string): PullProgress | undefined;
   /** Whether exec works on the pod with a shell. */
   probe(pod: string): Promise<boolean>;
   /** Places the mounted files; the sandbox then counts as started. */
@@ -116,10 +119,11 @@ function settleStart(o: ReconcilerOptions, t: Tracked, p: k8s.V1Pod, view: PodVi
       !!node &&
       !p.status?.containerStatuses?.some((c) => c.name === "main" && (c.state?.running || c.imageID)) &&
       o.hasImage(node, t.spec.image) === false;
-    const reason = pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
+    const pull = pulling && node ? o.pullProgress?.(node, t.spec.image) : undefined;
+    const reason = pull ? `${pullReason(pull)} (node ${node})` : pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
     if (reason !== t.progress) {
       t.progress = reason;
-      if (t.own) emit(o.state, { t: "progress", id: t.id, reason, preparing: pulling });
+      if (t.own) emit(o.state, { t: "progress", id: t.id, reason, preparing: pulling, ...(pull ? { pull } : {}) });
     }
   }
   if (t.settle && view.t !== "starting") {

@@ -81,6 +81,9 @@ export function createNodeView(o: NodeViewOptions) {
     runtimeClasses: (runnerId: string): string[] => runtimeClasses.get(runnerId) ?? [],
     /** Whether the node (as last listed) holds the image; undefined when nodes cannot be listed or it is unknown. */
     hasImage: (nodeName: string, image: string): boolean | undefined => nodeHasImage(byName.get(nodeName), image),
+    /** The node's InternalIP (as last listed), where its node reporters listen. */
+    internalIp: (nodeName: string): string | undefined =>
+      byName.get(nodeName)?.status?.addresses?.find((a) => a.type === "InternalIP")?.address,
     close: () => clearInterval(ticker),
   };
 }

@@ -1,0 +1,3 @@
+module hangar.dev/pullwatch
+
+go 1.23
