@@ -262,7 +262,7 @@ describe("helm chart", () => {
   });
 
   it("runs the fork plugin on the sandbox nodes when asked, reading the snapshot claim read-only, serving the sandbox namespace only", () => {
-    const ds = one(all, "DaemonSet").spec.template.spec;
+    const ds = one(all, "DaemonSet", "t-hangar-forkcsi").spec.template.spec;
     const c = ds.containers[0];
     expect(c.command).toEqual(["/app/.build/hangar-forkcsi"]);
     expect(c.args).toEqual([
@@ -574,7 +574,29 @@ describe("helm chart", () => {
     expect(api.spec.ingress[0]?.ports).toContainEqual({ protocol: "TCP", port: "console" });
   });
 
+  it("pull progress: off by default; when on, a DaemonSet on the nodes' addresses reads containerd's content store read only, without capabilities or a token, and Hangar asks it", () => {
+    const off = render(["--set", "auth.open=true"]);
+    expect(off.some((o) => o.kind === "DaemonSet" && o.metadata.name === "t-hangar-pullwatch")).toBe(false);
+    expect(env(off).HANGAR_KUBE_PULL_PROGRESS_PORT).toBeUndefined();
+    expect(env(all).HANGAR_KUBE_PULL_PROGRESS_PORT).toBe("9471");
+    const ds = one(all, "DaemonSet", "t-hangar-pullwatch").spec.template.spec;
+    expect(ds).toMatchObject({ hostNetwork: true, automountServiceAccountToken: false, nodeSelector: { "hangar.dev/sandboxes": "true" } });
+    const c = ds.containers[0];
+    expect(c.args).toEqual(["--content=/containerd-content", "--listen=$(NODE_IP):9471"]);
+    expect(c.securityContext).toMatchObject({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ["ALL"] },
+    });
+    expect(c.securityContext.privileged).toBeUndefined();
+    expect(c.volumeMounts).toEqual([{ name: "content", mountPath: "/containerd-content", readOnly: true }]);
+    expect(ds.volumes).toEqual([
+      { name: "content", hostPath: { path: "/run/containerd-root/io.containerd.content.v1.content", type: "Directory" } },
+    ]);
+  });
+
   const bad: [string, string[], RegExp][] = [
+    ["a containerd root that is not an absolute path", ["--set", "pullProgress.containerdRoot=var/lib/containerd"], /containerdRoot/],
     ["a console operator that is no tenant name", ["--set", "console.operators[0]=a b"], /console/],
     ["no authentication chosen", [], /auth\.keys or auth\.existingSecret/],
     ["an unknown top-level value", ["--set", "auth.open=true", "--set", "replicas=2"], /additional properties|replicas/i],

@@ -18,7 +18,7 @@ stop_daemon() {
 }
 
 step "stopping the kubelet and the control plane"
-for d in traefik kwok hangar-forkcsi kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_daemon "$d"; done
+for d in traefik kwok hangar-pullwatch hangar-forkcsi kube-proxy kubelet kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_daemon "$d"; done
 done_step
 
 step "killing containers and stopping containerd"

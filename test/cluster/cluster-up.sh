@@ -328,4 +328,11 @@ YAML
 wait_for 60 "the kubelet to register hangar-forkcsi" sh -c "curl -sf --cacert $PKI/ca.crt --cert $PKI/admin.crt --key $PKI/admin.key $API/apis/storage.k8s.io/v1/csinodes/$NODE | grep -q fork.csi.hangar.dev"
 done_step
 
+step "starting hangar-pullwatch, the node reporter of image pulls in progress (ADR 0038), on the node's address"
+make -s -C "$REPO" .build/hangar-pullwatch >/dev/null
+running hangar-pullwatch || start hangar-pullwatch "$REPO/.build/hangar-pullwatch" \
+  --content "$STATE/containerd/io.containerd.content.v1.content" --listen "${NODE_IP:-127.0.0.1}:$PULLWATCH_PORT"
+wait_for 20 "hangar-pullwatch to answer" curl -sf "http://${NODE_IP:-127.0.0.1}:$PULLWATCH_PORT/healthz"
+done_step
+
 awk -v a="$(date +%s.%N)" -v b="$T_START" 'BEGIN { printf "==> cluster up in %.1fs; KUBECONFIG=%s\n", a - b, "'"$OUT/kubeconfig"'" }'

@@ -40,6 +40,8 @@ BRIDGE=hangar0
 POD_SUBNET=10.88.7.0/24
 GATEWAY=10.88.7.1
 TEST_NS=hangar-test
+# hangar-pullwatch (ADR 0038) listens here on the node's address; the e2e suite points Hangar at it (HANGAR_KUBE_PULL_PROGRESS_PORT).
+PULLWATCH_PORT=9470
 PAUSE_IMAGE=localhost/hangar-test/pause:1
 PYTHON_IMAGE=docker.io/library/python:3.11
 NOSHELL_IMAGE=localhost/hangar-test/noshell:1

@@ -36,6 +36,7 @@ DEPLOY_NAMESPACE = os.environ.get("HANGAR_E2E_DEPLOY_NAMESPACE", "hangar-system"
 # archives under FORK_SNAPSHOTS, so a Hangar that restores copy-on-write keeps its snapshots there.
 FORK_DRIVER = "fork.csi.hangar.dev"
 FORK_SNAPSHOTS = "/var/lib/hangar-test/snapshots"
+PULLWATCH_PORT = 9470  # test/cluster/lib.sh PULLWATCH_PORT
 TEST_GATEWAY = "10.88.7.1"  # the test cluster's pod bridge on this host (test/cluster/lib.sh GATEWAY)
 
 
@@ -226,6 +227,8 @@ def start_hangar(extra_env: dict[str, str] | None = None, keys: bool = True, pre
                    # where the cluster's node plugin reads them to serve restores copy-on-write.
                    HANGAR_SNAPSHOT_DIR=tempfile.mkdtemp(prefix="e2e-", dir=FORK_SNAPSHOTS) if os.path.isdir(FORK_SNAPSHOTS) else os.path.join(tmp, "snapshots"),
                    HANGAR_KUBE_FORK_DRIVER=FORK_DRIVER if os.path.isdir(FORK_SNAPSHOTS) else "",
+                   # The test cluster's hangar-pullwatch (test/cluster/cluster-up.sh, ADR 0038): PREPARING shows the pull's bytes.
+                   HANGAR_KUBE_PULL_PROGRESS_PORT=str(PULLWATCH_PORT),
                    # PUBLIC services: the test cluster's Gateway (test/cluster/gateway-up.sh), path routing on loopback.
                    HANGAR_PUBLIC_GATEWAY=PUBLIC_GATEWAY, HANGAR_PUBLIC_URL=PUBLIC_URL,
                    HANGAR_PUBLIC_TLS_GATEWAY=PUBLIC_TLS_GATEWAY, HANGAR_PUBLIC_TLS_ADDRESS=f"*.localhost:{PUBLIC_TLS_ADDRESS[1]}")
