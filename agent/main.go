@@ -10,6 +10,10 @@
 // after the process exited and both pipes reached EOF. When the agent's stdin closes (the
 // exec websocket is gone) it kills every command it started and exits.
 //
+// On the stdin/stdout channel only, 'R' asks for a fresh cell in a reusable pool pod (cell_client.go,
+// docs/adr/0040-pool-pod-reuse.md); the agent answers 'R' (JSON). `hangar-agent supervise` and
+// `hangar-agent cell DIR` are that pod's supervisor and a cell's init (supervise.go, cell.go).
+//
 // On the stdin/stdout channel only, 'L' (JSON {"token","first","count"}) opens the direct link
 // (direct.go, docs/adr/0022-direct-exec-link.md): a TLS listener on the first free port of the range;
 // the agent answers 'L' (JSON {"port","cert"} or {"error"}). A connection that presents the token
@@ -53,15 +57,24 @@ type agent struct {
 }
 
 type proc struct {
-	cmd    *exec.Cmd
-	stdin  chan []byte // nil entry = EOF
-	mu     sync.Mutex
-	cond   *sync.Cond
-	credit int
-	killed bool
+	// killTree takes down the command's process group and every descendant that left it.
+	killTree func()
+	stdin    chan []byte // nil entry = EOF
+	mu       sync.Mutex
+	cond     *sync.Cond
+	credit   int
+	killed   bool
 }
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "cell" {
+		cellMain(os.Args[2])
+		return
+	}
+	if len(os.Args) == 2 && os.Args[1] == "supervise" {
+		superviseMain()
+		return
+	}
 	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}, control: true}
 	go func() {
 		if a.writer(os.Stdout) != nil {
@@ -161,6 +174,10 @@ func (a *agent) handle(kind byte, id uint32, payload []byte) {
 		if p := a.get(id); p != nil {
 			p.kill()
 		}
+	case 'R':
+		if a.control {
+			go a.resetCell(id)
+		}
 	case 'L':
 		if a.control {
 			a.listen(payload)
@@ -187,6 +204,10 @@ func (a *agent) start(id uint32, payload []byte) {
 		return
 	}
 	env := mergeEnv(os.Environ(), req.Env)
+	if cellDir != "" {
+		a.startInCell(id, req.Argv, cellEnv(env))
+		return
+	}
 	path, err := lookPath(req.Argv[0], env)
 	if err != nil {
 		code := 127
@@ -209,7 +230,17 @@ func (a *agent) start(id uint32, payload []byte) {
 		a.fail(id, req.Argv[0]+": "+err.Error()+"\n", code)
 		return
 	}
-	p := &proc{cmd: cmd, stdin: make(chan []byte, 64), credit: outputWindow}
+	p := &proc{stdin: make(chan []byte, 64), credit: outputWindow}
+	p.killTree = func() {
+		if cmd.Process != nil {
+			killTree(cmd.Process.Pid)
+		}
+	}
+	a.run(id, p, stdin, stdout, stderr, func() int { return exitCode(cmd, cmd.Wait()) })
+}
+
+// run serves a started command: stdin fed, output pumped, 'X' once it exited and both pipes ended.
+func (a *agent) run(id uint32, p *proc, stdin io.WriteCloser, stdout, stderr io.Reader, wait func() int) {
 	p.cond = sync.NewCond(&p.mu)
 	a.mu.Lock()
 	a.procs[id] = p
@@ -221,7 +252,7 @@ func (a *agent) start(id uint32, payload []byte) {
 	go a.pump(id, p, 'E', stderr, &pipes)
 	go func() {
 		pipes.Wait()
-		err := cmd.Wait()
+		code := wait()
 		a.mu.Lock()
 		delete(a.procs, id)
 		a.mu.Unlock()
@@ -230,7 +261,6 @@ func (a *agent) start(id uint32, payload []byte) {
 		case p.stdin <- nil:
 		default:
 		}
-		code := exitCode(cmd, err)
 		b := make([]byte, 4)
 		binary.BigEndian.PutUint32(b, uint32(int32(code)))
 		a.send('X', id, b)
@@ -287,21 +317,13 @@ func (a *agent) pump(id uint32, p *proc, kind byte, r io.Reader, wg *sync.WaitGr
 	}
 }
 
-// kill takes down the command's process group and every descendant that left it.
+// kill takes down the command's process tree.
 func (p *proc) kill() {
 	p.mu.Lock()
 	p.killed = true
 	p.cond.Broadcast()
 	p.mu.Unlock()
-	if p.cmd.Process == nil {
-		return
-	}
-	root := p.cmd.Process.Pid
-	for _, pid := range descendants(root) {
-		syscall.Kill(pid, syscall.SIGKILL)
-	}
-	syscall.Kill(-root, syscall.SIGKILL)
-	syscall.Kill(root, syscall.SIGKILL)
+	p.killTree()
 }
 
 // descendants lists the pids below root, from /proc (children that changed process group too).

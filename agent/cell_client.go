@@ -1,0 +1,132 @@
+package main
+
+// The exec channel's side of a reusable pool pod (docs/adr/0040-pool-pod-reuse.md): with
+// HANGAR_CELL_DIR set, commands start inside the current cell (cell_serve.go) instead of beside
+// it, and 'R' asks the supervisor (supervise.go) for a fresh cell. 'R' answers 'R' with the
+// supervisor's JSON ({"killed_ms","ready_ms"} or {"error"}).
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+)
+
+var cellDir = os.Getenv("HANGAR_CELL_DIR")
+
+// cellEnv: the command's environment without the pod's own HANGAR_CELL_* settings.
+func cellEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "HANGAR_CELL_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+func dialCell(path string) (int, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+func recvAnswer(c int) (cellAnswer, error) {
+	b := make([]byte, 4096)
+	n, _, _, _, err := syscall.Recvmsg(c, b, nil, 0)
+	if err != nil {
+		return cellAnswer{}, err
+	}
+	if n == 0 {
+		return cellAnswer{}, io.EOF
+	}
+	var a cellAnswer
+	return a, json.Unmarshal(b[:n], &a)
+}
+
+// startInCell hands the command to the cell's init with the child's ends of three pipes.
+func (a *agent) startInCell(id uint32, argv, env []string) {
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	closeChild := func() { inR.Close(); outW.Close(); errW.Close() }
+	c, err := dialCell(cellDir + "/cell.sock")
+	if err != nil {
+		closeChild()
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		a.fail(id, "hangar-agent: the sandbox's cell is not there: "+err.Error()+"\n", 126)
+		return
+	}
+	req, _ := json.Marshal(cellRequest{Argv: argv, Env: env})
+	rights := syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd()))
+	err = syscall.Sendmsg(c, req, rights, nil, 0)
+	closeChild()
+	var ans cellAnswer
+	if err == nil {
+		ans, err = recvAnswer(c)
+	}
+	if err != nil || ans.Error != "" {
+		syscall.Close(c)
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		msg, code := ans.Error, ans.Code
+		if err != nil {
+			msg, code = "hangar-agent: the sandbox's cell did not answer: "+err.Error()+"\n", 126
+		}
+		a.fail(id, msg, code)
+		return
+	}
+	p := &proc{stdin: make(chan []byte, 64), credit: outputWindow}
+	p.killTree = func() { syscall.Sendmsg(c, []byte("kill"), nil, nil, 0) }
+	a.run(id, p, inW, outR, errR, func() int {
+		defer syscall.Close(c)
+		for {
+			ans, err := recvAnswer(c)
+			if err != nil {
+				return 128 + int(syscall.SIGKILL) // the cell ended (reset) with the command in it
+			}
+			if ans.Exit != nil {
+				return *ans.Exit
+			}
+		}
+	})
+}
+
+// resetCell asks the supervisor for a fresh cell and answers 'R' with what it said.
+func (a *agent) resetCell(id uint32) {
+	reply := func(v any) {
+		b, _ := json.Marshal(v)
+		a.send('R', id, b)
+	}
+	if cellDir == "" {
+		reply(map[string]string{"error": "this pod has no cells (HANGAR_CELL_DIR is not set)"})
+		return
+	}
+	c, err := dialCell(cellDir + "/sv.sock")
+	if err != nil {
+		reply(map[string]string{"error": "the supervisor is not there: " + err.Error()})
+		return
+	}
+	defer syscall.Close(c)
+	if err := syscall.Sendmsg(c, []byte("reset"), nil, nil, 0); err != nil {
+		reply(map[string]string{"error": err.Error()})
+		return
+	}
+	b := make([]byte, 4096)
+	n, _, _, _, err := syscall.Recvmsg(c, b, nil, 0)
+	if err != nil || n == 0 {
+		reply(map[string]string{"error": "the supervisor did not answer"})
+		return
+	}
+	a.send('R', id, b[:n])
+}
