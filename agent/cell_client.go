@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"syscall"
 )
@@ -66,7 +67,7 @@ func (a *agent) startInCell(id uint32, argv, env []string) {
 		a.fail(id, "hangar-agent: the sandbox's cell is not there: "+err.Error()+"\n", 126)
 		return
 	}
-	req, _ := json.Marshal(cellRequest{Argv: argv, Env: env})
+	req, _ := json.Marshal(cellRequest{Argv: argv, Env: env, Dir: workDir()})
 	rights := syscall.UnixRights(int(inR.Fd()), int(outW.Fd()), int(errW.Fd()))
 	err = syscall.Sendmsg(c, req, rights, nil, 0)
 	closeChild()
@@ -100,6 +101,55 @@ func (a *agent) startInCell(id uint32, argv, env []string) {
 			}
 		}
 	})
+}
+
+// workDir: the container's working directory (the image's or the pod's), where a cell's commands start too.
+func workDir() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return d
+}
+
+// runMain is `hangar-agent run ARGV...`: runs one command in the current cell with this process's own
+// stdin, stdout and stderr (a plain Kubernetes exec into a reusable pod, a TTY included, goes through
+// it, so nothing runs beside the cell), and exits with its code. A signal here, or this process
+// ending, kills the command's tree.
+func runMain(argv []string) {
+	c, err := dialCell(cellDir + "/cell.sock")
+	if err != nil {
+		os.Stderr.WriteString("hangar-agent: the sandbox's cell is not there: " + err.Error() + "\n")
+		os.Exit(126)
+	}
+	req, _ := json.Marshal(cellRequest{Argv: argv, Env: cellEnv(os.Environ()), Dir: workDir()})
+	if err := syscall.Sendmsg(c, req, syscall.UnixRights(0, 1, 2), nil, 0); err != nil {
+		os.Stderr.WriteString("hangar-agent: " + err.Error() + "\n")
+		os.Exit(126)
+	}
+	ans, err := recvAnswer(c)
+	if err != nil || ans.Error != "" {
+		if err != nil {
+			ans = cellAnswer{Error: "hangar-agent: the sandbox's cell did not answer: " + err.Error() + "\n", Code: 126}
+		}
+		os.Stderr.WriteString(ans.Error)
+		os.Exit(ans.Code)
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+	go func() {
+		<-sig
+		syscall.Sendmsg(c, []byte("kill"), nil, nil, 0)
+	}()
+	for {
+		ans, err := recvAnswer(c)
+		if err != nil {
+			os.Exit(128 + int(syscall.SIGKILL))
+		}
+		if ans.Exit != nil {
+			os.Exit(*ans.Exit)
+		}
+	}
 }
 
 // resetCell asks the supervisor for a fresh cell and answers 'R' with what it said.

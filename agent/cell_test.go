@@ -41,6 +41,7 @@ func TestCarriedMounts(t *testing.T) {
 }
 
 type cellBed struct {
+	bin  string
 	t    *testing.T
 	dir  string
 	vol  string
@@ -65,7 +66,7 @@ func newCellBed(t *testing.T) *cellBed {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	b := &cellBed{t: t, dir: filepath.Join(base, "cells"), vol: filepath.Join(base, "vol")}
+	b := &cellBed{bin: bin, t: t, dir: filepath.Join(base, "cells"), vol: filepath.Join(base, "vol")}
 	for _, d := range []string{b.dir, b.vol} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -227,5 +228,18 @@ func TestCellConfinement(t *testing.T) {
 	}
 	if r := b.sh(`grep -E '^Cap(Bnd|Eff)' /proc/self/status | awk '{print $2}' | sort -u`); strings.TrimSpace(r.stdout) != "00000000000004fb" {
 		t.Fatalf("capabilities in a cell: %+v", r)
+	}
+}
+
+func TestRunGoesIntoTheCell(t *testing.T) {
+	b := newCellBed(t)
+	cmd := exec.Command(b.bin, "run", "sh", "-c", "cat; readlink /proc/self/ns/pid; tr '\\0' ' ' < /proc/1/cmdline | cut -d' ' -f1,2; exit 7")
+	cmd.Env = append(os.Environ(), "HANGAR_CELL_DIR="+b.dir)
+	cmd.Stdin = strings.NewReader("from stdin\n")
+	out, err := cmd.Output()
+	own, _ := os.Readlink("/proc/self/ns/pid")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if cmd.ProcessState.ExitCode() != 7 || len(lines) != 3 || lines[0] != "from stdin" || lines[1] == own || lines[2] != "hangar-agent cell" {
+		t.Fatalf("run: %v %q", err, out)
 	}
 }

@@ -71,6 +71,10 @@ func main() {
 		cellMain(os.Args[2])
 		return
 	}
+	if len(os.Args) > 2 && os.Args[1] == "run" && cellDir != "" {
+		runMain(os.Args[2:])
+		return
+	}
 	if len(os.Args) == 2 && os.Args[1] == "supervise" {
 		superviseMain()
 		return
