@@ -6,7 +6,7 @@ package main
 // whose lower layer is the container's own root and whose upper layer is DIR/upper, a fresh /proc
 // (kernel paths masked or read-only, as the container runtime does), a fresh /dev with its own
 // devpts, /dev/shm and mqueue, /sys read-only, and the container's other mounts (hosts, resolv.conf,
-// volumes) bound in. It then confines itself (cell_filter.go) and serves spawn requests on
+// volumes) bound in; the root is moved onto / and entered (chroot). It then confines itself (cell_filter.go) and serves spawn requests on
 // DIR/cell.sock (cell_serve.go). Killing it ends every process of the cell: the kernel kills a
 // pid namespace's processes when its init dies.
 
@@ -207,6 +207,39 @@ func cellProc(root string) error {
 	return nil
 }
 
+// readOnlyUnder remounts every mount at or below dir read-only, keeping its nosuid/nodev/noexec.
+func readOnlyUnder(dir string) error {
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	for _, line := range strings.Split(string(info), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 {
+			continue
+		}
+		mp := unescapeMount(f[4])
+		if mp != dir && !strings.HasPrefix(mp, dir+"/") {
+			continue
+		}
+		flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY)
+		for _, o := range strings.Split(f[5], ",") {
+			switch o {
+			case "nosuid":
+				flags |= syscall.MS_NOSUID
+			case "nodev":
+				flags |= syscall.MS_NODEV
+			case "noexec":
+				flags |= syscall.MS_NOEXEC
+			}
+		}
+		if err := mount("", mp, "", flags, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // buildCell makes the cell's root under dir and pivots into it. own: mount points of Hangar's
 // (the cell directory, the agent's) never carried in.
 func buildCell(dir string, own []string) error {
@@ -228,26 +261,55 @@ func buildCell(dir string, own []string) error {
 	if err := cellProc(root); err != nil {
 		return err
 	}
-	if err := bindInto(root, "/sys", true); err != nil {
+	if err := bindInto(root, "/sys", false); err != nil {
 		return err
 	}
-	sort.SliceStable(carried, func(i, j int) bool { return len(carried[i]) < len(carried[j]) })
+	// Every mount under /sys read-only (a remount applies to one mount: the container's cgroup tmpfs
+	// under it would stay writable, and shared from one cell to the next).
+	if err := readOnlyUnder(root + "/sys"); err != nil {
+		return err
+	}
 	for _, m := range carried {
 		if err := bindInto(root, m, false); err != nil {
 			return err
 		}
 	}
+	// The container's own mounts are dropped from the cell's view first (they stay the container's);
+	// only "/" and the cell directory (under which the cell's root lies) remain, hidden below it.
+	detachOthers(string(info), dir)
 	if err := os.Chdir(root); err != nil {
 		return err
 	}
-	// pivot_root(".", "."): the old root ends up stacked under the new one, then detached whole.
-	if err := syscall.PivotRoot(".", "."); err != nil {
-		return fmt.Errorf("pivot_root: %w", err)
+	// The container runtime's seccomp profile refuses pivot_root, so the root is moved onto "/"
+	// and entered with chroot (runc's no-pivot way). Cell processes hold neither CAP_SYS_CHROOT nor
+	// CAP_SYS_ADMIN and cannot mount or chroot again (cell_filter.go), so they cannot climb out.
+	if err := mount(root, "/", "", syscall.MS_MOVE, ""); err != nil {
+		return err
 	}
-	if err := syscall.Unmount(".", syscall.MNT_DETACH); err != nil {
-		return fmt.Errorf("detaching the old root: %w", err)
+	if err := syscall.Chroot("."); err != nil {
+		return fmt.Errorf("chroot: %w", err)
 	}
 	return os.Chdir("/")
+}
+
+// detachOthers lazily unmounts every mount of the container but "/" and the cell directory's chain.
+func detachOthers(mountinfo, dir string) {
+	var points []string
+	for _, line := range strings.Split(mountinfo, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		mp := unescapeMount(f[4])
+		if mp == "/" || mp == dir || strings.HasPrefix(mp, dir+"/") || strings.HasPrefix(dir, mp+"/") {
+			continue
+		}
+		points = append(points, mp)
+	}
+	sort.SliceStable(points, func(i, j int) bool { return len(points[i]) > len(points[j]) })
+	for _, mp := range points {
+		syscall.Unmount(mp, syscall.MNT_DETACH)
+	}
 }
 
 const keyctlJoinSessionKeyring = 1

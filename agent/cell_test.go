@@ -208,6 +208,7 @@ func TestCellConfinement(t *testing.T) {
 		{"the init's memory", `cat /proc/1/environ`},
 		{"net sysctls", `echo 1 > /proc/sys/net/ipv4/ip_forward`},
 		{"joining the outside", `nsenter -t 1 -m true`},
+		{"writing under /sys", `for m in $(awk '$2 ~ "^/sys" {print $2}' /proc/mounts); do touch $m/hangar-x && exit 0; done; exit 1`},
 		{"raw capability", `python3 -c 'import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW)'`},
 	}
 	for _, c := range cases {
