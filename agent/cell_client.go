@@ -14,7 +14,22 @@ import (
 	"syscall"
 )
 
-var cellDir = os.Getenv("HANGAR_CELL_DIR")
+var cellDir = cellDirOf(os.Getenv("HANGAR_CELL_DIR"))
+
+// defaultCellDir: where a reusable pool pod's supervisor keeps its cells (runtime/kubernetes/pod/spec.ts CELL_DIR).
+const defaultCellDir = "/.hangar-cell"
+
+// cellDirOf: the cell directory from the environment, or the default one when its supervisor is
+// there without it (an exec that lost the container's environment must never run beside the cell).
+func cellDirOf(env string) string {
+	if env != "" {
+		return env
+	}
+	if _, err := os.Stat(defaultCellDir + "/sv.sock"); err == nil {
+		return defaultCellDir
+	}
+	return ""
+}
 
 // cellEnv: the command's environment without the pod's own HANGAR_CELL_* settings.
 func cellEnv(env []string) []string {

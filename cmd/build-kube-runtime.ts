@@ -42,6 +42,7 @@ export async function buildKubeRuntime(
     nodeRefreshMs: cfg.kube.nodeRefreshMs,
     pullProgressPort: cfg.kube.pullProgressPort,
     warmPools,
+    poolReuse: cfg.kube.poolReuse,
     execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
     ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),
     ...(cfg.kube.agentImagePath ? { agentImagePath: cfg.kube.agentImagePath } : {}),

@@ -86,5 +86,14 @@ export function readKube(
     egress,
     ...agent,
     warmPools: readWarmPools(env, at.sharedTemplatesFile),
+    poolReuse: readPoolReuse(env, agent),
   };
+}
+
+/** Reused pool pods (ADR 0040) run the exec agent's supervisor from netinit's copy: both must be on. */
+function readPoolReuse(env: Env, agent: { execAgentBinary?: string; agentImagePath?: string }): boolean {
+  const on = env.bool("HANGAR_KUBE_POOL_REUSE", false);
+  if (on && !agent.execAgentBinary)
+    throw new ConfigError("HANGAR_KUBE_POOL_REUSE=true: reused pool pods run the exec agent; set HANGAR_KUBE_EXEC_AGENT=true");
+  return on;
 }

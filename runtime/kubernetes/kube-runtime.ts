@@ -36,6 +36,11 @@ import type { PodPlanOptions } from "./lifecycle/pod-plan.js";
 import { start, type StartOptions } from "./lifecycle/start.js";
 import { createReadiness } from "./lifecycle/ready.js";
 import { runners } from "./lifecycle/runners.js";
+import { createCells } from "./lifecycle/cells.js";
+import { createEndedRecords } from "./stores/ended-records.js";
+import { isCellPod } from "./pool/reuse.js";
+
+async function* noLogs(): AsyncIterable<LogChunk> {}
 
 /** The main container's id: a new container is a new log (offsets restart). */
 function logSession(pod: k8s.V1Pod | undefined): string | undefined {
@@ -55,7 +60,12 @@ function egressOf(o: KubeRuntimeOptions) {
 }
 
 /** Exec: the agent links (installed with plain exec, which needs no agent: built in that order) and the exec path. */
-function execRooms(o: KubeRuntimeOptions, podIp: (pod: string) => string | undefined, stop: (id: string) => Promise<void>) {
+function execRooms(
+  o: KubeRuntimeOptions,
+  podIp: (pod: string) => string | undefined,
+  stop: (id: string) => Promise<void>,
+  cellAgent: (pod: string) => string | undefined,
+) {
   const run = (pod: string, argv: string[], input?: Buffer) => execPath.run(pod, argv, input);
   const direct = o.agentDirectPorts ? { ports: o.agentDirectPorts, podIp } : undefined;
   const agents = o.execAgent
@@ -66,7 +76,7 @@ function execRooms(o: KubeRuntimeOptions, podIp: (pod: string) => string | undef
     o.log.warn({ sandbox_id: t.id, why }, "ending the sandbox: the only way to kill its command");
     await stop(t.id);
   };
-  const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents, lastResort });
+  const execPath = createExecPath({ kubeConfig: o.kubeConfig, namespace: o.namespace, agents, lastResort, cellAgent });
   return { run, agents, execPath };
 }
 
@@ -76,11 +86,15 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
   const state = createKubeState();
   const watch = createPodWatch({ kubeConfig: o.kubeConfig, core, namespace: o.namespace, state, log: o.log });
   const deletes = createPodDeletes({ core, namespace: o.namespace, log: o.log });
-  const stop = (id: string, graceMs: number) => deletes.stopPod(nameOf(state, id), graceMs);
+  const stop = (id: string, graceMs: number) => {
+    const t = state.tracked.get(id);
+    return t?.cell ? cells.stop(t, graceMs) : deletes.stopPod(nameOf(state, id), graceMs);
+  };
   const { run, agents, execPath } = execRooms(
     o,
     (pod) => watch.get(pod)?.status?.podIP,
     (id) => stop(id, 0),
+    (pod) => (o.execAgent && isCellPod(watch.get(pod)) ? o.execAgent.mounted : undefined),
   );
   const place: PlaceFilesOptions = {
     state,
@@ -106,6 +120,28 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     probe: (pod) => execPath.probe(pod),
     placeFiles: (t, note) => placeFiles(place, t, note),
   });
+  const ended = createEndedRecords({
+    kubeConfig: o.kubeConfig,
+    core,
+    namespace: o.namespace,
+    log: o.log,
+    onRecord: (id, text) => records.ended(id, text),
+    closing: () => state.closing,
+  });
+  const cells = createCells({
+    core,
+    namespace: o.namespace,
+    watch,
+    ...(agents ? { agents } : {}),
+    ended,
+    finish: reconciler.finish,
+    deletePod: deletes.deletePod,
+    stopPod: deletes.stopPod,
+    track: deletes.track,
+    fresh: state.fresh,
+    returned: (name) => state.warm?.returned(name),
+    log: o.log,
+  });
   const records = createRecords({
     core,
     namespace: o.namespace,
@@ -115,12 +151,16 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     onPod: reconciler.onPod,
     track: deletes.track,
     log: o.log,
+    cells: () => cells,
+    // The records of sandboxes whose reused pod went back to its pool (kept even once reuse is turned off).
+    startEnded: () =>
+      ended.start().catch((e: unknown) => o.log.warn({ err: e }, "could not list the ended sandboxes of reused pods; retrying")),
   });
   watch.route({ onPod: reconciler.onPod, onDeleted: reconciler.onDeleted, onAdded: records.added });
   // A periodic look at starting pods, so the startup timeout fires without a watch event.
   const ticker = setInterval(reconciler.tick, 1000);
   ticker.unref();
-  return { state, watch, deletes, stop, agents, execPath, place, reconciler, records, ticker };
+  return { state, watch, deletes, stop, agents, execPath, place, reconciler, records, ended, ticker };
 }
 
 type WatchRooms = ReturnType<typeof watchRooms>;
@@ -197,6 +237,7 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
     await ready.closeProxy();
     await Promise.race([Promise.allSettled([...w.deletes.pending(), records.idle()]), new Promise((r) => setTimeout(r, 10_000).unref())]);
     await watch.stop();
+    await w.ended.stop();
   }
   return {
     name: "kubernetes",
@@ -217,7 +258,9 @@ export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { read
       if (!t || t.exited) throw errors.notRunning(id, "exited");
       return execPath.exec(t, opts);
     },
-    logs: (id: string, opts: LogOptions): AsyncIterable<LogChunk> => podLogs(o.kubeConfig, o.namespace, nameOf(state, id), opts),
+    // A sandbox in a cell has no main process of its own: the pod's log is its supervisor's, never shown as the sandbox's.
+    logs: (id: string, opts: LogOptions): AsyncIterable<LogChunk> =>
+      state.tracked.get(id)?.cell ? noLogs() : podLogs(o.kubeConfig, o.namespace, nameOf(state, id), opts),
     logSession: (id) => logSession(watch.get(nameOf(state, id))),
     remove: records.remove,
     close,

@@ -113,6 +113,7 @@ describe("helm chart", () => {
       defaultLifetimeSeconds: "HANGAR_DEFAULT_LIFETIME_SECONDS",
       maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS",
       maxSandboxes: "HANGAR_MAX_SANDBOXES",
+      poolReuse: "HANGAR_KUBE_POOL_REUSE",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX",
       maxExecs: "HANGAR_MAX_EXECS",
       maxFileBytes: "HANGAR_MAX_FILE_BYTES",
@@ -305,7 +306,7 @@ describe("helm chart", () => {
       { apiGroups: [""], resources: ["pods"], verbs: ["create", "get", "list", "watch", "delete", "patch"] },
       { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
-      { apiGroups: [""], resources: ["configmaps"], verbs: ["create", "get", "list", "update"] },
+      { apiGroups: [""], resources: ["configmaps"], verbs: ["create", "get", "list", "update", "watch", "delete"] },
       { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["list"] },
       { apiGroups: [""], resources: ["services"], verbs: ["create"] },
       { apiGroups: ["networking.k8s.io"], resources: ["networkpolicies"], verbs: ["create"] },
@@ -507,7 +508,24 @@ describe("helm chart", () => {
       ).toHaveLength(1);
     // The capability list is pod-spec.ts's KEPT_CAPABILITIES.
     const kept = readFileSync("runtime/kubernetes/pod/spec.ts", "utf8").match(/KEPT_CAPABILITIES = (\[[^\]]*\])/)?.[1];
-    expect(JSON.parse(kept ?? "[]").join(", ")).toBe(messages.find((x) => /adds only/.test(x))?.replace(/.*adds only /, ""));
+    expect(JSON.parse(kept ?? "[]").join(", ")).toBe(messages.find((x) => /adds only/.test(x))?.match(/adds only ([A-Z_, ]+[A-Z_])/)?.[1]);
+    // A reusable pool pod's supervisor (ADR 0040): pod-spec.ts's CELL_CAPABILITIES, and only as the supervisor of a pod in its own user namespace.
+    const cellCaps = JSON.parse(
+      readFileSync("runtime/kubernetes/pod/spec.ts", "utf8").match(/CELL_CAPABILITIES = (\[[^\]]*\])/)?.[1] ?? "[]",
+    ) as string[];
+    const capsRule = vap.spec.validations.find((x) => /adds only/.test(x.message))?.expression ?? "";
+    expect(capsRule).toContain(`x in [${cellCaps.map((c) => `'${c}'`).join(", ")}] && variables.cellSupervisor.exists(s, s == c)`);
+    const supervisor = (vap.spec as unknown as { variables: { name: string; expression: string }[] }).variables.find(
+      (v) => v.name === "cellSupervisor",
+    );
+    for (const part of [
+      "c.command[1] == 'supervise'",
+      "!object.spec.hostUsers",
+      "c.name == 'main'",
+      "v.name == 'hangar-agent' && has(v.emptyDir)",
+    ])
+      expect(supervisor?.expression).toContain(part);
+    expect(messages.filter((x) => /only hangar-netinit writes the exec agent's volume/.test(x))).toHaveLength(1);
     // hangar-netinit: the image and path Hangar is given, from one source (Hangar's image, or config.netinitImage).
     const netinitRule = (objs: Obj[]) => {
       const v = (one(objs, "ValidatingAdmissionPolicy") as unknown as Vap).spec.validations.find((x) =>

@@ -410,7 +410,7 @@ describe("refill waits for claims to pause", () => {
 
   it("a claim defers the refill until claims pause for the quiet period", async () => {
     const s = setup(4);
-    expect(await s.w.claim(pool, () => ({}))).toBeDefined();
+    expect(await s.w.claim(pool, "t1", () => ({}))).toBeDefined();
     expect(await s.tick(100)).toBe(0);
     expect(await s.tick(1000)).toBe(1);
   });
@@ -427,7 +427,7 @@ describe("refill waits for claims to pause", () => {
     const s = setup(4);
     const made: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await s.w.claim(pool, () => ({}));
+      await s.w.claim(pool, "t1", () => ({}));
       made.push(await s.tick(i === 0 ? 0 : 1000));
     }
     // Short from the first tick on (t=0); claims every second: the ticks at 0, 1 and 2 s wait, the one at 3 s refills.
@@ -471,8 +471,8 @@ describe("warm pool stats (metrics)", () => {
     });
     w.close();
     expect(w.stats()).toEqual([{ pool: name, size: 2, idle: 1, ready: 1, hits: 0, misses: 0, refills: 0, refillFailures: 0 }]);
-    expect(await w.claim(pool, () => ({}))).toBe("w0");
-    expect(await w.claim(pool, () => ({}))).toBeUndefined();
+    expect(await w.claim(pool, "t1", () => ({}))).toBe("w0");
+    expect(await w.claim(pool, "t1", () => ({}))).toBeUndefined();
     t += 10_000;
     await w.refillOnce(); // two pods short, claims paused: two creates
     await new Promise((r) => setImmediate(r));

@@ -33,6 +33,16 @@ export interface AgentChannel {
    * own certificate, rejects with the agent's reason.
    */
   listen(token: Buffer, first: number, count: number): Promise<{ port: number; cert: string }>;
+  /**
+   * A reusable pool pod (ADR 0040): asks the agent for a fresh cell — every process of the current
+   * one is gone when this resolves (with the supervisor's timings); rejects with its reason.
+   */
+  reset(): Promise<CellReset>;
+}
+
+export interface CellReset {
+  killedMs: number;
+  readyMs: number;
 }
 
 type Listened = { port: number; cert: string };
@@ -67,6 +77,32 @@ function createListenRequests(send: (frame: Buffer) => void) {
   };
 }
 
+/** The reset requests (ADR 0040) waiting for the agent's R frames, answered in order. */
+function createResetRequests(send: (frame: Buffer) => void) {
+  const waiting: { resolve(v: CellReset): void; reject(e: unknown): void }[] = [];
+  return {
+    ask(): Promise<CellReset> {
+      const p = new Promise<CellReset>((resolve, reject) => waiting.push({ resolve, reject }));
+      send(encodeFrame("R", 0));
+      return p;
+    },
+    reply(payload: Buffer) {
+      const w = waiting.shift();
+      let r: { killed_ms?: unknown; ready_ms?: unknown; error?: unknown } = {};
+      try {
+        r = JSON.parse(payload.toString()) as typeof r;
+      } catch {
+        r = { error: "an unreadable reply" };
+      }
+      if (typeof r.killed_ms === "number" && typeof r.ready_ms === "number") w?.resolve({ killedMs: r.killed_ms, readyMs: r.ready_ms });
+      else w?.reject(new Error(`the cell was not reset: ${String(r.error ?? "no timings in the reply").slice(0, 300)}`));
+    },
+    fail(reason: string) {
+      for (const w of waiting.splice(0)) w.reject(new Error(`the exec channel closed: ${reason}`));
+    },
+  };
+}
+
 /** A frame addressed to a command (O, E, W, X); the command is forgotten at its exit. */
 function toCommand(procs: Map<number, AgentCommand>, f: Frame): void {
   const r = procs.get(f.id);
@@ -86,6 +122,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
   const procs = new Map<number, AgentCommand>();
   const send = (frame: Buffer) => t.send(frame);
   const listens = createListenRequests(send);
+  const resets = createResetRequests(send);
   let nextId = 1;
   let closed = false;
   let hello!: () => void;
@@ -115,6 +152,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
           return;
         }
       } else if (f.kind === "L") listens.reply(f.payload);
+      else if (f.kind === "R") resets.reply(f.payload);
       else toCommand(procs, f);
     }
   }
@@ -124,6 +162,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
     closed = true;
     helloFailed(errors.unavailable(`the exec channel did not open: ${reason}`));
     listens.fail(reason);
+    resets.fail(reason);
     for (const r of procs.values()) r.fail(reason);
     procs.clear();
   }
@@ -151,6 +190,10 @@ export function createAgentChannel(t: Transport): AgentChannel {
     listen(token, first, count) {
       if (closed) return Promise.reject(new Error("the exec channel is closed"));
       return listens.ask(token, first, count);
+    },
+    reset() {
+      if (closed) return Promise.reject(new Error("the exec channel is closed"));
+      return resets.ask();
     },
     close() {
       end("closed by Hangar");

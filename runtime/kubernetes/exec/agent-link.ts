@@ -5,7 +5,7 @@
  * whenever it answers nothing.
  */
 import type * as k8s from "@kubernetes/client-node";
-import type { AgentChannel } from "./agent-channel.js";
+import type { AgentChannel, CellReset } from "./agent-channel.js";
 import { createDirectLinks, type DirectPorts, type DirectState } from "./agent-direct.js";
 import { type AgentBinary, AgentMissing, connectAgent, installArgv } from "./agent-start.js";
 
@@ -28,6 +28,8 @@ export interface AgentLinks {
    * commands are then killable through the agent (ADR 0032).
    */
   open(pod: string, shell?: boolean): Promise<boolean>;
+  /** A reusable pool pod (ADR 0040): a fresh cell through its exec channel (opened first when needed). */
+  reset(pod: string): Promise<CellReset>;
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
@@ -91,6 +93,14 @@ async function connectOrInstall(
   const code = await o.run(pod, installArgv(o.binary.path), o.binary.bytes);
   if (code !== 0) return { unusable: `installing the exec agent exited ${code}`, installExit: code };
   return { ch: await connectTo(pod, true), how: "installed" };
+}
+
+/** A fresh cell for a reusable pod (ADR 0040), asked over its exec channel (the only one the agent takes it on). */
+async function resetCell(pod: string, open: (pod: string) => Promise<boolean>, entries: Map<string, Entry>): Promise<CellReset> {
+  if (!(await open(pod))) throw new Error(`no exec channel to pod ${pod}: ${entries.get(pod)?.unusable ?? "it did not open"}`);
+  const ch = entries.get(pod)?.ch;
+  if (!ch || ch.closed) throw new Error(`the exec channel to pod ${pod} closed`);
+  return ch.reset();
 }
 
 export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
@@ -157,6 +167,7 @@ export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
     },
     isDirect: (ch) => direct.isDirect(ch),
     open,
+    reset: (pod) => resetCell(pod, open, entries),
     stats: () => ({ ...stats }),
     drop(pod) {
       entries.get(pod)?.direct?.close();

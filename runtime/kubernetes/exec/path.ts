@@ -31,13 +31,20 @@ export function createExecPath(o: {
    * on the exec agent): ends the sandbox (ADR 0032). Absent, such a kill fails (no_kill_path).
    */
   lastResort?: (t: ExecTarget, why: string) => Promise<void>;
+  /**
+   * A reusable pool pod's agent path (ADR 0040), undefined for other pods: a plain exec into the
+   * main container then runs `hangar-agent run`, which puts the command into the sandbox's cell
+   * (nothing of the sandbox's runs beside it, where the supervisor's capabilities are).
+   */
+  cellAgent?: (pod: string) => string | undefined;
 }) {
   const core = o.kubeConfig.makeApiClient(k8s.CoreV1Api);
   const stats: ExecStats = { direct: 0, agent: 0, plain: 0 };
 
   /** Runs a command to completion (stdin from `input`), discarding its output; returns its exit code. */
+  const inCell = (pod: string, argv: string[], container?: string) => cellArgv(o.cellAgent, pod, argv, container);
   const run = (pod: string, argv: string[], input?: Buffer, container?: string) =>
-    runToEnd(o.kubeConfig, o.namespace, pod, argv, input, container);
+    runToEnd(o.kubeConfig, o.namespace, pod, inCell(pod, argv, container), input, container);
 
   const probe = (pod: string, container?: string, stop?: () => boolean) => probeShell(run, pod, container, stop);
 
@@ -64,7 +71,7 @@ export function createExecPath(o: {
         kc: o.kubeConfig,
         namespace: o.namespace,
         pod: t.pod,
-        argv: withEnv(opts.argv, env),
+        argv: inCell(t.pod, withEnv(opts.argv, env)),
         tty: opts.tty,
         shell: t.shell,
         noInput: opts.noInput,
@@ -118,6 +125,12 @@ export function createExecPath(o: {
   }
 
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
+}
+
+/** A plain exec's argv into a reusable pod's main container: through `hangar-agent run`, into the sandbox's cell. */
+function cellArgv(cellAgent: ((pod: string) => string | undefined) | undefined, pod: string, argv: string[], container?: string) {
+  const agent = container ? undefined : cellAgent?.(pod);
+  return agent ? [agent, "run", ...argv] : argv;
 }
 
 type Run = (pod: string, argv: string[], input?: Buffer, container?: string) => Promise<number>;

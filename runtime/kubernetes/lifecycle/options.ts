@@ -41,6 +41,12 @@ export interface KubeRuntimeOptions {
   secrets?: boolean;
   /** Pre-started pods per image (warm-pool.ts); none = every create is cold. */
   warmPools?: WarmPoolConfig[];
+  /**
+   * Pool pods serve one sandbox after another (ADR 0040): each sandbox runs in a fresh cell of
+   * hangar-agent's supervisor, and its pod goes back to its pool when it ends. Needs user namespaces,
+   * netinit and the exec agent's copy from netinit.
+   */
+  poolReuse?: boolean;
   /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
   execAgent?: AgentBinary;
   /** With execAgent: the ports its direct link (ADR 0022) may listen on; unset = the exec channel only. */

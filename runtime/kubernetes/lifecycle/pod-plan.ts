@@ -16,6 +16,7 @@ import { type EgressConfig, hostnamesOf, netinitPolicy } from "../egress/policy.
 import { type GpuConfig, gpuAffinity } from "../nodes/capacity.js";
 import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod/spec.js";
 import { POOL_LABEL, type WarmPoolConfig } from "../pool/warm-pool.js";
+import { CELL_LABEL } from "../pod/keys.js";
 import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
 import type { KubeState } from "./state.js";
 
@@ -30,6 +31,7 @@ export type PodPlanOptions = Pick<
   | "execAgent"
   | "agentDirectPorts"
   | "agentImagePath"
+  | "poolReuse"
 > & {
   egress: EgressConfig;
   /** The image holding hangar-netinit when egress is enforced by netinit. */
@@ -107,9 +109,23 @@ export function coldPod(p: PodPlanOptions, c: ColdStart): k8s.V1Pod {
   });
 }
 
+/**
+ * What a reusable pool pod needs (ADR 0040), or why this runtime cannot make one: its supervisor
+ * holds capabilities that are namespaced only in a pod user namespace, and runs netinit's copy of the agent.
+ */
+export function cellOf(p: PodPlanOptions): { agent: string } | { refused: string } | undefined {
+  if (!p.poolReuse) return undefined;
+  if (!p.state.userns.on) return { refused: `pool pods are reused only in user namespaces (${p.state.userns.note})` };
+  const netinit = netinitFor(p, {}, [], false);
+  if (!netinit?.agent || !p.execAgent) return { refused: "pool pods are reused only with netinit and its copy of the exec agent" };
+  return { agent: p.execAgent.mounted };
+}
+
 /** An idle pod of a warm pool: started with no egress (deny), claimed later by a sandbox that allows none. */
 export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, labels: Record<string, string>): k8s.V1Pod {
   const shape = pool.shape ?? { requests: {}, limits: {} };
+  const cell = cellOf(p);
+  if (cell && "refused" in cell) throw new Error(cell.refused);
   const pod = buildPod(
     id,
     {
@@ -135,10 +151,15 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
       netinit: netinitFor(p, {}, [], false),
       hostUsers: !p.state.userns.on,
       ephemeralStorageBytes: p.ephemeralStorageBytes,
+      ...(cell ? { cell } : {}),
     },
   );
   return {
     ...pod,
-    metadata: { namespace: p.namespace, generateName: `warm-${labels[POOL_LABEL]}-`, labels: { ...labels, [EGRESS_LABEL]: "deny" } },
+    metadata: {
+      namespace: p.namespace,
+      generateName: `warm-${labels[POOL_LABEL]}-`,
+      labels: { ...labels, [EGRESS_LABEL]: "deny", ...(cell ? { [CELL_LABEL]: "true" } : {}) },
+    },
   };
 }

@@ -13,6 +13,7 @@ import { probeUserNamespaces } from "../nodes/userns-probe.js";
 import { createWarmPools } from "../pool/warm-pool.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { idlePod, type PodPlanOptions } from "./pod-plan.js";
+import { withFresh } from "../pool/reuse.js";
 import type { PodWatch } from "./pod-watch.js";
 import type { KubeState } from "./state.js";
 
@@ -113,7 +114,7 @@ export function createReadiness(o: ReadyOptions) {
       namespace: o.namespace,
       pools,
       log: o.log,
-      pods: () => [...o.watch.list()],
+      pods: () => withFresh([...o.watch.list()], s.fresh),
       probe: async (pod) => {
         const sh = await o.probe(pod);
         // A pool pod gets its agent (and this replica's channel to it) before it counts as idle.

@@ -17,6 +17,7 @@ import { decodeRecord, readRecord, unreadableRecord } from "../../record-codec.j
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
+import { isCellPod } from "../pool/reuse.js";
 
 export interface ReconcilerOptions {
   state: KubeState;
@@ -86,6 +87,7 @@ function adopt(o: ReconcilerOptions, id: string, p: k8s.V1Pod): Tracked | undefi
     shell: false,
     exited: false,
     started: false,
+    ...(isCellPod(p) ? { cell: true } : {}),
   };
   o.state.tracked.set(id, t);
   emit(o.state, { t: "record", record: rec });
@@ -205,7 +207,8 @@ async function takeOver(o: ReconcilerOptions, t: Tracked) {
 function finish(o: ReconcilerOptions, t: Tracked, e: Omit<ExitInfo, "endedAtMs">) {
   if (t.exited) return;
   t.exited = true;
-  o.agents?.drop(t.pod);
+  // A reusable pod's channel serves its next sandbox too (its commands run in that one's cell).
+  if (!t.cell) o.agents?.drop(t.pod);
   const exit: ExitInfo = { ...e, endedAtMs: o.now() };
   emit(o.state, { t: "exit", id: t.id, exit });
   // The primary ended: its sidecars end with it (the pod stays, a record, until retention ends).

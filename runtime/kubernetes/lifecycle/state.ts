@@ -9,6 +9,7 @@ import type { RuntimeEvent } from "../../types.js";
 import type { PodView } from "../pod/state.js";
 import { podName } from "../pod/spec.js";
 import type { createWarmPools } from "../pool/warm-pool.js";
+import type { FreshPod } from "../pool/reuse.js";
 
 export interface Tracked {
   id: string;
@@ -42,6 +43,10 @@ export interface Tracked {
   takingOver?: boolean;
   /** What the sandbox asks of its runner (parsed once: runners() sums it on every create). */
   asks?: { cpu: number; memory: number; gpus: number };
+  /** Its pod is a reusable pool pod (ADR 0040): the sandbox runs in a cell, and the pod outlives it. */
+  cell?: boolean;
+  /** The sandbox's cell was replaced and its record lives in its own ConfigMap (stores/ended-records.ts): no pod is its any more. */
+  ended?: boolean;
 }
 
 export interface KubeState {
@@ -62,6 +67,8 @@ export interface KubeState {
   listeners: Set<(e: RuntimeEvent) => void>;
   /** Starts of this replica that failed because hangar-netinit failed or could not start (metrics). */
   netinitFailures: number;
+  /** Reusable pods given back to their pool, as the apiserver answered, until the watch shows them (pool/reuse.ts withFresh). */
+  fresh: Map<string, FreshPod>;
 }
 
 export function createKubeState(): KubeState {
@@ -74,6 +81,7 @@ export function createKubeState(): KubeState {
     userns: { on: false, note: "user namespaces off (HANGAR_KUBE_USER_NAMESPACES=off)" },
     listeners: new Set(),
     netinitFailures: 0,
+    fresh: new Map(),
   };
 }
 

@@ -11,6 +11,7 @@ import { claimPatch, EXEC_ANNOTATION, poolFor, type WarmPoolConfig } from "../po
 import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
+import { isCellPod } from "../pool/reuse.js";
 
 export interface WarmClaimOptions {
   namespace: string;
@@ -58,7 +59,7 @@ export async function claimWarm(
   const warm = o.state.warm;
   if (!warm) return undefined;
   let running: StartedSandbox | undefined;
-  const claimedPod = await warm.claim(pool, (p) => {
+  const claimedPod = await warm.claim(pool, record.tenant, (p) => {
     const c = claimFor(o, record, text, p, o.place.now());
     running = c.running;
     return c.patch;
@@ -68,6 +69,7 @@ export async function claimWarm(
   t.pod = claimedPod;
   t.baseEnv = record.spec.env;
   const pod = o.place.getPod(claimedPod);
+  t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
   void o.agents?.open(t.pod, t.shell);
   if (running) {

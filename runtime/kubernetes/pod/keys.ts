@@ -29,6 +29,14 @@ export const POOL_LABEL = "hangar.dev/warm-pool";
 export const EXEC_ANNOTATION = "hangar.dev/exec";
 /** Set on a pool pod claimed for a sandbox: the sandbox's env is applied to each exec (the pod was made without it). */
 export const CLAIMED_LABEL = "hangar.dev/claimed";
+/** A reusable pool pod (ADR 0040): its sandboxes run in cells of hangar-agent's supervisor, and it returns to its pool after each. */
+export const CELL_LABEL = "hangar.dev/cell";
+/** The pool a claimed reusable pod goes back to (the claim removes POOL_LABEL: it is not idle). */
+export const CELL_POOL_LABEL = "hangar.dev/cell-pool";
+/** The tenant (label value) whose sandboxes a reused pod has served: only that tenant's claims take it again (ADR 0040). */
+export const POOL_TENANT_LABEL = "hangar.dev/pool-tenant";
+/** A reused pod's ended sandbox: its record, in a ConfigMap of its own, until retention ends (ADR 0040). */
+export const ENDED_RECORD_LABEL = "hangar.dev/ended-record";
 
 // --- Secrets (stores/secret-store.ts) ---
 /** A tenant's secret store: only Secrets labelled with it are read. */

@@ -57,6 +57,12 @@ export interface PodOptions {
   ephemeralStorageBytes?: number;
   /** Scratch volumes restored copy-on-write (fork/volumes.ts, ADR 0029): by volume name, the node plugin's inline CSI volume instead of an emptyDir. */
   csiVolumes?: Record<string, V1CSIVolumeSource>;
+  /**
+   * A reusable pool pod (ADR 0040): the main container runs hangar-agent's supervisor (`agent`: its
+   * path in the agent volume), which holds the capabilities it needs to make cells (namespaced:
+   * the pod has its own user namespace) and drops them for everything a sandbox runs.
+   */
+  cell?: { agent: string };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
 }
@@ -65,6 +71,11 @@ export interface PodOptions {
 export const KEPT_CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID", "NET_BIND_SERVICE"];
 
 export const podName = (id: string) => `sbx-${id}`;
+/** Where a reusable pod's supervisor keeps its cells (an emptyDir; never inside a cell). */
+export const CELL_DIR = "/.hangar-cell";
+const CELL_VOLUME = "hangar-cell";
+/** What the supervisor of a reusable pod adds to KEPT_CAPABILITIES (in the pod's user namespace only): mounts, chroot, cutting the bounding set. */
+export const CELL_CAPABILITIES = ["SYS_ADMIN", "SYS_CHROOT", "SETPCAP"];
 export const NETINIT_CONTAINER = "hangar-netinit";
 /** The emptyDir hangar-netinit copies the exec agent into (ADR 0023); sandbox volumes are all named vol-*. */
 export const AGENT_VOLUME = "hangar-agent";
@@ -184,10 +195,13 @@ function mainContainer(id: string, spec: SandboxSpec, o: PodOptions): V1Containe
     // With credentials the registry is asked every time, so they are checked for this sandbox
     // (an image already on the node would otherwise run without them).
     imagePullPolicy: o.pullSecret ? "Always" : "IfNotPresent",
-    command: command === undefined || spec.imageEntrypoint ? undefined : [command],
-    args: spec.imageEntrypoint ? [...spec.argv] : args,
+    command: o.cell ? [o.cell.agent, "supervise"] : command === undefined || spec.imageEntrypoint ? undefined : [command],
+    args: o.cell ? [] : spec.imageEntrypoint ? [...spec.argv] : args,
     env: [
-      ...Object.entries({ ...proxyEnv(o.proxy), ...spec.env }).map(([name, value]) => ({ name, value })),
+      ...Object.entries({ ...proxyEnv(o.proxy), ...spec.env, ...(o.cell ? { HANGAR_CELL_DIR: CELL_DIR } : {}) }).map(([name, value]) => ({
+        name,
+        value,
+      })),
       ...envFromSecret(id, o.secretEnv ?? []),
     ],
     workingDir: spec.workingDir,
@@ -196,10 +210,11 @@ function mainContainer(id: string, spec: SandboxSpec, o: PodOptions): V1Containe
     securityContext: {
       allowPrivilegeEscalation: false,
       privileged: false,
-      capabilities: { drop: ["ALL"], add: KEPT_CAPABILITIES },
+      capabilities: { drop: ["ALL"], add: o.cell ? [...KEPT_CAPABILITIES, ...CELL_CAPABILITIES] : KEPT_CAPABILITIES },
       seccompProfile: { type: "RuntimeDefault" },
     },
     volumeMounts: [
+      ...(o.cell ? [{ name: CELL_VOLUME, mountPath: CELL_DIR }] : []),
       ...spec.volumes.map((v) => ({
         name: `vol-${v.name}`,
         mountPath: v.mountPath,
@@ -216,6 +231,7 @@ function mainContainer(id: string, spec: SandboxSpec, o: PodOptions): V1Containe
 function podVolumes(spec: SandboxSpec, o: PodOptions): V1Volume[] {
   return [
     ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
+    ...(o.cell ? [{ name: CELL_VOLUME, emptyDir: {} }] : []),
     ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
       const src = v.registered?.source;
       const csi = o.csiVolumes?.[v.name];

@@ -18,6 +18,7 @@ import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
+import { cellClaimLabels, claimableBy, isCellPod } from "./reuse.js";
 export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 
 export {
@@ -47,6 +48,7 @@ export interface ClaimFor {
  * and activeDeadlineSeconds counted from the claim (the pod's age plus the lifetime).
  */
 export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
+  const cell = isCellPod(pod);
   const startedMs = new Date(pod.status?.startTime ?? pod.metadata?.creationTimestamp ?? nowMs).getTime();
   const age = Number.isFinite(startedMs) ? Math.max(0, Math.ceil((nowMs - startedMs) / 1000)) : 0;
   return {
@@ -57,6 +59,7 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
         [EGRESS_LABEL]: c.egress ? "allow" : "deny",
         [POOL_LABEL]: null,
         [CLAIMED_LABEL]: "true",
+        ...(cell ? cellClaimLabels(pod, c.tenant) : {}),
       },
       annotations: {
         ...ownAnnotationsOut(c.spec.annotations),
@@ -65,7 +68,8 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
       },
       finalizers: [RECORD_FINALIZER],
     },
-    spec: { activeDeadlineSeconds: age + c.deadlineSeconds },
+    // A reusable pod outlives its sandboxes: a deadline (which can only be lowered) would end it.
+    ...(cell ? {} : { spec: { activeDeadlineSeconds: age + c.deadlineSeconds } }),
   };
 }
 
@@ -235,11 +239,11 @@ export function createWarmPools(d: WarmPoolDeps) {
    * resourceVersion as precondition. Returns the claimed pod's name, or undefined when no pod
    * could be claimed (empty pool, or every candidate taken by someone else first).
    */
-  async function claim(pool: WarmPoolConfig, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
+  async function claim(pool: WarmPoolConfig, tenant: string, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
     const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
     const { ready } = claimable(d.pods(), pn);
-    const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "")).sort(() => Math.random() - 0.5); // replicas start at different pods
+    const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant)).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
       if (claiming.has(name)) continue;
@@ -270,7 +274,10 @@ export function createWarmPools(d: WarmPoolDeps) {
     });
   }
 
+  /** A reusable pod given back to its pool (ADR 0040): no longer reserved by its last claim here. */
+  const returned = (name: string) => void claiming.delete(name);
+
   const timer = setInterval(() => void refillOnce().catch((e: unknown) => d.log.warn({ err: e }, "warm pool refill failed")), 1000);
   timer.unref();
-  return { claim, refillOnce, stats, close: () => clearInterval(timer) };
+  return { claim, returned, refillOnce, stats, close: () => clearInterval(timer) };
 }
