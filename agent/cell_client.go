@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 )
 
 var cellDir = cellDirOf(os.Getenv("HANGAR_CELL_DIR"))
@@ -42,16 +43,25 @@ func cellEnv(env []string) []string {
 	return out
 }
 
+// dialCell connects to a cell's or the supervisor's socket; the cell's may be a moment away (the
+// supervisor makes the next cell after a reset answered), so a missing one is waited for, 10 s at most.
 func dialCell(path string) (int, error) {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return -1, err
-	}
-	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return -1, err
+		}
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: path})
+		if err == nil {
+			return fd, nil
+		}
 		syscall.Close(fd)
-		return -1, err
+		if (err != syscall.ENOENT && err != syscall.ECONNREFUSED) || time.Now().After(deadline) {
+			return -1, err
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	return fd, nil
 }
 
 func recvAnswer(c int) (cellAnswer, error) {

@@ -4,8 +4,9 @@ package main
 // It keeps one cell (cell.go) ready under HANGAR_CELL_DIR and answers on HANGAR_CELL_DIR/sv.sock
 // (root only; the cell never sees the directory): "reset" kills the cell (the kernel ends its pid
 // namespace: every process the sandbox left, however it detached), wipes what the sandbox could
-// write outside the cell's own layer (HANGAR_CELL_WIPE: the pod's scratch volumes), makes a fresh
-// cell and answers {"killed_ms","ready_ms"} or {"error"}. A cell that dies by itself is replaced.
+// write outside the cell's own layer (HANGAR_CELL_WIPE: the pod's scratch volumes), answers
+// {"killed_ms","ready_ms"} or {"error"}, and makes the next cell in the background (a command for
+// it waits until it is there). A cell that dies by itself is replaced.
 
 import (
 	"bufio"
@@ -85,8 +86,9 @@ func (s *supervisor) startCell() error {
 	return os.Rename(tmp, filepath.Join(s.dir, "cell.sock"))
 }
 
-// reset ends the current cell, wipes, and starts the next one.
-func (s *supervisor) reset() (killed, ready time.Duration, err error) {
+// reset ends the current cell and wipes; the next cell is made in the background (its commands
+// wait for it: dialCell). killed: until no process of the old cell is left.
+func (s *supervisor) reset() (killed time.Duration, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t0 := time.Now()
@@ -95,19 +97,26 @@ func (s *supervisor) reset() (killed, ready time.Duration, err error) {
 	if s.cell != nil {
 		s.cell.Signal(syscall.SIGKILL)
 		<-s.exit // reaped only once the kernel killed every process of its pid namespace
+		s.cell, s.exit = nil, nil
 	}
 	killed = time.Since(t0)
 	for _, v := range s.wipe {
 		if err := emptyDir(v); err != nil {
-			return killed, 0, fmt.Errorf("wiping %s: %w", v, err)
+			return killed, fmt.Errorf("wiping %s: %w", v, err)
 		}
 	}
-	if err := s.startCell(); err != nil {
-		return killed, 0, err
-	}
-	ready = time.Since(t0)
 	go os.RemoveAll(old) // the old layer: nothing can reach it any more
-	return killed, ready, nil
+	go func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.cell != nil {
+			return
+		}
+		if err := s.startCell(); err != nil {
+			fmt.Fprintln(os.Stderr, "hangar-agent supervise: the next cell did not start:", err)
+		}
+	}()
+	return killed, nil
 }
 
 // emptyDir removes everything inside dir (not dir itself: it is a mount point).
@@ -140,8 +149,8 @@ func (s *supervisor) serve(ln int) {
 			if err != nil || string(b[:n]) != "reset" {
 				return
 			}
-			killed, ready, err := s.reset()
-			ans := map[string]any{"killed_ms": killed.Seconds() * 1000, "ready_ms": ready.Seconds() * 1000}
+			killed, err := s.reset()
+			ans := map[string]any{"killed_ms": killed.Seconds() * 1000, "ready_ms": 0}
 			if err != nil {
 				ans = map[string]any{"error": err.Error()}
 			}

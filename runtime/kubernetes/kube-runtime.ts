@@ -139,6 +139,7 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     stopPod: deletes.stopPod,
     track: deletes.track,
     fresh: state.fresh,
+    state,
     returned: (name) => state.warm?.returned(name),
     log: o.log,
   });

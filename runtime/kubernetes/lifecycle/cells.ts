@@ -10,15 +10,15 @@ import { KILLED_EXIT_CODE } from "../../../core/exit-code.js";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { ExitInfo } from "../../types.js";
 import type { CellReset } from "../exec/agent-channel.js";
-import { isConflict, isNotFound } from "../kube-errors.js";
+import { isNotFound, statusOf } from "../kube-errors.js";
 import { SANDBOX_ID } from "../pod/labels.js";
-import { CELL_POOL_LABEL } from "../pod/keys.js";
+import { CELL_POOL_LABEL, EXEC_ANNOTATION, POOL_LABEL } from "../pod/keys.js";
 import { type FreshPod, returnPatch } from "../pool/reuse.js";
 import type { EndedRecords } from "../stores/ended-records.js";
 import type { PodWatch } from "./pod-watch.js";
-import type { Tracked } from "./state.js";
+import { type KubeState, noteReturning, type Tracked } from "./state.js";
 
-const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergePatch);
+const jsonPatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.JsonPatch);
 
 export interface CellsOptions {
   core: k8s.CoreV1Api;
@@ -33,6 +33,7 @@ export interface CellsOptions {
   track<T>(p: Promise<T>): Promise<T>;
   /** Pods given back, as answered, until the watch shows them (the pool's next claim takes them at once). */
   fresh: Map<string, FreshPod>;
+  state: KubeState;
   /** Tells the pool the pod is back (its last claim here no longer holds it). */
   returned(name: string): void;
   log: { warn(o: object, m: string): void; info?(o: object, m: string): void };
@@ -45,6 +46,7 @@ export function createCells(o: CellsOptions) {
    */
   async function stop(t: Tracked, graceMs: number): Promise<void> {
     if (t.exited) return;
+    noteReturning(o.state, t.pod, true, Date.now());
     let r: CellReset;
     try {
       if (!o.agents) throw new Error("no exec agent");
@@ -55,6 +57,7 @@ export function createCells(o: CellsOptions) {
         "could not replace the sandbox's cell: its pod is deleted instead",
       );
       t.cell = false;
+      noteReturning(o.state, t.pod, false, Date.now());
       return o.stopPod(t.pod, graceMs);
     }
     o.log.info?.({ sandbox_id: t.id, pod: t.pod, killed_ms: r.killedMs, ready_ms: r.readyMs }, "cell replaced");
@@ -65,25 +68,36 @@ export function createCells(o: CellsOptions) {
   }
 
   /** Gives the pod back to its pool, if it still hosts this sandbox (asked again on a conflict); else deletes it. */
-  async function returnPod(name: string, id: string): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const p = o.watch.get(name);
-      if (!p || p.metadata?.labels?.[SANDBOX_ID] !== id) return;
-      const pool = p.metadata?.labels?.[CELL_POOL_LABEL];
-      // Only a pod whose supervisor still runs goes back (a failed one would sit in the pool unclaimable).
-      const running = p.status?.phase === "Running" && !!p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running;
-      if (!pool || !running || p.metadata?.deletionTimestamp) break;
+  async function returnPod(name: string, id: string, tenant: string): Promise<void> {
+    try {
+      await giveBack(name, id, tenant);
+    } finally {
+      noteReturning(o.state, name, false, Date.now());
+    }
+  }
+
+  async function giveBack(name: string, id: string, tenant: string): Promise<void> {
+    const p = o.watch.get(name);
+    // The pool the claim took it from (the watch may still show the idle pod: then its pool label).
+    const pool = p?.metadata?.labels?.[CELL_POOL_LABEL] ?? p?.metadata?.labels?.[POOL_LABEL];
+    // Only a pod whose supervisor still runs goes back (a failed one would sit in the pool unclaimable).
+    const running = p?.status?.phase === "Running" && !!p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running;
+    if (p && pool && running && !p.metadata?.deletionTimestamp) {
       try {
-        const back = await o.core.patchNamespacedPod({ name, namespace: o.namespace, body: returnPatch(p, pool) }, mergePatch);
+        const back = await o.core.patchNamespacedPod(
+          { name, namespace: o.namespace, body: returnPatch(id, pool, tenant, p.metadata?.annotations?.[EXEC_ANNOTATION] ?? "sh") },
+          jsonPatch,
+        );
         o.fresh.set(name, { pod: back, baseVersion: p.metadata?.resourceVersion });
         o.returned(name);
         return;
       } catch (e) {
         if (isNotFound(e)) return;
-        if (!isConflict(e)) break;
-        await new Promise((r) => setTimeout(r, 50 * (attempt + 1)).unref());
+        // 422: the test failed (the pod hosts another sandbox, or none): it is not this one's to give back.
+        if (statusOf(e) === 422) return;
+        o.log.warn({ pod: name, sandbox_id: id, err: (e as Error).message }, "could not give a reused pod back to its pool: deleting it");
       }
-    }
+    } else o.log.warn({ pod: name, sandbox_id: id, running }, "a reused pod cannot go back to its pool: deleting it");
     await o.deletePod(name, "it could not go back to its pool");
   }
 
@@ -92,17 +106,21 @@ export function createCells(o: CellsOptions) {
    * also gives the pod back to its pool (the record is durable elsewhere first).
    */
   async function saveEnded(t: Tracked, r: SandboxRecord, text: string): Promise<void> {
+    // The first save of its end gives the pod back, once the record is durable elsewhere (set before
+    // any await: a later save, or the watch bringing this very ConfigMap, must not skip or repeat it).
+    const givesBack = !t.givenBack;
+    t.givenBack = true;
     try {
       await o.ended.write(r.id, r.tenant, text);
     } catch (e) {
       // The record could not move: it stays on the pod (written there as usual), and the pod is not reused.
       o.log.warn({ sandbox_id: r.id, err: (e as Error).message }, "could not store an ended sandbox's record apart: its pod keeps it");
       t.cell = false;
+      if (givesBack) noteReturning(o.state, t.pod, false, Date.now());
       throw e;
     }
-    if (t.ended) return;
     t.ended = true;
-    await returnPod(t.pod, t.id);
+    if (givesBack) await returnPod(t.pod, t.id, r.tenant);
   }
 
   /** Ends retention: the record's ConfigMap goes (and the pod, if it still holds this sandbox, which a crash can leave). */

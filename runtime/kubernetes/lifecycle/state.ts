@@ -47,6 +47,8 @@ export interface Tracked {
   cell?: boolean;
   /** The sandbox's cell was replaced and its record lives in its own ConfigMap (stores/ended-records.ts): no pod is its any more. */
   ended?: boolean;
+  /** The first save of its end started giving its pod back (lifecycle/cells.ts). */
+  givenBack?: boolean;
 }
 
 export interface KubeState {
@@ -69,6 +71,11 @@ export interface KubeState {
   netinitFailures: number;
   /** Reusable pods given back to their pool, as the apiserver answered, until the watch shows them (pool/reuse.ts withFresh). */
   fresh: Map<string, FreshPod>;
+  /**
+   * Reusable pods on their way back to their pool (by name: since when), and claims waiting for one:
+   * a claim that finds the pool empty while a pod is coming back waits for it instead of starting cold.
+   */
+  returning: { pods: Map<string, number>; waiters: Set<() => void> };
 }
 
 export function createKubeState(): KubeState {
@@ -82,6 +89,7 @@ export function createKubeState(): KubeState {
     listeners: new Set(),
     netinitFailures: 0,
     fresh: new Map(),
+    returning: { pods: new Map(), waiters: new Set() },
   };
 }
 
@@ -96,4 +104,36 @@ export const nameOf = (s: KubeState, id: string) => s.tracked.get(id)?.pod ?? po
 export function untrack(s: KubeState, id: string) {
   s.tracked.delete(id);
   s.waitingStarts.delete(id);
+}
+
+/**
+ * How long a claim waits for a reusable pod on its way back (a cold start takes seconds and loads the
+ * node), and how long a pod counts as on its way.
+ */
+export const RETURN_WAIT_MS = 5000;
+const RETURNING_FOR_MS = 10_000;
+
+/** A pod's return began or ended (ended: every waiting claim looks again). */
+export function noteReturning(s: KubeState, pod: string, on: boolean, nowMs: number) {
+  if (on) s.returning.pods.set(pod, nowMs);
+  else {
+    s.returning.pods.delete(pod);
+    for (const w of [...s.returning.waiters]) w();
+  }
+}
+
+/** Waits for a reusable pod to come back, when one is on its way (resolves false at once when none is). */
+export function waitForReturn(s: KubeState, nowMs: number): Promise<boolean> {
+  for (const [pod, since] of s.returning.pods) if (nowMs - since > RETURNING_FOR_MS) s.returning.pods.delete(pod);
+  if (!s.returning.pods.size) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      s.returning.waiters.delete(done);
+      resolve(true);
+    };
+    const timer = setTimeout(done, RETURN_WAIT_MS);
+    timer.unref();
+    s.returning.waiters.add(done);
+  });
 }

@@ -10,7 +10,7 @@ import { encodeRecord } from "../../record-codec.js";
 import { claimPatch, EXEC_ANNOTATION, poolFor, type WarmPoolConfig } from "../pool/warm-pool.js";
 import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
-import { emit, type KubeState, type Tracked } from "./state.js";
+import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } from "./state.js";
 import { isCellPod } from "../pool/reuse.js";
 
 export interface WarmClaimOptions {
@@ -59,11 +59,17 @@ export async function claimWarm(
   const warm = o.state.warm;
   if (!warm) return undefined;
   let running: StartedSandbox | undefined;
-  const claimedPod = await warm.claim(pool, record.tenant, (p) => {
+  const patch = (p: k8s.V1Pod) => {
     const c = claimFor(o, record, text, p, o.place.now());
     running = c.running;
     return c.patch;
-  });
+  };
+  let claimedPod = await warm.claim(pool, record.tenant, patch);
+  // A reusable pod on its way back is worth a short wait: a cold start takes seconds (ADR 0040).
+  // Every return wakes the waiting claims; one of them gets the pod, the others wait on, within the bound.
+  const until = o.place.now() + RETURN_WAIT_MS;
+  while (!claimedPod && o.place.now() < until && (await waitForReturn(o.state, o.place.now())))
+    claimedPod = await warm.claim(pool, record.tenant, patch);
   if (!claimedPod) return undefined;
   emit(o.state, { t: "stored", id: record.id });
   t.pod = claimedPod;

@@ -4,7 +4,16 @@
  */
 import type * as k8s from "@kubernetes/client-node";
 import { tenantLabelValue } from "../pod/labels.js";
-import { CELL_LABEL, CELL_POOL_LABEL, EGRESS_LABEL, EXEC_ANNOTATION, MANAGED_BY, POOL_LABEL, POOL_TENANT_LABEL } from "../pod/keys.js";
+import {
+  CELL_LABEL,
+  CELL_POOL_LABEL,
+  EGRESS_LABEL,
+  EXEC_ANNOTATION,
+  MANAGED_BY,
+  POOL_LABEL,
+  POOL_TENANT_LABEL,
+  SANDBOX_ID,
+} from "../pod/keys.js";
 
 /** Whether the pod is a reusable pool pod (its sandboxes run in cells). */
 export const isCellPod = (p: k8s.V1Pod | undefined) => p?.metadata?.labels?.[CELL_LABEL] === "true";
@@ -24,28 +33,28 @@ export const cellClaimLabels = (pod: k8s.V1Pod, tenant: string) => ({
   [CELL_POOL_LABEL]: pod.metadata?.labels?.[POOL_LABEL] ?? pod.metadata?.labels?.[CELL_POOL_LABEL] ?? "",
 });
 
-/** What a returned pod keeps: who manages it, its pool, that it is reusable, and whom it serves. */
-const KEPT_LABELS = new Set([MANAGED_BY, CELL_LABEL, POOL_TENANT_LABEL, CELL_POOL_LABEL]);
-
 /**
- * The merge patch that gives a reusable pod back to its pool (pure, table-tested): every label and
- * annotation of the sandbox it hosted removed (ids, tags, tenant, record), the pool label back,
- * egress denied, the record's finalizer gone; the proven exec mode kept. The resourceVersion makes
- * it fail (409) if anything else changed the pod meanwhile.
+ * The JSON patch that gives a reusable pod back to its pool (pure, table-tested). Its first operation
+ * tests that the pod still hosts this sandbox, so it applies only then, whatever the watch showed:
+ * the labels become the pool pod's again (who manages it, reusable, the pool, the tenant it serves,
+ * egress denied; every id, tag and tenant label of the sandbox gone), the annotations only the proven
+ * exec mode, no finalizer (the record lives elsewhere now).
  */
-export function returnPatch(pod: k8s.V1Pod, pool: string): object {
-  const labels: Record<string, string | null> = {};
-  for (const k of Object.keys(pod.metadata?.labels ?? {})) if (!KEPT_LABELS.has(k)) labels[k] = null;
-  const annotations: Record<string, string | null> = {};
-  for (const k of Object.keys(pod.metadata?.annotations ?? {})) if (k !== EXEC_ANNOTATION) annotations[k] = null;
-  return {
-    metadata: {
-      resourceVersion: pod.metadata?.resourceVersion,
-      labels: { ...labels, [POOL_LABEL]: pool, [EGRESS_LABEL]: "deny" },
-      annotations,
-      finalizers: null,
-    },
+export function returnPatch(id: string, pool: string, tenant: string, execMode: string | undefined): object[] {
+  const labels = {
+    [MANAGED_BY]: "hangar",
+    [CELL_LABEL]: "true",
+    [CELL_POOL_LABEL]: pool,
+    [POOL_LABEL]: pool,
+    [POOL_TENANT_LABEL]: tenantLabelValue(tenant),
+    [EGRESS_LABEL]: "deny",
   };
+  return [
+    { op: "test", path: `/metadata/labels/${SANDBOX_ID.replace(/~/g, "~0").replace(/\//g, "~1")}`, value: id },
+    { op: "replace", path: "/metadata/labels", value: labels },
+    { op: "replace", path: "/metadata/annotations", value: execMode ? { [EXEC_ANNOTATION]: execMode } : {} },
+    { op: "replace", path: "/metadata/finalizers", value: [] },
+  ];
 }
 
 /** A pod this replica just gave back, as the apiserver answered the patch, until the watch shows it too. */
@@ -73,3 +82,16 @@ export function withFresh(pods: k8s.V1Pod[], fresh: Map<string, FreshPod>): k8s.
     return f.pod;
   });
 }
+
+/**
+ * Reusable pods of the pool that host a sandbox now (pure, table-tested): they come back when it ends,
+ * so the pool counts them (refilling for them would only make pods to trim when they return).
+ */
+export const heldByPool = (pods: k8s.V1Pod[], pool: string) =>
+  pods.filter(
+    (p) =>
+      p.metadata?.labels?.[CELL_POOL_LABEL] === pool &&
+      !!p.metadata?.labels?.[SANDBOX_ID] &&
+      !p.metadata?.deletionTimestamp &&
+      !["Succeeded", "Failed"].includes(p.status?.phase ?? ""),
+  ).length;

@@ -18,7 +18,7 @@ import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
-import { cellClaimLabels, claimableBy, isCellPod } from "./reuse.js";
+import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
 export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 
 export {
@@ -210,15 +210,17 @@ export function createWarmPools(d: WarmPoolDeps) {
     for (const p of d.pools) {
       const name = poolName(p.image, p.shape, p.nodeSelector);
       const { idle } = claimable(all, name);
+      // Reusable pods hosting a sandbox now come back to the pool (ADR 0040): counted as the pool's.
+      const held = heldByPool(all, name);
       probeIdle(d, idle, inFlight);
       const t = now();
       if (idle.length < (idleAtLastTick.get(name) ?? 0)) lastClaimMs.set(name, Math.max(lastClaimMs.get(name) ?? 0, t));
       idleAtLastTick.set(name, idle.length);
-      if (p.size - idle.length - creating <= 0) shortSinceMs.delete(name);
+      if (p.size - held - idle.length - creating <= 0) shortSinceMs.delete(name);
       else if (!shortSinceMs.has(name)) shortSinceMs.set(name, t);
       const missing = refillDeferred(t, lastClaimMs.get(name), shortSinceMs.get(name) ?? t)
         ? 0
-        : refillCount(p.size, idle.length, creating);
+        : refillCount(p.size - held, idle.length, creating);
       for (let i = 0; i < missing; i++) {
         creating++;
         count(name, "refills");
@@ -230,7 +232,7 @@ export function createWarmPools(d: WarmPoolDeps) {
           })
           .finally(() => creating--);
       }
-      trimSurplus(d, idle, p.size);
+      trimSurplus(d, idle, Math.max(0, p.size - held));
     }
   }
 
