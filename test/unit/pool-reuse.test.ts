@@ -3,7 +3,8 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { buildPod, CELL_CAPABILITIES, CELL_DIR, KEPT_CAPABILITIES } from "../../runtime/kubernetes/pod/spec.js";
-import { claimableBy, returnPatch, withFresh, type FreshPod } from "../../runtime/kubernetes/pool/reuse.js";
+import { claimableBy, heldByPool, returnPatch, withFresh, type FreshPod } from "../../runtime/kubernetes/pool/reuse.js";
+import { createKubeState, noteReturning, waitForReturn } from "../../runtime/kubernetes/lifecycle/state.js";
 import { claimPatch } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { spec } from "./fixtures.js";
 
@@ -89,35 +90,24 @@ describe("claiming and giving back a reusable pod", () => {
     expect(plain.metadata.labels["hangar.dev/pool-tenant"]).toBeUndefined();
   });
 
-  it("the return removes every label and annotation of the sandbox, keeps the pod's own, and releases the record", () => {
-    const pod = cellPod({
-      "hangar.dev/sandbox-id": "s1",
-      "hangar.dev/tenant": "alpha",
-      "t.hangar.dev/abc": "1",
-      "tag.hangar.dev/run": "7",
-      "hangar.dev/claimed": "true",
-      "hangar.dev/egress": "deny",
-      "hangar.dev/pool-tenant": "alpha",
-      "hangar.dev/cell-pool": "p1",
-    });
-    pod.metadata!.annotations = { "hangar.dev/exec": "sh", "hangar.dev/record": "{}", "hangar.dev/tags": "[]", "user.example/note": "x" };
-    pod.metadata!.finalizers = ["hangar.dev/record"];
-    expect(returnPatch(pod, "p1")).toEqual({
-      metadata: {
-        resourceVersion: "7",
-        labels: {
-          "hangar.dev/sandbox-id": null,
-          "hangar.dev/tenant": null,
-          "t.hangar.dev/abc": null,
-          "tag.hangar.dev/run": null,
-          "hangar.dev/claimed": null,
-          "hangar.dev/egress": "deny",
+  it("the return applies only while the pod hosts this sandbox, and leaves nothing of it", () => {
+    expect(returnPatch("s1", "p1", "team a/b", "sh")).toEqual([
+      { op: "test", path: "/metadata/labels/hangar.dev~1sandbox-id", value: "s1" },
+      {
+        op: "replace",
+        path: "/metadata/labels",
+        value: {
+          "app.kubernetes.io/managed-by": "hangar",
+          "hangar.dev/cell": "true",
+          "hangar.dev/cell-pool": "p1",
           "hangar.dev/warm-pool": "p1",
+          "hangar.dev/pool-tenant": expect.stringMatching(/^h-[0-9a-f]{40}$/),
+          "hangar.dev/egress": "deny",
         },
-        annotations: { "hangar.dev/record": null, "hangar.dev/tags": null, "user.example/note": null },
-        finalizers: null,
       },
-    });
+      { op: "replace", path: "/metadata/annotations", value: { "hangar.dev/exec": "sh" } },
+      { op: "replace", path: "/metadata/finalizers", value: [] },
+    ]);
   });
 });
 
@@ -131,5 +121,38 @@ describe("the pool's view of a pod given back a moment ago", () => {
     expect(withFresh([caughtUp], fresh)).toEqual([caughtUp]);
     expect(fresh.size).toBe(0);
     expect(withFresh([stale], fresh)).toEqual([stale]);
+  });
+});
+
+describe("a pool's reusable pods hosting a sandbox", () => {
+  it("count as the pool's own while they host one (not deleted, not ended)", () => {
+    const held = (labels: Record<string, string>, extra: Partial<V1Pod["metadata"]> = {}, phase = "Running"): V1Pod => ({
+      metadata: { ...cellPod(labels).metadata, ...extra },
+      status: { phase },
+    });
+    const pods = [
+      held({ "hangar.dev/cell-pool": "p1", "hangar.dev/sandbox-id": "a" }),
+      held({ "hangar.dev/cell-pool": "p1", "hangar.dev/sandbox-id": "b" }, { deletionTimestamp: new Date(0) }),
+      held({ "hangar.dev/cell-pool": "p1", "hangar.dev/sandbox-id": "c" }, {}, "Failed"),
+      held({ "hangar.dev/cell-pool": "p2", "hangar.dev/sandbox-id": "d" }),
+      held({ "hangar.dev/cell-pool": "p1", "hangar.dev/warm-pool": "p1" }),
+    ];
+    expect(heldByPool(pods, "p1")).toBe(1);
+    expect(heldByPool(pods, "p2")).toBe(1);
+  });
+});
+
+describe("a claim waiting for a pod on its way back", () => {
+  it("does not wait when none is coming, and wakes when one arrives", async () => {
+    const s = createKubeState();
+    expect(await waitForReturn(s, 0)).toBe(false);
+    noteReturning(s, "warm-1", true, 0);
+    const waiting = waitForReturn(s, 100);
+    noteReturning(s, "warm-1", false, 200);
+    expect(await waiting).toBe(true);
+    expect(s.returning.waiters.size).toBe(0);
+    // A return that never ended stops counting after a while.
+    noteReturning(s, "warm-2", true, 0);
+    expect(await waitForReturn(s, 60_000)).toBe(false);
   });
 });
