@@ -167,6 +167,45 @@ def test_a_pod_one_change_away_from_hangars_is_refused(made, what, why, change):
     assert POLICY in refused and why in refused, refused
 
 
+def as_cell_supervisor(pod: dict) -> dict:
+    """The idle pool pod as a reusable one is made (ADR 0040): its main container runs netinit's copy
+    of the agent as `supervise`, with the supervisor's capabilities, in the pod's own user namespace."""
+    p = as_new(pod)
+    p["spec"]["hostUsers"] = False
+    agent = next(m for m in main(p)["volumeMounts"] if m["name"] == "hangar-agent")
+    assert agent.get("readOnly") and agent["mountPath"] == "/.hangar-agent", agent
+    main(p).update(command=["/.hangar-agent/hangar-agent-0123456789abcdef", "supervise"], args=[])
+    sc(main(p))["capabilities"]["add"] += ["SYS_ADMIN", "SYS_CHROOT", "SETPCAP"]
+    main(p)["volumeMounts"].append({"name": "hangar-cell", "mountPath": "/.hangar-cell"})
+    p["spec"]["volumes"].append({"name": "hangar-cell", "emptyDir": {}})
+    return p
+
+
+AGENT_VOLUME = "only hangar-netinit writes the exec agent's volume"
+CELL_ATTACKS = [
+    ("in the node's user namespace", ADDS, lambda p: p["spec"].update(hostUsers=True)),
+    ("a command other than the supervisor", ADDS, lambda p: main(p).update(command=["/.hangar-agent/hangar-agent-0123456789abcdef", "run"])),
+    ("another binary as supervisor", ADDS, lambda p: main(p).update(command=["/bin/sh", "supervise"])),
+    ("a path out of the agent's volume", ADDS, lambda p: main(p).update(command=["/.hangar-agent/../bin/sh", "supervise"])),
+    ("arguments after supervise", ADDS, lambda p: main(p).update(args=["-c", "id"])),
+    ("the agent's volume not an emptyDir", ADDS, lambda p: next(v for v in p["spec"]["volumes"] if v["name"] == "hangar-agent").update(emptyDir=None, configMap={"name": "agent"})),
+    ("a capability beyond the supervisor's", ADDS, lambda p: sc(main(p))["capabilities"]["add"].append("NET_ADMIN")),
+    ("the supervisor's capabilities on a sidecar", ADDS, lambda p: p["spec"]["initContainers"].append({**sandbox_shaped("side", restartPolicy="Always"), "securityContext": {"allowPrivilegeEscalation": False, "capabilities": {"drop": ["ALL"], "add": ["SYS_ADMIN"]}}})),
+    ("a sidecar writing the agent's volume", AGENT_VOLUME, lambda p: p["spec"]["initContainers"].append({**sandbox_shaped("side", restartPolicy="Always"), "volumeMounts": [{"name": "hangar-agent", "mountPath": "/x"}]})),
+    ("a sidecar mounting the cells", AGENT_VOLUME, lambda p: p["spec"]["initContainers"].append({**sandbox_shaped("side", restartPolicy="Always"), "volumeMounts": [{"name": "hangar-cell", "mountPath": "/x", "readOnly": True}]})),
+]
+
+
+@pytest.mark.parametrize("what, why, change", CELL_ATTACKS, ids=[a[0] for a in CELL_ATTACKS])
+def test_a_reusable_pool_pod_is_admitted_only_in_its_exact_shape(made, what, why, change):
+    pod = as_cell_supervisor(made["warm pool"])
+    assert create(pod) is None, f"the reusable pool pod's shape must be admitted: {create(pod)}"
+    change(pod)
+    refused = create(pod)
+    assert refused is not None, f"the sandbox namespace admitted a reusable pod with {what}"
+    assert POLICY in refused and why in refused, refused
+
+
 EPHEMERAL = [
     ("privileged", ESCALATE, {"privileged": True, "allowPrivilegeEscalation": None}),
     ("allowPrivilegeEscalation unset", ESCALATE, {"allowPrivilegeEscalation": None}),
