@@ -14,6 +14,7 @@ const DIR = path.resolve(process.env.BENCH_HANGAR_DIR ?? ".");
 const ROUNDS = Number(process.env.BENCH_SDK_ROUNDS ?? 4);
 const BATCH = Number(process.env.BENCH_SDK_BATCH ?? 16);
 const STOPS = Number(process.env.BENCH_SDK_STOPS ?? 20);
+const REUSE_ROUNDS = Number(process.env.BENCH_SDK_REUSE_ROUNDS ?? 32);
 const KUBE = (process.env.BENCH_SDK_KUBE ?? "auto") !== "off" && !!process.env.KUBECONFIG && existsSync(process.env.KUBECONFIG);
 const log = (...a) => console.error("bench-sdk:", ...a);
 const OUT = "bench/sdk-results.json";
@@ -51,14 +52,14 @@ async function stopHangar(h) {
   await gone;
 }
 
-const sdkLoop = (h) =>
+const sdkLoop = (h, rounds = ROUNDS) =>
   JSON.parse(
     execFileSync(".venv/bin/python", ["bench/sdk_rl.py"], {
       env: {
         ...process.env,
         CWSANDBOX_BASE_URL: `http://127.0.0.1:${h.port}`,
         BENCH_HANGAR_PID: String(h.proc.pid),
-        BENCH_SDK_ROUNDS: String(ROUNDS),
+        BENCH_SDK_ROUNDS: String(rounds),
         BENCH_SDK_BATCH: String(BATCH),
         BENCH_SDK_STOPS: String(STOPS),
       },
@@ -66,6 +67,29 @@ const sdkLoop = (h) =>
       maxBuffer: 1 << 24,
     }),
   );
+
+/** Every pod Hangar left (finalizers dropped first, then deleted, waited for) and the ended sandboxes' records. */
+async function cleanNamespace(core, ns) {
+  const { PatchStrategy, setHeaderOptions } = await import("@kubernetes/client-node");
+  const left = await core.listNamespacedPod({ namespace: ns, labelSelector: "app.kubernetes.io/managed-by=hangar" });
+  await Promise.all(
+    left.items.map(async (p) => {
+      await core
+        .patchNamespacedPod(
+          { name: p.metadata.name, namespace: ns, body: { metadata: { finalizers: null } } },
+          setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+        )
+        .catch(() => {});
+      await core.deleteNamespacedPod({ name: p.metadata.name, namespace: ns, gracePeriodSeconds: 0 }).catch(() => {});
+    }),
+  );
+  await core.deleteCollectionNamespacedConfigMap({ namespace: ns, labelSelector: "hangar.dev/ended-record=true" }).catch(() => {});
+  for (let i = 0; i < 600; i++) {
+    const still = await core.listNamespacedPod({ namespace: ns, labelSelector: "app.kubernetes.io/managed-by=hangar" });
+    if (!still.items.length) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, "utf8")) : {};
 const run = {
@@ -144,6 +168,29 @@ if (KUBE) {
   }
 
   // The same loop on raw pods: per completion create + wait Running, exec python, delete and wait until gone.
+  // Reused pool pods (ADR 0040): one pool pod per completion in flight, each serving one sandbox after
+  // another; REUSE_ROUNDS x BATCH completions (512 by default: sustained, not the first pool-full).
+  log("Kubernetes runtime: reused pool pods (HANGAR_KUBE_POOL_REUSE)");
+  const reuse = await startHangar({
+    HANGAR_RUNTIME: "kubernetes",
+    HANGAR_NAMESPACE: NS,
+    HANGAR_KUBE_NETINIT_IMAGE: netinit,
+    HANGAR_KUBE_WARM_POOLS: `python:3.11=${BATCH}`,
+    HANGAR_KUBE_EXEC_AGENT: "true",
+    HANGAR_KUBE_POOL_REUSE: "true",
+  });
+  try {
+    const t0 = now();
+    while ((await readyWarmPods()) < BATCH) {
+      if (now() - t0 > 300_000) throw new Error(`reusable pool did not reach ${BATCH} ready pods`);
+      await sleep(500);
+    }
+    run.kubernetes_reuse = sdkLoop(reuse, REUSE_ROUNDS);
+  } finally {
+    await stopHangar(reuse);
+    await cleanNamespace(core, NS);
+  }
+
   log("raw pods");
   const CODE = "import sys; print(sum(i * i for i in range(1000)))";
   const gone = async (name) => {

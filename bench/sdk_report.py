@@ -16,7 +16,7 @@ lines = [
 ]
 for label, run in r.items():
     what = f"{label} ({run['hangar']}, {run['when'][:16]}Z)"
-    for where in ("local", "kubernetes"):
+    for where in ("local", "kubernetes", "kubernetes_reuse"):
         x = run.get(where)
         if not x:
             continue
@@ -37,7 +37,7 @@ lines += [
     "|---|---|---|---|---|---|",
 ]
 for label, run in r.items():
-    for where in ("local", "kubernetes"):
+    for where in ("local", "kubernetes", "kubernetes_reuse"):
         c = (run.get(where) or {}).get("loop", {}).get("cpu_ms_per_completion")
         if c:
             lines.append(f"| {label} | {where} | {c['machine']:.0f} ms | {c['sdk']:.0f} ms | {c.get('hangar', 0):.0f} ms | {c['sandboxes_and_kernel']:.0f} ms |")

@@ -14,7 +14,7 @@ from cwsandbox import Sandbox
 
 from conftest import NAMESPACE, _kube, point_sdk_at, start_hangar, stop_hangar
 
-pytestmark = [pytest.mark.kubernetes_only]
+pytestmark = [pytest.mark.kubernetes_only, pytest.mark.own_hangar]
 
 IMAGE = "python:3.11"
 REUSE = {"HANGAR_KUBE_WARM_POOLS": f"{IMAGE}=1", "HANGAR_KUBE_POOL_REUSE": "true", "HANGAR_KUBE_EXEC_AGENT": "true"}
