@@ -97,6 +97,8 @@ describe("warm pools on the real cluster", () => {
     );
     const states = await Promise.all(made.map(({ r, rep }) => rep.until(r.id, ["RUNNING"], 90_000)));
     const pods = states.map((s) => warmPodOf(s.imageNote) ?? `cold:${s.id}`);
+    // Past the pool: each cold one says its pool had no idle pod.
+    for (const s of states.filter((x) => !warmPodOf(x.imageNote))) expect(s.imageNote).toMatch(/cold start: its warm pool .* had no idle pod/);
     expect(new Set(pods).size).toBe(pods.length);
     const warm = pods.filter((p) => !p.startsWith("cold:"));
     expect(warm.length).toBeGreaterThanOrEqual(1);
@@ -110,7 +112,10 @@ describe("warm pools on the real cluster", () => {
 
   it("a create the pool cannot serve is cold; lifetime counts from the claim", async () => {
     const cold = await a.c.create("t", { spec: spec({ argv: ["/bin/sh", "-c", "sleep infinity"] }), echo: {}, requestId: "" });
-    expect((await a.until(cold.id, ["RUNNING"])).imageNote).toMatch(new RegExp(`pod ${NAMESPACE}/sbx-${cold.id}`));
+    const coldRunning = await a.until(cold.id, ["RUNNING"]);
+    expect(coldRunning.imageNote).toMatch(new RegExp(`pod ${NAMESPACE}/sbx-${cold.id}`));
+    // Its status says why it went cold, naming what to change.
+    expect(coldRunning.imageNote).toMatch(/cold start: it sets its own main process \(pool pods run the default one\)/);
     await waitFor("pool refilled", 90_000, async () => ((await readyIdle()).length >= 1 ? true : undefined));
     const short = await a.c.create("t", { spec: spec({ maxLifetimeSeconds: 2 }), echo: {}, requestId: "" });
     const running = await a.until(short.id, ["RUNNING"]);

@@ -8,11 +8,13 @@ import {
   createWarmPools,
   parseWarmPools,
   poolFor,
+  poolMatch,
   poolName,
   poolShapeOf,
   refillCount,
   refillDeferred,
   resolveWarmPools,
+  type WarmPoolConfig,
 } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
 import { spec } from "./fixtures.js";
@@ -82,6 +84,36 @@ describe("poolFor", () => {
   ];
   for (const [name, s, selector, ok] of cases)
     it(`${name}: ${ok ? "pool" : "cold"}`, () => expect(poolFor(s, pools, selector) !== undefined).toBe(ok));
+
+  describe("poolMatch says why a sandbox starts cold", () => {
+    const shaped = [
+      { image: "python:3.11", size: 2 },
+      { image: "python:3.11", size: 1, shape: { requests: { cpu: "1" }, limits: {} } },
+    ];
+    const whys: [string, Parameters<typeof poolFor>[0], WarmPoolConfig[], boolean, RegExp][] = [
+      ["no pools at all", sb(), [], false, /no warm pools are configured \(HANGAR_KUBE_WARM_POOLS\)/],
+      ["egress under netinit", sb(), pools, true, /allows egress.*set when it starts/],
+      ["a field no pool pod takes, named", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), pools, false, /^it sets volumes, which a pool pod/],
+      ["another image, with the images pooled", sb({ image: "node:22" }), pools, false, /no warm pool runs image node:22 \(pools: python:3\.11\)/],
+      [
+        "the image pooled, other resources: both shapes said",
+        sb({ requests: { memory: "1Gi" } }),
+        shaped,
+        false,
+        /other resources.*\(the defaults; cpu request 1\) than it asks \(memory request 1Gi\)/,
+      ],
+    ];
+    for (const [name, s, ps, cold, want] of whys)
+      it(name, () => {
+        const m = poolMatch(s, ps, cold);
+        expect("why" in m ? m.why : "served").toMatch(want);
+      });
+    it("another runner's pool does not serve it, and says so", () => {
+      const m = poolMatch(sb(), [{ image: "python:3.11", size: 1, nodeSelector: { pool: "gpu" } }], false, {});
+      expect("why" in m && m.why).toMatch(/serves the sandbox's runner/);
+    });
+    it("a pool that serves it is the answer", () => expect(poolMatch(sb(), pools, false)).toEqual({ pool: pools[0] }));
+  });
 
   describe("with a template pool (image, resources, working directory)", () => {
     const shape = { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" }, workingDir: "/work" };

@@ -21,6 +21,7 @@ export function startedNote(
   pod: k8s.V1Pod | undefined,
   gvisor: boolean,
   shell: boolean,
+  coldWhy?: string,
 ): string {
   const inUserns = pod?.spec?.hostUsers === false;
   const users = inUserns
@@ -30,7 +31,7 @@ export function startedNote(
       : (o.userNamespaces ?? "off") !== "off"
         ? `; ${o.state.userns.note}`
         : "";
-  return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}`;
+  return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}${coldWhy ? `; cold start: ${coldWhy}` : ""}`;
 }
 
 /** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
@@ -54,5 +55,5 @@ export async function placeFiles(o: PlaceFilesOptions, t: Tracked, note: string)
   }
   t.started = true;
   if (t.lastPod) o.onPod(t.lastPod, false);
-  return { imageNote: startedNote(o, note, t.lastPod ?? o.getPod(t.pod), !!t.gvisor, t.shell), startedAtMs: o.now() };
+  return { imageNote: startedNote(o, note, t.lastPod ?? o.getPod(t.pod), !!t.gvisor, t.shell, t.coldWhy), startedAtMs: o.now() };
 }

@@ -122,7 +122,8 @@ function settleStart(o: ReconcilerOptions, t: Tracked, p: k8s.V1Pod, view: PodVi
       !p.status?.containerStatuses?.some((c) => c.name === "main" && (c.state?.running || c.imageID)) &&
       o.hasImage(node, t.spec.image) === false;
     const pull = pulling && node ? o.pullProgress?.(node, t.spec.image) : undefined;
-    const reason = pull ? `${pullReason(pull)} (node ${node})` : pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
+    const now = pull ? `${pullReason(pull)} (node ${node})` : pulling ? `pulling image ${t.spec.image} onto node ${node}` : view.reason;
+    const reason = t.coldWhy ? `${now}; cold start: ${t.coldWhy}` : now;
     if (reason !== t.progress) {
       t.progress = reason;
       if (t.own) emit(o.state, { t: "progress", id: t.id, reason, preparing: pulling, ...(pull ? { pull } : {}) });

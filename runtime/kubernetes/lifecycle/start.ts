@@ -62,11 +62,14 @@ async function startPod(
     recordText: text,
   };
   o.state.tracked.set(id, t);
-  const pool = poolOf(o.warm, record, runner);
-  if (pool) {
-    const claimed = await claimWarm(o.warm, t, pool, record, text);
+  const match = poolOf(o.warm, record, runner);
+  if (match && "pool" in match) {
+    const claimed = await claimWarm(o.warm, t, match.pool, record, text);
     if (claimed) return claimed;
   }
+  // Why it starts cold, in its status from now on (and in the note it runs with).
+  t.coldWhy = match && ("why" in match ? match.why : `its warm pool (image ${match.pool.image}) had no idle pod`);
+  if (t.coldWhy) emit(o.state, { t: "progress", id, reason: `cold start: ${t.coldWhy}` });
   const pod = coldPod(o.plan, { record, text, runner, secrets, csiVolumes });
   const { made, settled } = await createPod(o, t, pod, secrets);
   // Owned by the pod just made (on a 409 the replica that made it makes them).

@@ -15,6 +15,8 @@ export interface Tracked {
   id: string;
   /** The last reason reported while starting (RuntimeEvents.onProgress). */
   progress?: string;
+  /** Why a sandbox with warm pools configured started cold (its status says so). */
+  coldWhy?: string;
   /** The pod's name: sbx-<id> when created cold, the pool pod's name when claimed warm. */
   pod: string;
   /** Env applied to every exec: the spec's env when the pod was claimed from a pool. */

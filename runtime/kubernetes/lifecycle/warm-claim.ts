@@ -7,7 +7,7 @@ import type * as k8s from "@kubernetes/client-node";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { StartedSandbox } from "../../types.js";
 import { encodeRecord } from "../../record-codec.js";
-import { claimPatch, EXEC_ANNOTATION, poolFor, type WarmPoolConfig } from "../pool/warm-pool.js";
+import { claimPatch, EXEC_ANNOTATION, poolMatch, type WarmPoolConfig } from "../pool/warm-pool.js";
 import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
 import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } from "./state.js";
@@ -24,12 +24,19 @@ export interface WarmClaimOptions {
   agents?: { open(pod: string, shell?: boolean): Promise<unknown> };
 }
 
-/** The pool a record's sandbox may be claimed from (undefined: a cold start). */
-export function poolOf(o: WarmClaimOptions, record: SandboxRecord, runner: KubeRunner | undefined): WarmPoolConfig | undefined {
+/**
+ * The pool a record's sandbox may be claimed from, or why it starts cold (undefined: no pools at
+ * all, nothing to say).
+ */
+export function poolOf(
+  o: WarmClaimOptions,
+  record: SandboxRecord,
+  runner: KubeRunner | undefined,
+): { pool: WarmPoolConfig } | { why: string } | undefined {
   if (!o.state.warm) return undefined;
   const egress = (record.effectiveEgress ?? []).length > 0;
   // A pool serves one runner: its pods carry that runner's node selector (HANGAR_KUBE_WARM_POOLS @runner).
-  return poolFor(record.spec, o.pools, o.egressFixedAtStart && egress, runner?.nodeSelector);
+  return poolMatch(record.spec, o.pools, o.egressFixedAtStart && egress, runner?.nodeSelector);
 }
 
 /** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place). */

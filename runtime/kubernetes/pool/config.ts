@@ -113,12 +113,50 @@ export function poolFor(
   mustBeCold: boolean,
   nodeSelector?: Record<string, string>,
 ): WarmPoolConfig | undefined {
-  if (mustBeCold) return undefined;
-  const s = poolShapeOf(spec);
-  if (!("shape" in s)) return undefined;
-  const key = poolKey(spec.image, s.shape, nodeSelector);
-  return pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
+  const m = poolMatch(spec, pools, mustBeCold, nodeSelector);
+  return "pool" in m ? m.pool : undefined;
 }
+
+/**
+ * The pool that serves a sandbox, or why none can (pure, table-tested): the sentence a cold
+ * start's status carries ("cold start: " + why), so a user sees what to change to go warm.
+ */
+export function poolMatch(
+  spec: SandboxSpec,
+  pools: WarmPoolConfig[],
+  mustBeCold: boolean,
+  nodeSelector?: Record<string, string>,
+): { pool: WarmPoolConfig } | { why: string } {
+  if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
+  if (mustBeCold)
+    return { why: "it allows egress, and a pool pod's egress rules are set when it starts (netinit), with none" };
+  const s = poolShapeOf(spec);
+  if (!("shape" in s)) return { why: `${s.reason}, which a pool pod was not made with` };
+  const key = poolKey(spec.image, s.shape, nodeSelector);
+  const pool = pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
+  if (pool) return { pool };
+  const sameImage = pools.filter((p) => p.image === spec.image);
+  if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
+  const sel = poolKey("", undefined, nodeSelector);
+  const onRunner = sameImage.filter((p) => poolKey("", undefined, p.nodeSelector) === sel);
+  if (!onRunner.length) return { why: `no warm pool of image ${spec.image} serves the sandbox's runner` };
+  return {
+    why: `the warm pools of image ${spec.image} make pods with other resources or working directory (${onRunner
+      .map((p) => shapeText(p.shape))
+      .join("; ")}) than it asks (${shapeText(s.shape)})`,
+  };
+}
+
+const shapeText = (s?: PoolShape) => {
+  const parts = [
+    s?.requests.cpu && `cpu request ${s.requests.cpu}`,
+    s?.requests.memory && `memory request ${s.requests.memory}`,
+    s?.limits.cpu && `cpu limit ${s.limits.cpu}`,
+    s?.limits.memory && `memory limit ${s.limits.memory}`,
+    s?.workingDir && `working directory ${s.workingDir}`,
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : "the defaults";
+};
 
 /**
  * Template pools resolved to what their pods are made with (pure, table-tested): `specOf` gives a

@@ -24,6 +24,7 @@ export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 export {
   parseWarmPools,
   poolFor,
+  poolMatch,
   poolKey,
   poolShapeOf,
   resolveWarmPools,
