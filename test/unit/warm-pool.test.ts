@@ -17,6 +17,13 @@ import {
   type WarmPoolConfig,
 } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
+import {
+  DEMAND_BUCKET_MS,
+  DEMAND_WINDOW_MS,
+  type DemandBuckets,
+  demandTarget,
+  recordClaim,
+} from "../../runtime/kubernetes/pool/demand.js";
 import { spec } from "./fixtures.js";
 
 describe("HANGAR_KUBE_WARM_POOLS", () => {
@@ -515,5 +522,85 @@ describe("warm pool stats (metrics)", () => {
     await w.refillOnce();
     await new Promise((r) => setImmediate(r));
     expect(w.stats()).toMatchObject([{ idle: 0, ready: 0, refills: 4, refillFailures: 2 }]);
+  });
+});
+
+describe("demand-sized pools (image=min-max)", () => {
+  it("parses min-max, refuses min above max", () => {
+    expect(parseWarmPools("python:3.11=2-32@cpu")).toEqual([{ image: "python:3.11", size: 32, min: 2, runner: "cpu" }]);
+    expect(parseWarmPools("template:agent=0-4")).toEqual([{ template: "agent", size: 4, min: 0 }]);
+    expect(() => parseWarmPools("python:3.11=8-2")).toThrow(/min at most max/);
+    expect(() => parseWarmPools("python:3.11=2-2000")).toThrow(/1 to 1000/);
+  });
+
+  const T0 = 1_000_000;
+  const cases: [string, { size: number; min?: number }, number[], number, number][] = [
+    ["a fixed pool is its size, whatever the demand", { size: 8 }, [], T0, 8],
+    ["no demand: min", { size: 8, min: 2 }, [], T0, 2],
+    ["the busiest 10 s counts", { size: 8, min: 1 }, [T0, T0 + 1, T0 + 2, T0 + 20_000], T0 + 20_000, 3],
+    ["never past the operator's max", { size: 8, min: 1 }, Array.from({ length: 50 }, (_, i) => T0 + i), T0 + 100, 8],
+    ["a burst is remembered for 5 minutes", { size: 8, min: 1 }, [T0, T0, T0, T0], T0 + 280_000, 4],
+    ["then forgotten", { size: 8, min: 1 }, [T0, T0, T0, T0], T0 + 310_000, 1],
+  ];
+  for (const [name, pool, claims, nowMs, want] of cases)
+    it(name, () => {
+      const b = claims.reduce<DemandBuckets>((acc, ms) => recordClaim(acc, ms), []);
+      expect(demandTarget(pool, b, nowMs)).toBe(want);
+    });
+  it("recordClaim drops buckets past the window", () => {
+    const b = recordClaim(recordClaim([], T0), T0 + DEMAND_WINDOW_MS + DEMAND_BUCKET_MS);
+    expect(b).toHaveLength(1);
+  });
+
+  it("the pool grows to the claims it saw and shrinks back to min, trimming idle pods", async () => {
+    const pool = { image: "python:3.11", size: 6, min: 1 };
+    const name = poolName(pool.image);
+    const ready = (n: string): V1Pod => ({
+      metadata: { name: n, labels: { "hangar.dev/warm-pool": name }, annotations: { "hangar.dev/exec": "sh" }, resourceVersion: "1" },
+      status: { phase: "Running", containerStatuses: [{ name: "main", state: { running: {} } } as never] },
+    });
+    let pods = [ready("w0")];
+    const deleted: string[] = [];
+    let made = 0;
+    const core = {
+      createNamespacedPod: async () => void (pods = [...pods, ready(`c${made++}`)]),
+      patchNamespacedPod: async (a: { name: string }) => void (pods = pods.filter((p) => p.metadata?.name !== a.name)),
+      deleteNamespacedPod: async (a: { name: string }) => {
+        deleted.push(a.name);
+        pods = pods.filter((p) => p.metadata?.name !== a.name);
+      },
+    };
+    let t = T0;
+    const w = createWarmPools({
+      core: core as never,
+      namespace: "ns",
+      pools: [pool],
+      pods: () => pods,
+      idlePod: () => ({}),
+      probe: async () => "sh",
+      log: { warn: () => undefined },
+      now: () => t,
+    });
+    w.close();
+    const tick = async (ms: number) => {
+      t += ms;
+      await w.refillOnce();
+      await new Promise((r) => setImmediate(r));
+    };
+    await tick(0);
+    expect(pods).toHaveLength(1); // no demand yet: min
+    for (let i = 0; i < 4; i++) await w.claim(pool, "t1", () => ({})); // one hit, three misses: four wanted a pod
+    await tick(2_000); // idle pods gone since the last tick: the refill waits for claims to pause
+    await tick(1_000);
+    expect(pods).toHaveLength(4);
+    expect(w.stats()[0]?.size).toBe(4);
+    await tick(DEMAND_WINDOW_MS);
+    expect(pods).toHaveLength(1);
+    expect(deleted).toHaveLength(3);
+    // A retry of the same start (waiting for a returning pod) is not more demand.
+    await w.claim(pool, "t1", () => ({}));
+    await w.claim(pool, "t1", () => ({}), true);
+    await w.claim(pool, "t1", () => ({}), true);
+    expect(w.stats()[0]?.size).toBe(1);
   });
 });

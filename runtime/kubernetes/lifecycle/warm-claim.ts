@@ -76,7 +76,7 @@ export async function claimWarm(
   // Every return wakes the waiting claims; one of them gets the pod, the others wait on, within the bound.
   const until = o.place.now() + RETURN_WAIT_MS;
   while (!claimedPod && o.place.now() < until && (await waitForReturn(o.state, o.place.now())))
-    claimedPod = await warm.claim(pool, record.tenant, patch);
+    claimedPod = await warm.claim(pool, record.tenant, patch, true);
   if (!claimedPod) return undefined;
   emit(o.state, { t: "stored", id: record.id });
   t.pod = claimedPod;

@@ -15,7 +15,10 @@ export interface PoolShape {
 /** A pool, resolved: pods of `image` made with `shape` (none = the default sandbox's). */
 export interface WarmPoolConfig {
   image: string;
+  /** The operator's cap: the pool never holds more pods than this (idle, and with reuse, hosting). */
   size: number;
+  /** Set (`image=min-max`): the pool follows the demand it sees between min and size (demand.ts). */
+  min?: number;
   shape?: PoolShape;
   /** The shared template the pool was configured for (logs and docs; matching is by image and shape). */
   template?: string;
@@ -26,7 +29,7 @@ export interface WarmPoolConfig {
 }
 
 /** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve; for a named runner or the first. */
-export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; runner?: string };
+export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; min?: number; runner?: string };
 
 const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
 
@@ -44,12 +47,16 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const eq = e.lastIndexOf("=");
     const name = e.slice(0, eq).trim();
     const [sizeText = "", runner, ...more] = e.slice(eq + 1).split("@");
-    const size = Number(sizeText.trim());
+    const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(sizeText);
+    const size = Number(range ? range[2] : sizeText.trim());
+    const min = range ? Number(range[1]) : undefined;
     if (eq <= 0 || !name) throw new Error(`"${e}": expected image=size or template:<id>=size, e.g. python:3.11=8`);
     if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`"${e}": size must be an integer from 1 to 1000`);
+    if (min !== undefined && min > size)
+      throw new Error(`"${e}": a demand-sized pool is min-max with min at most max, e.g. python:3.11=2-32`);
     if (runner !== undefined && (more.length || !RUNNER_ID.test(runner.trim())))
       throw new Error(`"${e}": after the size, @<runner> names one runner of HANGAR_KUBE_RUNNERS (a DNS label), e.g. python:3.11=8@gpu-a`);
-    const at = runner === undefined ? {} : { runner: runner.trim() };
+    const at = { ...(min === undefined ? {} : { min }), ...(runner === undefined ? {} : { runner: runner.trim() }) };
     const key = `${name}@${at.runner ?? ""}`;
     if (seen.has(key)) throw new Error(`${name}${at.runner ? `@${at.runner}` : ""} appears twice`);
     seen.add(key);
@@ -61,6 +68,8 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     return { image: name, size, ...at };
   });
 }
+
+const minOf = (e: WarmPoolEntry) => (e.min === undefined ? {} : { min: e.min });
 
 const isDefaultMain = (argv: string[]) =>
   argv.length === 0 || (argv.length === DEFAULT_MAIN_ARGV.length && argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
@@ -196,8 +205,8 @@ export function resolveWarmPools(
         throw new Error(
           `template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`,
         );
-      pool = { image: spec.image, size: e.size, shape: s.shape, template: e.template, ...placement };
-    } else pool = { image: e.image, size: e.size, ...placement };
+      pool = { image: spec.image, size: e.size, ...minOf(e), shape: s.shape, template: e.template, ...placement };
+    } else pool = { image: e.image, size: e.size, ...minOf(e), ...placement };
     const key = poolKey(pool.image, pool.shape, pool.nodeSelector);
     const other = byKey.get(key);
     if (other)

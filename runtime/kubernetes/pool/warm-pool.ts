@@ -19,6 +19,7 @@ import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
 import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
+import { type DemandBuckets, demandTarget, recordClaim } from "./demand.js";
 export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 
 export {
@@ -199,6 +200,8 @@ export function createWarmPools(d: WarmPoolDeps) {
   const idleAtLastTick = new Map<string, number>();
   const shortSinceMs = new Map<string, number>(); // per pool: since when it has been short of pods
   const now = d.now ?? Date.now;
+  const demand = new Map<string, DemandBuckets>(); // per pool: claims per 10 s (demand-sized pools)
+  const target = (p: WarmPoolConfig, name: string) => demandTarget(p, demand.get(name) ?? [], now());
   const counted = new Map<string, Omit<PoolStats, "pool" | "size" | "idle" | "ready">>(); // per pool: claims and refills since start (metrics)
   const count = (pool: string, key: "hits" | "misses" | "refills" | "refillFailures") => {
     const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
@@ -215,13 +218,14 @@ export function createWarmPools(d: WarmPoolDeps) {
       const held = heldByPool(all, name);
       probeIdle(d, idle, inFlight);
       const t = now();
+      const size = target(p, name);
       if (idle.length < (idleAtLastTick.get(name) ?? 0)) lastClaimMs.set(name, Math.max(lastClaimMs.get(name) ?? 0, t));
       idleAtLastTick.set(name, idle.length);
-      if (p.size - held - idle.length - creating <= 0) shortSinceMs.delete(name);
+      if (size - held - idle.length - creating <= 0) shortSinceMs.delete(name);
       else if (!shortSinceMs.has(name)) shortSinceMs.set(name, t);
       const missing = refillDeferred(t, lastClaimMs.get(name), shortSinceMs.get(name) ?? t)
         ? 0
-        : refillCount(p.size - held, idle.length, creating);
+        : refillCount(size - held, idle.length, creating);
       for (let i = 0; i < missing; i++) {
         creating++;
         count(name, "refills");
@@ -233,18 +237,26 @@ export function createWarmPools(d: WarmPoolDeps) {
           })
           .finally(() => creating--);
       }
-      trimSurplus(d, idle, Math.max(0, p.size - held));
+      trimSurplus(d, idle, Math.max(0, size - held));
     }
   }
 
   /**
    * Claims a ready pod of the pool for a sandbox: one merge patch with the pod's
    * resourceVersion as precondition. Returns the claimed pod's name, or undefined when no pod
-   * could be claimed (empty pool, or every candidate taken by someone else first).
+   * could be claimed (empty pool, or every candidate taken by someone else first). Every first
+   * try counts as demand (a demand-sized pool grows to it), hit or miss.
    */
-  async function claim(pool: WarmPoolConfig, tenant: string, patch: (pod: k8s.V1Pod) => object): Promise<string | undefined> {
+  async function claim(
+    pool: WarmPoolConfig,
+    tenant: string,
+    patch: (pod: k8s.V1Pod) => object,
+    again = false,
+  ): Promise<string | undefined> {
     const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
+    // One sandbox is one unit of demand, however often its start tries (`again`: waiting for a returning pod).
+    if (!again) demand.set(pn, recordClaim(demand.get(pn) ?? [], now()));
     const { ready } = claimable(d.pods(), pn);
     const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant)).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
@@ -273,7 +285,7 @@ export function createWarmPools(d: WarmPoolDeps) {
       const pool = poolName(p.image, p.shape, p.nodeSelector);
       const { idle, ready } = claimable(all, pool);
       const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
-      return { pool, size: p.size, idle: idle.length, ready: ready.length, ...c };
+      return { pool, size: target(p, pool), idle: idle.length, ready: ready.length, ...c };
     });
   }
 
