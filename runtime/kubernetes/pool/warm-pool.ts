@@ -190,6 +190,19 @@ function trimSurplus(d: WarmPoolDeps, idle: k8s.V1Pod[], size: number) {
   }
 }
 
+/** Per pool: claims and refills since start (metrics). */
+function poolCounters() {
+  type Counts = Omit<PoolStats, "pool" | "size" | "idle" | "ready">;
+  const counted = new Map<string, Counts>();
+  const counts = (pool: string): Counts => counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
+  const count = (pool: string, key: keyof Counts) => {
+    const c = counts(pool);
+    c[key]++;
+    counted.set(pool, c);
+  };
+  return { count, counts: (pool: string) => ({ ...counts(pool) }) };
+}
+
 export function createWarmPools(d: WarmPoolDeps) {
   const inFlight = new Set<string>(); // pods being created or probed by this replica
   const claiming = new Set<string>(); // pods this replica is claiming: concurrent creates pick different ones
@@ -202,12 +215,8 @@ export function createWarmPools(d: WarmPoolDeps) {
   const now = d.now ?? Date.now;
   const demand = new Map<string, DemandBuckets>(); // per pool: claims per 10 s (demand-sized pools)
   const target = (p: WarmPoolConfig, name: string) => demandTarget(p, demand.get(name) ?? [], now());
-  const counted = new Map<string, Omit<PoolStats, "pool" | "size" | "idle" | "ready">>(); // per pool: claims and refills since start (metrics)
-  const count = (pool: string, key: "hits" | "misses" | "refills" | "refillFailures") => {
-    const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
-    c[key]++;
-    counted.set(pool, c);
-  };
+  const demanded = (name: string) => demand.set(name, recordClaim(demand.get(name) ?? [], now()));
+  const { count, counts } = poolCounters();
 
   async function refillOnce(): Promise<void> {
     const all = d.pods();
@@ -247,16 +256,10 @@ export function createWarmPools(d: WarmPoolDeps) {
    * could be claimed (empty pool, or every candidate taken by someone else first). Every first
    * try counts as demand (a demand-sized pool grows to it), hit or miss.
    */
-  async function claim(
-    pool: WarmPoolConfig,
-    tenant: string,
-    patch: (pod: k8s.V1Pod) => object,
-    again = false,
-  ): Promise<string | undefined> {
+  async function claim(pool: WarmPoolConfig, tenant: string, patch: (pod: k8s.V1Pod) => object, again = false) {
     const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
-    // One sandbox is one unit of demand, however often its start tries (`again`: waiting for a returning pod).
-    if (!again) demand.set(pn, recordClaim(demand.get(pn) ?? [], now()));
+    if (!again) demanded(pn); // one sandbox, one unit of demand (`again`: its start waits for a returning pod)
     const { ready } = claimable(d.pods(), pn);
     const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant)).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
@@ -284,8 +287,7 @@ export function createWarmPools(d: WarmPoolDeps) {
     return d.pools.map((p) => {
       const pool = poolName(p.image, p.shape, p.nodeSelector);
       const { idle, ready } = claimable(all, pool);
-      const c = counted.get(pool) ?? { hits: 0, misses: 0, refills: 0, refillFailures: 0 };
-      return { pool, size: target(p, pool), idle: idle.length, ready: ready.length, ...c };
+      return { pool, size: target(p, pool), idle: idle.length, ready: ready.length, ...counts(pool) };
     });
   }
 
