@@ -86,6 +86,20 @@ describe("warm pools on the real cluster", () => {
     await b.until(r2.id, ["COMPLETED"]);
   }, 90_000);
 
+  it("a working directory the pool was not made with is applied at claim: warm, made, every command starts there", async () => {
+    await waitFor("pool refilled", 90_000, async () => ((await readyIdle()).length >= 1 ? true : undefined));
+    const r = await a.c.create("t", { spec: spec({ workingDir: "/srv/job-7" }), echo: {}, requestId: "" });
+    const s = await a.until(r.id, ["RUNNING"]);
+    expect(warmPodOf(s.imageNote), s.imageNote).toBeDefined();
+    expect((await a.run(r.id, ["pwd"])).out).toBe("/srv/job-7\n");
+    expect((await a.run(r.id, ["/bin/sh", "-c", "touch here && ls /srv/job-7"])).out).toBe("here\n");
+    // The other replica adopted it: the same directory.
+    await b.until(r.id, ["RUNNING"], 10_000);
+    expect((await b.run(r.id, ["pwd"])).out).toBe("/srv/job-7\n");
+    a.c.remove("t", r.id, { graceMs: 0, allowMissing: false });
+    await a.until(r.id, ["COMPLETED"]);
+  }, 90_000);
+
   it("two replicas creating at once never claim the same pod; past the pool, creates are cold", async () => {
     await waitFor("pool refilled", 90_000, async () => ((await readyIdle()).length >= SIZE ? true : undefined));
     const made = await Promise.all(

@@ -84,7 +84,7 @@ describe("poolFor", () => {
     ["resources the pool was not made with", sb({ requests: { cpu: "1" } }), false, false],
     ["a GPU", sb({ limits: { gpuCount: 1 } }), false, false],
     ["volumes", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), false, false],
-    ["a working directory", sb({ workingDir: "/w" }), false, false],
+    ["a working directory (applied at claim)", sb({ workingDir: "/w" }), false, true],
     ["egress its pod would have been started with (netinit)", sb(), true, false],
     ["host aliases (a Compose file's service names)", sb({ hostAliases: ["db"] }), false, false],
     ["arguments to the image's entrypoint", sb({ imageEntrypoint: true }), false, false],
@@ -120,6 +120,13 @@ describe("poolFor", () => {
       expect("why" in m && m.why).toMatch(/serves the sandbox's runner/);
     });
     it("a pool that serves it is the answer", () => expect(poolMatch(sb(), pools, false)).toEqual({ pool: pools[0] }));
+    it("a working directory no pool was made with: the image's pool, the directory applied at claim", () => {
+      expect(poolMatch(sb({ workingDir: "/w" }), pools, false)).toEqual({ pool: pools[0], workingDir: "/w" });
+      // A pool made with one working directory does not serve another.
+      const wd = [{ image: "python:3.11", size: 1, shape: { requests: {}, limits: {}, workingDir: "/a" } }];
+      expect(poolMatch(sb({ workingDir: "/b" }), wd, false)).toMatchObject({ why: expect.stringMatching(/working directory \/a/) });
+      expect(poolMatch(sb({ workingDir: "/a" }), wd, false)).toEqual({ pool: wd[0] });
+    });
   });
 
   describe("with a template pool (image, resources, working directory)", () => {
@@ -444,8 +451,15 @@ describe("refill waits for claims to pause", () => {
       await new Promise((r) => setImmediate(r));
       return created.length;
     };
-    return { w, tick, take: (k: number) => (pods = pods.slice(k)) };
+    return { w, tick, take: (k: number) => (pods = pods.slice(k)), add: (p: V1Pod) => (pods = [...pods, p]) };
   }
+
+  it("a claim that needs /bin/sh takes only a pod whose image has it", async () => {
+    const s = setup(0);
+    s.add({ ...readyPod("plain"), metadata: { ...readyPod("plain").metadata, annotations: { "hangar.dev/exec": "plain" } } });
+    expect(await s.w.claim(pool, "t1", () => ({}), { shell: true })).toBeUndefined();
+    expect(await s.w.claim(pool, "t1", () => ({}))).toBe("plain");
+  });
 
   it("a claim defers the refill until claims pause for the quiet period", async () => {
     const s = setup(4);
@@ -599,8 +613,8 @@ describe("demand-sized pools (image=min-max)", () => {
     expect(deleted).toHaveLength(3);
     // A retry of the same start (waiting for a returning pod) is not more demand.
     await w.claim(pool, "t1", () => ({}));
-    await w.claim(pool, "t1", () => ({}), true);
-    await w.claim(pool, "t1", () => ({}), true);
+    await w.claim(pool, "t1", () => ({}), { again: true });
+    await w.claim(pool, "t1", () => ({}), { again: true });
     expect(w.stats()[0]?.size).toBe(1);
   });
 });

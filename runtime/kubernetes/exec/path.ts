@@ -20,6 +20,8 @@ export interface ExecTarget {
   exited: boolean;
   /** Env applied to every command: the spec's env when the pod was claimed from a pool. */
   baseEnv?: Record<string, string>;
+  /** A working directory applied at claim (the pod was made without it): every command starts there. */
+  workingDir?: string;
 }
 
 export function createExecPath(o: {
@@ -65,13 +67,14 @@ export function createExecPath(o: {
     if (opts.bulk && !opts.tty && t.shell && o.agents) await o.agents.open(t.pod);
     // A shell-less pod has a channel only when netinit's copy of the agent could be started
     // directly: its commands then ride it, killable by the agent (ADR 0032).
-    let p = !opts.tty ? viaAgent(t.pod, opts.argv, env) : undefined;
+    const argv = t.workingDir && t.shell ? inDir(t.workingDir, opts.argv) : opts.argv;
+    let p = !opts.tty ? viaAgent(t.pod, argv, env) : undefined;
     if (!p) {
       p = await kubeExec({
         kc: o.kubeConfig,
         namespace: o.namespace,
         pod: t.pod,
-        argv: inCell(t.pod, withEnv(opts.argv, env)),
+        argv: inCell(t.pod, withEnv(argv, env)),
         tty: opts.tty,
         shell: t.shell,
         noInput: opts.noInput,
@@ -187,6 +190,9 @@ function blamePodOnSignal(
 
 export { NO_PROGRAM } from "../pod/no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
+
+/** The command started in `dir` (sh replaced by it at once: its pid, exit code and signals are the command's). */
+export const inDir = (dir: string, argv: string[]) => ["/bin/sh", "-c", 'cd -- "$0" && exec "$@"', dir, ...argv];
 
 const withEnv = (argv: string[], env: Record<string, string>) =>
   Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv;

@@ -34,8 +34,11 @@ export function startedNote(
   return `${note}${users}${shell ? "" : "; image has no /bin/sh: plain commands only"}${coldWhy ? `; cold start: ${coldWhy}` : ""}`;
 }
 
-/** Writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
+/** Makes a working directory applied at claim and writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
 export async function placeFiles(o: PlaceFilesOptions, t: Tracked, note: string): Promise<StartedSandbox> {
+  // A working directory applied at claim exists before the first command, as the kubelet makes a container's.
+  if (t.workingDir && (await o.run(t.pod, ["/bin/sh", "-c", 'mkdir -p -- "$1"', "hangar-workdir", t.workingDir])) !== 0)
+    throw new Error(`could not make the working directory ${t.workingDir}`);
   for (const f of t.spec.files) {
     if (!t.shell) throw new Error("the image has no /bin/sh, which mounted files need");
     const dir = f.path.replace(/\/[^/]*$/, "") || "/";

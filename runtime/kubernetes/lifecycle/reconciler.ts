@@ -69,6 +69,10 @@ function adoptedRecord(o: ReconcilerOptions, id: string, p: k8s.V1Pod): SandboxR
   return rec;
 }
 
+/** A claimed pool pod made without the sandbox's working directory: it was applied at claim, and is for every command. */
+const claimedWorkingDir = (p: k8s.V1Pod, wd: string | undefined) =>
+  wd && p.spec?.containers?.find((c) => c.name === "main")?.workingDir !== wd ? { workingDir: wd } : {};
+
 /** A pod with a record that this process did not start: track it so exec, exits and the reaper work on it. */
 function adopt(o: ReconcilerOptions, id: string, p: k8s.V1Pod): Tracked | undefined {
   // Without the finalizer the record was released (retention ended): do not bring it back.
@@ -80,6 +84,7 @@ function adopt(o: ReconcilerOptions, id: string, p: k8s.V1Pod): Tracked | undefi
     id,
     pod: p.metadata?.name ?? podName(id),
     baseEnv: claimed ? rec.spec.env : undefined,
+    ...(claimed ? claimedWorkingDir(p, rec.spec.workingDir) : {}),
     runnerId: rec.runnerId,
     spec: rec.spec,
     gvisor: rec.gvisor,

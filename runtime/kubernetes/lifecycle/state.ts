@@ -21,6 +21,8 @@ export interface Tracked {
   pod: string;
   /** Env applied to every exec: the spec's env when the pod was claimed from a pool. */
   baseEnv?: Record<string, string>;
+  /** A working directory the pod was not made with, applied at claim: every command starts there. */
+  workingDir?: string;
   runnerId: string;
   spec: SandboxSpec;
   /** Runs under a gVisor runtime class (decided at admission, from the record). */

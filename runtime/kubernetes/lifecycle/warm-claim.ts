@@ -39,14 +39,15 @@ export function poolOf(
   return poolMatch(record.spec, o.pools, o.egressFixedAtStart && egress, runner?.nodeSelector);
 }
 
-/** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place). */
-function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k8s.V1Pod, nowMs: number) {
+/** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place nor a directory to make). */
+function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k8s.V1Pod, nowMs: number, workingDir?: string) {
   const spec = record.spec;
   const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
   const where = `kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`;
-  const running: StartedSandbox | undefined = spec.files.length
-    ? undefined
-    : { imageNote: startedNote(o.place, where, p, !!record.gvisor, shell), startedAtMs: nowMs, stored: true };
+  const running: StartedSandbox | undefined =
+    spec.files.length || workingDir
+      ? undefined
+      : { imageNote: startedNote(o.place, where, p, !!record.gvisor, shell), startedAtMs: nowMs, stored: true };
   const recordText = running
     ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs })
     : text;
@@ -59,28 +60,32 @@ function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k
 export async function claimWarm(
   o: WarmClaimOptions,
   t: Tracked,
-  pool: WarmPoolConfig,
+  match: { pool: WarmPoolConfig; workingDir?: string },
   record: SandboxRecord,
   text: string,
 ): Promise<StartedSandbox | undefined> {
   const warm = o.state.warm;
   if (!warm) return undefined;
+  const { pool, workingDir } = match;
   let running: StartedSandbox | undefined;
   const patch = (p: k8s.V1Pod) => {
-    const c = claimFor(o, record, text, p, o.place.now());
+    const c = claimFor(o, record, text, p, o.place.now(), workingDir);
     running = c.running;
     return c.patch;
   };
-  let claimedPod = await warm.claim(pool, record.tenant, patch);
+  // A working directory applied at claim needs /bin/sh in the pod (made with mkdir, entered with cd).
+  const shell = workingDir !== undefined;
+  let claimedPod = await warm.claim(pool, record.tenant, patch, { shell });
   // A reusable pod on its way back is worth a short wait: a cold start takes seconds (ADR 0040).
   // Every return wakes the waiting claims; one of them gets the pod, the others wait on, within the bound.
   const until = o.place.now() + RETURN_WAIT_MS;
   while (!claimedPod && o.place.now() < until && (await waitForReturn(o.state, o.place.now())))
-    claimedPod = await warm.claim(pool, record.tenant, patch, true);
+    claimedPod = await warm.claim(pool, record.tenant, patch, { again: true, shell });
   if (!claimedPod) return undefined;
   emit(o.state, { t: "stored", id: record.id });
   t.pod = claimedPod;
   t.baseEnv = record.spec.env;
+  if (workingDir) t.workingDir = workingDir;
   const pod = o.place.getPod(claimedPod);
   t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";

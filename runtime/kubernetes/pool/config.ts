@@ -135,15 +135,20 @@ export function poolMatch(
   pools: WarmPoolConfig[],
   mustBeCold: boolean,
   nodeSelector?: Record<string, string>,
-): { pool: WarmPoolConfig } | { why: string } {
+): { pool: WarmPoolConfig; workingDir?: string } | { why: string } {
   if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
-  if (mustBeCold)
-    return { why: "it allows egress, and a pool pod's egress rules are set when it starts (netinit), with none" };
+  if (mustBeCold) return { why: "it allows egress, and a pool pod's egress rules are set when it starts (netinit), with none" };
   const s = poolShapeOf(spec);
   if (!("shape" in s)) return { why: `${s.reason}, which a pool pod was not made with` };
   const key = poolKey(spec.image, s.shape, nodeSelector);
   const pool = pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
   if (pool) return { pool };
+  // A working directory a pool's pods were not made with is applied at claim (made, and every command started in it).
+  if (s.shape.workingDir) {
+    const bare = poolKey(spec.image, { ...s.shape, workingDir: undefined }, nodeSelector);
+    const any = pools.find((p) => !p.shape?.workingDir && poolKey(p.image, p.shape, p.nodeSelector) === bare);
+    if (any) return { pool: any, workingDir: s.shape.workingDir };
+  }
   const sameImage = pools.filter((p) => p.image === spec.image);
   if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
   const sel = poolKey("", undefined, nodeSelector);

@@ -34,6 +34,12 @@ export {
   type WarmPoolEntry,
 } from "./config.js";
 
+/** again: a retry of the same start (waiting for a returning pod), not more demand; shell: only a pod whose image has /bin/sh. */
+export interface ClaimHow {
+  again?: boolean;
+  shell?: boolean;
+}
+
 export interface ClaimFor {
   id: string;
   spec: SandboxSpec;
@@ -256,12 +262,16 @@ export function createWarmPools(d: WarmPoolDeps) {
    * could be claimed (empty pool, or every candidate taken by someone else first). Every first
    * try counts as demand (a demand-sized pool grows to it), hit or miss.
    */
-  async function claim(pool: WarmPoolConfig, tenant: string, patch: (pod: k8s.V1Pod) => object, again = false) {
+  async function claim(pool: WarmPoolConfig, tenant: string, patch: (pod: k8s.V1Pod) => object, how: ClaimHow = {}) {
+    const { again = false, shell = false } = how;
     const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
     if (!again) demanded(pn); // one sandbox, one unit of demand (`again`: its start waits for a returning pod)
     const { ready } = claimable(d.pods(), pn);
-    const order = ready.filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant)).sort(() => Math.random() - 0.5); // replicas start at different pods
+    const order = ready
+      .filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant))
+      .filter((p) => !shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh")
+      .sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
       if (claiming.has(name)) continue;
