@@ -32,7 +32,7 @@ if os.fork(): os._exit(0)
 time.sleep(1000)' < /dev/null > /dev/null 2>&1
 ipcmk -M 4096 > /dev/null
 python3 -c 'import _posixshmem, os; os.ftruncate(_posixshmem.shm_open("/hangarplant", os.O_CREAT|os.O_RDWR, 0o600), 4096)'
-python3 -c 'import ctypes; k=ctypes.CDLL(None).syscall(248, b"user", b"hangar-planted", b"v", 1, -4); print("keyring", "planted" if k > 0 else "refused")'
+python3 -c 'import ctypes; c=ctypes.CDLL(None, use_errno=True); k=c.syscall(248, b"user", b"hangar-planted", b"v", 1, -4); print("keyring", "planted" if k > 0 else "refused errno %d" % ctypes.get_errno())'
 sleep 0.3
 ls /proc | grep -c '^[0-9]'
 """
@@ -101,6 +101,10 @@ def test_the_next_sandbox_in_the_same_pod_finds_nothing_of_the_last(reuse_hangar
     r = first.exec(["/bin/sh", "-c", PLANT]).result()
     assert r.returncode == 0, (r.stdout, r.stderr)
     assert int(r.stdout.split()[-1]) >= 6, f"the planted processes are not running: {r.stdout}"
+    # A key in the session keyring: planted (and looked for below), or refused outright by the
+    # runtime's seccomp profile (EPERM: RuntimeDefault denies add_key), so none can carry over.
+    keyring = re.search(r"keyring (planted|refused errno \d+)", r.stdout)
+    assert keyring and keyring.group(1) in ("planted", "refused errno 1"), r.stdout
     first.stop().result()
     assert killed_ms(reuse_hangar.log_path, first.sandbox_id) <= 1000
 
