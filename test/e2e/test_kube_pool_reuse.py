@@ -68,6 +68,15 @@ def wait_idle(n: int = 1, timeout: float = 90) -> list[dict]:
     raise AssertionError(f"no {n} idle reusable pool pod(s) within {timeout} s: {[p['metadata']['name'] for p in idle_cell_pods()]}")
 
 
+def cleanup_reuse() -> None:
+    """Removes every reusable pool pod and ended-record ConfigMap a test's Hangar left."""
+    for p in _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fcell%3Dtrue")["items"]:
+        _kube("PATCH", f"/api/v1/namespaces/{NAMESPACE}/pods/{p['metadata']['name']}", json.dumps({"metadata": {"finalizers": None}}).encode(), "application/merge-patch+json")
+        _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{p['metadata']['name']}?gracePeriodSeconds=0")
+    for cm in _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/configmaps?labelSelector=hangar.dev%2Fended-record%3Dtrue")["items"]:
+        _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/configmaps/{cm['metadata']['name']}")
+
+
 @pytest.fixture
 def reuse_hangar():
     h = start_hangar(REUSE)
@@ -75,11 +84,7 @@ def reuse_hangar():
         yield h
     finally:
         stop_hangar(h)
-        for p in _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods?labelSelector=hangar.dev%2Fcell%3Dtrue")["items"]:
-            _kube("PATCH", f"/api/v1/namespaces/{NAMESPACE}/pods/{p['metadata']['name']}", json.dumps({"metadata": {"finalizers": None}}).encode(), "application/merge-patch+json")
-            _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/pods/{p['metadata']['name']}?gracePeriodSeconds=0")
-        for cm in _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/configmaps?labelSelector=hangar.dev%2Fended-record%3Dtrue")["items"]:
-            _kube("DELETE", f"/api/v1/namespaces/{NAMESPACE}/configmaps/{cm['metadata']['name']}")
+        cleanup_reuse()
 
 
 def killed_ms(log_path: str, sandbox_id: str) -> float:

@@ -112,7 +112,8 @@ describe("warm pools on the real cluster", () => {
     const states = await Promise.all(made.map(({ r, rep }) => rep.until(r.id, ["RUNNING"], 90_000)));
     const pods = states.map((s) => warmPodOf(s.imageNote) ?? `cold:${s.id}`);
     // Past the pool: each cold one says its pool had no idle pod.
-    for (const s of states.filter((x) => !warmPodOf(x.imageNote))) expect(s.imageNote).toMatch(/cold start: its warm pool .* had no idle pod/);
+    for (const s of states.filter((x) => !warmPodOf(x.imageNote)))
+      expect(s.imageNote).toMatch(/cold start: its warm pool .* had no idle pod/);
     expect(new Set(pods).size).toBe(pods.length);
     const warm = pods.filter((p) => !p.startsWith("cold:"));
     expect(warm.length).toBeGreaterThanOrEqual(1);

@@ -17,13 +17,7 @@ import {
   type WarmPoolConfig,
 } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { DEFAULT_MAIN_ARGV } from "../../core/types.js";
-import {
-  DEMAND_BUCKET_MS,
-  DEMAND_WINDOW_MS,
-  type DemandBuckets,
-  demandTarget,
-  recordClaim,
-} from "../../runtime/kubernetes/pool/demand.js";
+import { DEMAND_BUCKET_MS, DEMAND_WINDOW_MS, type DemandBuckets, demandTarget, recordClaim } from "../../runtime/kubernetes/pool/demand.js";
 import { spec } from "./fixtures.js";
 
 describe("HANGAR_KUBE_WARM_POOLS", () => {
@@ -85,6 +79,12 @@ describe("poolFor", () => {
     ["a GPU", sb({ limits: { gpuCount: 1 } }), false, false],
     ["volumes", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), false, false],
     ["a working directory (applied at claim)", sb({ workingDir: "/w" }), false, true],
+    [
+      "secrets (written at claim, sourced by every command)",
+      sb({ secrets: [{ store: "s", name: "n", envVar: "E", at: "x" }] }),
+      false,
+      true,
+    ],
     ["egress its pod would have been started with (netinit)", sb(), true, false],
     ["host aliases (a Compose file's service names)", sb({ hostAliases: ["db"] }), false, false],
     ["arguments to the image's entrypoint", sb({ imageEntrypoint: true }), false, false],
@@ -100,8 +100,20 @@ describe("poolFor", () => {
     const whys: [string, Parameters<typeof poolFor>[0], WarmPoolConfig[], boolean, RegExp][] = [
       ["no pools at all", sb(), [], false, /no warm pools are configured \(HANGAR_KUBE_WARM_POOLS\)/],
       ["egress under netinit", sb(), pools, true, /allows egress.*set when it starts/],
-      ["a field no pool pod takes, named", sb({ volumes: [{ name: "v", mountPath: "/v" }] }), pools, false, /^it sets volumes, which a pool pod/],
-      ["another image, with the images pooled", sb({ image: "node:22" }), pools, false, /no warm pool runs image node:22 \(pools: python:3\.11\)/],
+      [
+        "a field no pool pod takes, named",
+        sb({ volumes: [{ name: "v", mountPath: "/v" }] }),
+        pools,
+        false,
+        /^it sets volumes, which a pool pod/,
+      ],
+      [
+        "another image, with the images pooled",
+        sb({ image: "node:22" }),
+        pools,
+        false,
+        /no warm pool runs image node:22 \(pools: python:3\.11\)/,
+      ],
       [
         "the image pooled, other resources: both shapes said",
         sb({ requests: { memory: "1Gi" } }),
@@ -189,7 +201,6 @@ describe("poolShapeOf", () => {
     ["its own main process", { argv: ["python", "-m", "http.server"] }, /main process/],
     ["volumes", { volumes: [{ name: "v", mountPath: "/v" }] }, /volumes/],
     ["a runtime class", { runtimeClass: "gvisor" }, /runtime class/],
-    ["secrets", { secrets: [{ store: "s", name: "n", env: "E" }] as never }, /secrets/],
     ["a startup probe", { startupProbe: { argv: ["true"] } as never }, /startup probe/],
     ["sidecars", { sidecars: [{ name: "db" }] as never }, /beside the primary/],
     ["service ports", { services: [{ port: 80 }] as never }, /service ports/],

@@ -8,6 +8,7 @@ import { errors } from "../../../core/errors.js";
 import type { ExecOptions, ExecProcess, ExecStats } from "../../types.js";
 import type { createAgentLinks } from "./agent-link.js";
 import { kubeExec } from "./plain.js";
+import { claimWrap } from "./claim-wrap.js";
 import { NO_PROGRAM } from "../pod/no-program.js";
 import { endedBySignal } from "../../../core/exit-code.js";
 
@@ -22,6 +23,8 @@ export interface ExecTarget {
   baseEnv?: Record<string, string>;
   /** A working directory applied at claim (the pod was made without it): every command starts there. */
   workingDir?: string;
+  /** The sandbox's secrets, written by the claim into this file (claim-wrap.ts): every command gets them. */
+  secretEnvFile?: string;
 }
 
 export function createExecPath(o: {
@@ -58,8 +61,7 @@ export function createExecPath(o: {
 
   async function exec(t: ExecTarget, opts: ExecOptions): Promise<ExecProcess> {
     if (opts.sidecar) return execSidecar(t, opts.sidecar, opts);
-    const env = { ...t.baseEnv, ...opts.env };
-    if (Object.keys(env).length && !t.shell)
+    if (Object.keys({ ...t.baseEnv, ...opts.env }).length && !t.shell)
       throw errors.invalidField("exec.env", "the image has no /bin/sh, which per-command environment variables need");
     if (!t.shell && /^(\/bin\/|\/usr\/bin\/)?(sh|bash)$/.test(opts.argv[0] ?? "")) throw errors.noShell(`"${opts.argv[0]}"`);
     // Bulk data waits for the agent (a new pod's opens as it starts): through the apiserver each
@@ -67,7 +69,7 @@ export function createExecPath(o: {
     if (opts.bulk && !opts.tty && t.shell && o.agents) await o.agents.open(t.pod);
     // A shell-less pod has a channel only when netinit's copy of the agent could be started
     // directly: its commands then ride it, killable by the agent (ADR 0032).
-    const argv = t.workingDir && t.shell ? inDir(t.workingDir, opts.argv) : opts.argv;
+    const { argv, env } = claimApplied(t, opts.argv, { ...t.baseEnv, ...opts.env });
     let p = !opts.tty ? viaAgent(t.pod, argv, env) : undefined;
     if (!p) {
       p = await kubeExec({
@@ -130,6 +132,12 @@ export function createExecPath(o: {
   return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
+/** What the claim applied (working directory, secrets: claim-wrap.ts) wraps the command, its env inside the wrap. */
+function claimApplied(t: ExecTarget, argv: string[], env: Record<string, string>) {
+  if (!t.shell || (!t.workingDir && !t.secretEnvFile)) return { argv, env };
+  return { argv: claimWrap(argv, { dir: t.workingDir, envFile: t.secretEnvFile, env }), env: {} };
+}
+
 /** A plain exec's argv into a reusable pod's main container: through `hangar-agent run`, into the sandbox's cell. */
 function cellArgv(cellAgent: ((pod: string) => string | undefined) | undefined, pod: string, argv: string[], container?: string) {
   const agent = container ? undefined : cellAgent?.(pod);
@@ -190,9 +198,6 @@ function blamePodOnSignal(
 
 export { NO_PROGRAM } from "../pod/no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
-
-/** The command started in `dir` (sh replaced by it at once: its pid, exit code and signals are the command's). */
-export const inDir = (dir: string, argv: string[]) => ["/bin/sh", "-c", 'cd -- "$0" && exec "$@"', dir, ...argv];
 
 const withEnv = (argv: string[], env: Record<string, string>) =>
   Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv;

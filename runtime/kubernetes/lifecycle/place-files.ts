@@ -3,6 +3,7 @@ import type * as k8s from "@kubernetes/client-node";
 import type { StartedSandbox } from "../../types.js";
 import type { UsernsMode } from "../pod/userns.js";
 import type { KubeState, Tracked } from "./state.js";
+import { secretEnvText } from "../exec/claim-wrap.js";
 
 export interface PlaceFilesOptions {
   state: KubeState;
@@ -35,7 +36,18 @@ export function startedNote(
 }
 
 /** Makes a working directory applied at claim and writes the mounted files (through exec: needs sh), then the sandbox counts as started. */
-export async function placeFiles(o: PlaceFilesOptions, t: Tracked, note: string): Promise<StartedSandbox> {
+export async function placeFiles(
+  o: PlaceFilesOptions,
+  t: Tracked,
+  note: string,
+  secretEnv?: Record<string, string>,
+): Promise<StartedSandbox> {
+  // Secrets applied at claim: a file only the sandbox's user reads, sourced by every command (claim-wrap.ts).
+  if (t.secretEnvFile && secretEnv) {
+    const write = 'umask 077 && mkdir -p "${1%/*}" && cat > "$1"';
+    if ((await o.run(t.pod, ["/bin/sh", "-c", write, "hangar-secrets", t.secretEnvFile], Buffer.from(secretEnvText(secretEnv)))) !== 0)
+      throw new Error("could not write the sandbox's secrets into its pod");
+  }
   // A working directory applied at claim exists before the first command, as the kubelet makes a container's.
   if (t.workingDir && (await o.run(t.pod, ["/bin/sh", "-c", 'mkdir -p -- "$1"', "hangar-workdir", t.workingDir])) !== 0)
     throw new Error(`could not make the working directory ${t.workingDir}`);

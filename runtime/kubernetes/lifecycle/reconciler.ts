@@ -14,6 +14,7 @@ import { podName } from "../pod/spec.js";
 import { observePod, type PodView } from "../pod/state.js";
 import { podStep } from "../pod/step.js";
 import { decodeRecord, readRecord, unreadableRecord } from "../../record-codec.js";
+import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
 import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
@@ -85,6 +86,7 @@ function adopt(o: ReconcilerOptions, id: string, p: k8s.V1Pod): Tracked | undefi
     pod: p.metadata?.name ?? podName(id),
     baseEnv: claimed ? rec.spec.env : undefined,
     ...(claimed ? claimedWorkingDir(p, rec.spec.workingDir) : {}),
+    ...(claimed && rec.spec.secrets?.length ? { secretEnvFile: SECRET_ENV_FILE } : {}),
     runnerId: rec.runnerId,
     spec: rec.spec,
     gvisor: rec.gvisor,

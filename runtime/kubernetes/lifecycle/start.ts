@@ -64,7 +64,7 @@ async function startPod(
   o.state.tracked.set(id, t);
   const match = poolOf(o.warm, record, runner);
   if (match && "pool" in match) {
-    const claimed = await claimWarm(o.warm, t, match, record, text);
+    const claimed = await claimWarm(o.warm, t, match, record, text, secrets?.env);
     if (claimed) return claimed;
   }
   // Why it starts cold, in its status from now on (and in the note it runs with).

@@ -23,6 +23,8 @@ export interface Tracked {
   baseEnv?: Record<string, string>;
   /** A working directory the pod was not made with, applied at claim: every command starts there. */
   workingDir?: string;
+  /** The sandbox's secrets were written by the claim into this file (exec/claim-wrap.ts). */
+  secretEnvFile?: string;
   runnerId: string;
   spec: SandboxSpec;
   /** Runs under a gVisor runtime class (decided at admission, from the record). */

@@ -12,6 +12,7 @@ import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
 import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } from "./state.js";
 import { isCellPod } from "../pool/reuse.js";
+import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
 
 export interface WarmClaimOptions {
   namespace: string;
@@ -40,12 +41,12 @@ export function poolOf(
 }
 
 /** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place nor a directory to make). */
-function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k8s.V1Pod, nowMs: number, workingDir?: string) {
+function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k8s.V1Pod, nowMs: number, more: boolean) {
   const spec = record.spec;
   const shell = p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
   const where = `kubernetes: warm pod ${o.namespace}/${p.metadata?.name ?? "?"} on node ${p.spec?.nodeName ?? "?"}`;
   const running: StartedSandbox | undefined =
-    spec.files.length || workingDir
+    spec.files.length || more
       ? undefined
       : { imageNote: startedNote(o.place, where, p, !!record.gvisor, shell), startedAtMs: nowMs, stored: true };
   const recordText = running
@@ -63,18 +64,20 @@ export async function claimWarm(
   match: { pool: WarmPoolConfig; workingDir?: string },
   record: SandboxRecord,
   text: string,
+  secretEnv?: Record<string, string>,
 ): Promise<StartedSandbox | undefined> {
   const warm = o.state.warm;
   if (!warm) return undefined;
   const { pool, workingDir } = match;
+  const secrets = Object.keys(secretEnv ?? {}).length > 0;
   let running: StartedSandbox | undefined;
   const patch = (p: k8s.V1Pod) => {
-    const c = claimFor(o, record, text, p, o.place.now(), workingDir);
+    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets);
     running = c.running;
     return c.patch;
   };
-  // A working directory applied at claim needs /bin/sh in the pod (made with mkdir, entered with cd).
-  const shell = workingDir !== undefined;
+  // A working directory or secrets applied at claim need /bin/sh in the pod (claim-wrap.ts).
+  const shell = workingDir !== undefined || secrets;
   let claimedPod = await warm.claim(pool, record.tenant, patch, { shell });
   // A reusable pod on its way back is worth a short wait: a cold start takes seconds (ADR 0040).
   // Every return wakes the waiting claims; one of them gets the pod, the others wait on, within the bound.
@@ -86,6 +89,7 @@ export async function claimWarm(
   t.pod = claimedPod;
   t.baseEnv = record.spec.env;
   if (workingDir) t.workingDir = workingDir;
+  if (secrets) t.secretEnvFile = SECRET_ENV_FILE;
   const pod = o.place.getPod(claimedPod);
   t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
@@ -94,5 +98,5 @@ export async function claimWarm(
     t.started = true;
     return running;
   }
-  return placeFiles(o.place, t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`);
+  return placeFiles(o.place, t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`, secretEnv);
 }

@@ -76,15 +76,14 @@ const isDefaultMain = (argv: string[]) =>
 
 /**
  * The shape of the pod a sandbox needs, when a pool pod could be it (pure, table-tested), or why
- * not: what the idle pod was not made with and cannot take on at claim. Env and mounted files are
- * fine (applied per exec / written at claim); tags, annotations and the lifetime are set by the claim.
+ * not: what the idle pod was not made with and cannot take on at claim. Env, secrets and mounted
+ * files are fine (applied per exec / written at claim); tags, annotations and the lifetime are set by the claim.
  */
 export function poolShapeOf(spec: SandboxSpec): { shape: PoolShape } | { reason: string } {
   const refused: [unknown, string][] = [
     [!isDefaultMain(spec.argv) || spec.imageEntrypoint, "its own main process (pool pods run the default one)"],
     [spec.volumes.length, "volumes"],
     [spec.runtimeClass, "a runtime class"],
-    [spec.secrets?.length, "secrets"],
     [spec.imagePull, "image pull credentials"],
     [spec.services?.length, "service ports"],
     [spec.startupProbe, "a startup probe"],

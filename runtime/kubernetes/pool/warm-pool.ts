@@ -196,6 +196,10 @@ function trimSurplus(d: WarmPoolDeps, idle: k8s.V1Pod[], size: number) {
   }
 }
 
+/** Whether this claim may try the pod: not being claimed here, its tenant's (reuse), with /bin/sh when the claim needs it. */
+const fits = (p: k8s.V1Pod, tenant: string, shell: boolean, claiming: Set<string>) =>
+  !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant) && (!shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh");
+
 /** Per pool: claims and refills since start (metrics). */
 function poolCounters() {
   type Counts = Omit<PoolStats, "pool" | "size" | "idle" | "ready">;
@@ -268,10 +272,7 @@ export function createWarmPools(d: WarmPoolDeps) {
     lastClaimMs.set(pn, now());
     if (!again) demanded(pn); // one sandbox, one unit of demand (`again`: its start waits for a returning pod)
     const { ready } = claimable(d.pods(), pn);
-    const order = ready
-      .filter((p) => !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant))
-      .filter((p) => !shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh")
-      .sort(() => Math.random() - 0.5); // replicas start at different pods
+    const order = ready.filter((p) => fits(p, tenant, shell, claiming)).sort(() => Math.random() - 0.5); // replicas start at different pods
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
       if (claiming.has(name)) continue;
