@@ -1,7 +1,7 @@
 /**
  * What a claim applies to a warm pool pod that its pod spec could not (ADR 0041), for every command:
  * the working directory, and the sandbox's secrets as environment variables, read from a file the
- * claim wrote into the sandbox (mode 0400). Pure, table-tested. The file is the sandbox's own — its
+ * claim wrote into the sandbox (mode 0600). Pure, table-tested. The file is the sandbox's own — its
  * secrets are its environment on a cold pod too — and goes with its pod or, reused, with its cell.
  */
 
