@@ -43,6 +43,7 @@ export async function buildKubeRuntime(
     pullProgressPort: cfg.kube.pullProgressPort,
     warmPools,
     poolReuse: cfg.kube.poolReuse,
+    earlyExec: cfg.kube.earlyExec,
     execAgent: cfg.kube.execAgentBinary ? agentBinary(readFileSync(cfg.kube.execAgentBinary)) : undefined,
     ...(cfg.kube.agentDirectPorts ? { agentDirectPorts: cfg.kube.agentDirectPorts } : {}),
     ...(cfg.kube.agentImagePath ? { agentImagePath: cfg.kube.agentImagePath } : {}),

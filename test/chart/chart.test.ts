@@ -114,6 +114,7 @@ describe("helm chart", () => {
       maxLifetimeSeconds: "HANGAR_MAX_LIFETIME_SECONDS",
       maxSandboxes: "HANGAR_MAX_SANDBOXES",
       poolReuse: "HANGAR_KUBE_POOL_REUSE",
+      earlyExec: "HANGAR_KUBE_EARLY_EXEC",
       maxExecsPerSandbox: "HANGAR_MAX_EXECS_PER_SANDBOX",
       maxExecs: "HANGAR_MAX_EXECS",
       maxFileBytes: "HANGAR_MAX_FILE_BYTES",

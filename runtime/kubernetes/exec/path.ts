@@ -52,6 +52,7 @@ export function createExecPath(o: {
     runToEnd(o.kubeConfig, o.namespace, pod, inCell(pod, argv, container), input, container);
 
   const probe = (pod: string, container?: string, stop?: () => boolean) => probeShell(run, pod, container, stop);
+  const probeOnce = (pod: string) => probeShellOnce(run, pod);
 
   /** Who a plain exec's command belongs to, and its last-resort kill (plain.ts). */
   const killing = (t: ExecTarget) => ({ sandboxId: t.id, ...(o.lastResort ? { lastResort: (why: string) => o.lastResort!(t, why) } : {}) });
@@ -129,7 +130,7 @@ export function createExecPath(o: {
     }
   }
 
-  return { run, probe, exec, stats: (): ExecStats => ({ ...stats }) };
+  return { run, probe, probeOnce, exec, stats: (): ExecStats => ({ ...stats }) };
 }
 
 /** What the claim applied (working directory, secrets: claim-wrap.ts) wraps the command, its env inside the wrap. */
@@ -167,7 +168,7 @@ async function probeShell(run: Run, pod: string, container?: string, stop?: () =
   const t0 = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await run(pod, ["/bin/sh", "-c", "exit 0"], undefined, container)) === 0;
+      return (await run(pod, SHELL_PROBE, undefined, container)) === 0;
     } catch (e) {
       if (NO_PROGRAM.test((e as Error).message ?? "")) return false;
       if (stop?.()) return false;
@@ -176,6 +177,13 @@ async function probeShell(run: Run, pod: string, container?: string, stop?: () =
     }
   }
 }
+
+/** One try of the shell probe: undefined when exec does not reach the container (yet). */
+const probeShellOnce = (run: Run, pod: string): Promise<boolean | undefined> =>
+  run(pod, SHELL_PROBE).then(
+    (code) => code === 0,
+    (e: Error) => (NO_PROGRAM.test(e.message ?? "") ? false : undefined),
+  );
 
 /**
  * A command killed by a signal while its pod went away did not fail on its own: the pod did
@@ -198,6 +206,7 @@ function blamePodOnSignal(
 
 export { NO_PROGRAM } from "../pod/no-program.js";
 const PROBE_PATIENCE_MS = 30_000;
+const SHELL_PROBE = ["/bin/sh", "-c", "exit 0"];
 
 const withEnv = (argv: string[], env: Record<string, string>) =>
   Object.keys(env).length ? ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv] : argv;

@@ -47,6 +47,11 @@ export interface KubeRuntimeOptions {
    * netinit and the exec agent's copy from netinit.
    */
   poolReuse?: boolean;
+  /**
+   * A cold start tries exec as soon as the pod's status shows netinit done and main being started,
+   * instead of waiting for the kubelet to report main running (up to one PLEG relist, 1 s; ADR 0041). Default on.
+   */
+  earlyExec?: boolean;
   /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */
   execAgent?: AgentBinary;
   /** With execAgent: the ports its direct link (ADR 0022) may listen on; unset = the exec channel only. */

@@ -11,7 +11,7 @@ import type { SandboxRecord } from "../../../core/types.js";
 import type { ExitInfo, StartedSandbox } from "../../types.js";
 import { SANDBOX_ID, TENANT } from "../pod/labels.js";
 import { podName } from "../pod/spec.js";
-import { observePod, type PodView } from "../pod/state.js";
+import { mayExecEarly, observePod, type PodView } from "../pod/state.js";
 import { podStep } from "../pod/step.js";
 import { decodeRecord, readRecord, unreadableRecord } from "../../record-codec.js";
 import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
@@ -135,6 +135,12 @@ function settleStart(o: ReconcilerOptions, t: Tracked, p: k8s.V1Pod, view: PodVi
       t.progress = reason;
       if (t.own) emit(o.state, { t: "progress", id: t.id, reason, preparing: pulling, ...(pull ? { pull } : {}) });
     }
+  }
+  // Main is being started (netinit done): exec may work before the kubelet reports it (ADR 0041).
+  if (t.settle && t.early && view.t === "starting" && mayExecEarly(p) && o.hasImage(p.spec?.nodeName ?? "", t.spec.image) !== false) {
+    const early = t.early;
+    t.early = undefined;
+    early();
   }
   if (t.settle && view.t !== "starting") {
     const settle = t.settle;

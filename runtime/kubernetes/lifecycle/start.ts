@@ -29,6 +29,8 @@ export interface StartOptions extends Pick<KubeRuntimeOptions, "kubeConfig" | "n
   fork?: ReturnType<typeof createForkVolumes>;
   agents?: { open(pod: string, shell?: boolean): Promise<unknown> };
   probe(pod: string, container?: string, stop?: () => boolean): Promise<boolean>;
+  /** One try of the shell probe: true/false as probe answers, undefined when exec does not work yet. */
+  probeOnce?(pod: string): Promise<boolean | undefined>;
   deletePod(name: string, why: string): Promise<void>;
   finish(t: Tracked, e: Omit<ExitInfo, "endedAtMs">): void;
 }
@@ -101,7 +103,10 @@ async function createPod(
 ): Promise<{ made?: k8s.V1Pod; settled: Promise<PodView> }> {
   const id = t.id;
   const secretNames = secrets ? await o.envSecrets.create(id, secrets) : [];
-  const settled = new Promise<PodView>((resolve) => (t.settle = resolve));
+  const settled = new Promise<PodView>((resolve) => {
+    t.settle = resolve;
+    if (o.probeOnce) t.early = () => void earlyExec(o, t, resolve);
+  });
   // A denial is retried for ~4 s (an apiserver that just restarted denies until its RBAC caches
   // fill); an unreachable apiserver is answered UNAVAILABLE at once, and the caller retries.
   const created = retryWhile(() => o.core.createNamespacedPod({ namespace: o.namespace, body: pod }), isForbidden, 5);
@@ -151,9 +156,32 @@ async function running(o: StartOptions, t: Tracked, view: PodView, cloned: boole
     const v = t.lastPod ? observePod(t.lastPod, o.place.now(), o.plan.startupTimeoutMs) : undefined;
     return v?.t === "exited" ? v : undefined;
   };
-  t.shell = await o.probe(t.pod, undefined, () => !!exitedNow());
+  t.shell = t.earlyShell ?? (await o.probe(t.pod, undefined, () => !!exitedNow()));
   const gone = exitedNow();
   if (gone) return exitedAtOnce(gone);
   void o.agents?.open(t.pod, t.shell); // shell-less too: netinit's copy makes its commands killable (ADR 0032)
   return placeFiles(o.place, t, `kubernetes: pod ${o.namespace}/${t.pod} on node ${t.lastPod?.spec?.nodeName ?? "?"}`);
+}
+
+/** How often, and how many times, a start tries exec before the pod's status says main runs. */
+export const EARLY_EXEC_EVERY_MS = 100;
+export const EARLY_EXEC_TRIES = 20;
+
+/**
+ * Tries the shell probe while main is being started (the reconciler saw mayExecEarly): the first
+ * answer settles the start as running, before the kubelet's next relist reports it (ADR 0041). A
+ * start settled meanwhile (the status came, or the pod failed) ends the tries.
+ */
+async function earlyExec(o: StartOptions, t: Tracked, resolve: (v: PodView) => void): Promise<void> {
+  for (let i = 0; i < EARLY_EXEC_TRIES && t.settle === resolve; i++) {
+    const shell = await o.probeOnce!(t.pod).catch(() => undefined);
+    if (t.settle !== resolve) return;
+    if (shell !== undefined) {
+      t.settle = undefined;
+      t.earlyShell = shell;
+      resolve({ t: "running" });
+      return;
+    }
+    await new Promise((r) => setTimeout(r, EARLY_EXEC_EVERY_MS));
+  }
 }

@@ -35,6 +35,10 @@ export interface Tracked {
   exited: boolean;
   started: boolean;
   settle?: (v: PodView) => void;
+  /** Set while a cold start may try exec before the pod's status says main runs (mayExecEarly); called once. */
+  early?: () => void;
+  /** What an early exec learned: the image has /bin/sh (undefined: no early exec answered). */
+  earlyShell?: boolean;
   lastPod?: k8s.V1Pod;
   /** The record annotation last seen on the pod, to notice changes made elsewhere. */
   recordText?: string;

@@ -149,3 +149,23 @@ export function slimPod(p: V1Pod): V1Pod {
   p.spec = slim;
   return p;
 }
+
+/**
+ * Whether exec may already work in a starting pod although its status does not say main runs
+ * (pure, table-tested; ADR 0041): scheduled, every init container (netinit) exited 0, main neither
+ * pulling nor failed, and nothing else gates it (no startup probe, no sidecars). The kubelet starts
+ * main in the same sync that wrote this status, but reports it running only after its next relist
+ * (up to 1 s later); an exec reaches the runtime at once.
+ */
+export function mayExecEarly(pod: V1Pod): boolean {
+  if (!pod.spec?.nodeName || pod.metadata?.deletionTimestamp) return false;
+  const inits = pod.spec.initContainers ?? [];
+  if (inits.some((c) => c.restartPolicy === "Always")) return false;
+  if (pod.spec.containers?.find((c) => c.name === "main")?.startupProbe) return false;
+  const done = (name: string) => pod.status?.initContainerStatuses?.find((s) => s.name === name)?.state?.terminated?.exitCode === 0;
+  if (!inits.every((c) => done(c.name))) return false;
+  const cs = pod.status?.containerStatuses?.find((c) => c.name === "main");
+  if (cs?.state?.running || cs?.state?.terminated) return false;
+  const waiting = cs?.state?.waiting?.reason;
+  return waiting === undefined || waiting === "ContainerCreating" || waiting === "PodInitializing";
+}

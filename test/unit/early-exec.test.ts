@@ -1,0 +1,68 @@
+/** When a cold start may try exec before the pod's status says main runs (mayExecEarly, ADR 0041). */
+import type { V1Pod } from "@kubernetes/client-node";
+import { describe, expect, it } from "vitest";
+import { mayExecEarly } from "../../runtime/kubernetes/pod/state.js";
+
+type Over = {
+  node?: string;
+  inits?: { name: string; restartPolicy?: string }[];
+  initStatus?: Record<string, number | "running" | undefined>;
+  main?: { waiting?: string; running?: boolean; terminated?: number };
+  probe?: boolean;
+  deleting?: boolean;
+};
+const pod = (o: Over = {}): V1Pod => ({
+  metadata: { name: "sbx-1", ...(o.deleting ? { deletionTimestamp: new Date(0) } : {}) },
+  spec: {
+    ...(o.node === "" ? {} : { nodeName: o.node ?? "n1" }),
+    initContainers: (o.inits ?? [{ name: "hangar-netinit" }]).map((c) => ({ image: "x", ...c })),
+    containers: [{ name: "main", image: "python", ...(o.probe ? { startupProbe: { exec: { command: ["true"] } } } : {}) }],
+  },
+  status: {
+    initContainerStatuses: Object.entries(o.initStatus ?? { "hangar-netinit": 0 }).map(([name, s]) => ({
+      name,
+      image: "x",
+      imageID: "",
+      ready: false,
+      restartCount: 0,
+      state:
+        s === "running" ? { running: {} } : s === undefined ? { waiting: { reason: "PodInitializing" } } : { terminated: { exitCode: s } },
+    })),
+    containerStatuses: o.main
+      ? [
+          {
+            name: "main",
+            image: "python",
+            imageID: "",
+            ready: false,
+            restartCount: 0,
+            state: o.main.running
+              ? { running: {} }
+              : o.main.terminated !== undefined
+                ? { terminated: { exitCode: o.main.terminated } }
+                : { waiting: { reason: o.main.waiting } },
+          },
+        ]
+      : [],
+  },
+});
+
+describe("mayExecEarly", () => {
+  const cases: [string, Over, boolean][] = [
+    ["netinit exited 0, main being created: try exec", { main: { waiting: "PodInitializing" } }, true],
+    ["main ContainerCreating", { main: { waiting: "ContainerCreating" } }, true],
+    ["no status for main yet", {}, true],
+    ["no init containers (NetworkPolicy enforcement), scheduled", { inits: [], initStatus: {} }, true],
+    ["not scheduled", { node: "" }, false],
+    ["netinit still running", { initStatus: { "hangar-netinit": "running" } }, false],
+    ["netinit not started", { initStatus: { "hangar-netinit": undefined } }, false],
+    ["netinit failed", { initStatus: { "hangar-netinit": 1 } }, false],
+    ["the kubelet already says main runs (the ordinary path)", { main: { running: true } }, false],
+    ["main exited", { main: { terminated: 0 } }, false],
+    ["main's image cannot be pulled", { main: { waiting: "ErrImagePull" } }, false],
+    ["a startup probe gates it", { probe: true, main: { waiting: "PodInitializing" } }, false],
+    ["sidecars gate it", { inits: [{ name: "hangar-netinit" }, { name: "db", restartPolicy: "Always" }] }, false],
+    ["being deleted", { deleting: true }, false],
+  ];
+  for (const [name, o, want] of cases) it(name, () => expect(mayExecEarly(pod(o))).toBe(want));
+});
