@@ -31,7 +31,7 @@ export const CONTAINER_RULES: Record<string, Rule> = {
   ),
   "Container.volume_mounts": h("mounts of spec.volumes", "test/e2e/test_wire.py::test_volume_mounts_read_only_and_sub_path"),
   "Container.secret_stores": c(
-    "secrets as environment variables of the main process and every exec, looked up for the caller's tenant in the stores HANGAR_SECRET_STORES configures (Kubernetes: the tenant's namespace, copied into a Secret owned by the pod; local: the tenant's directory); never echoed, stored or logged. INVALID_ARGUMENT naming the field for an unknown store, a bad name or an env_var clash; FAILED_PRECONDITION naming the field for a secret the tenant's store does not hold; with no stores configured, INVALID_ARGUMENT",
+    "secrets as environment variables of the main process and every exec, looked up for the caller's tenant in the stores HANGAR_SECRET_STORES configures (Kubernetes: the tenant's namespace, copied into a Secret owned by the pod; a sandbox served by a warm pool pod gets them at claim as a 0600 file in the sandbox that every command sources, ADR 0041; local: the tenant's directory); never echoed, stored or logged. INVALID_ARGUMENT naming the field for an unknown store, a bad name or an env_var clash; FAILED_PRECONDITION naming the field for a secret the tenant's store does not hold; with no stores configured, INVALID_ARGUMENT",
   ),
   "SecretStoreReference.store_name": c("a store HANGAR_SECRET_STORES names; another is INVALID_ARGUMENT listing the configured ones"),
   "SecretStoreReference.secrets": c(
