@@ -91,6 +91,36 @@ async function cleanNamespace(core, ns) {
   }
 }
 
+/**
+ * Writes the apiserver served so far, from its own metrics (apiserver_request_total), by verb and
+ * resource: what Hangar writes (pods without subresource, configmaps, secrets, services); the
+ * kubelet's pod status writes apart.
+ */
+function apiserverWrites() {
+  const kubectl = execFileSync("bash", ["test/cluster/lib.sh", "--print-bin"], { encoding: "utf8" }).trim() + "/kubectl";
+  const text = execFileSync(kubectl, ["get", "--raw", "/metrics"], { encoding: "utf8", maxBuffer: 1 << 27 });
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("apiserver_request_total{")) continue;
+    const l = Object.fromEntries([...line.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (!["POST", "PUT", "PATCH", "DELETE", "DELETECOLLECTION"].includes(l.verb)) continue;
+    if (!["pods", "configmaps", "secrets", "services"].includes(l.resource)) continue;
+    const key = `${l.verb} ${l.resource}${l.subresource ? `/${l.subresource}` : ""}`;
+    out[key] = (out[key] ?? 0) + Number(line.split(" ").pop());
+  }
+  return out;
+}
+
+/** Writes per completion between two apiserverWrites() readings. */
+function writesPer(before, after, n) {
+  const per = {};
+  for (const [k, v] of Object.entries(after)) if (v - (before[k] ?? 0) > 0) per[k] = Math.round(((v - (before[k] ?? 0)) / n) * 1000) / 1000;
+  const hangar = Object.entries(per)
+    .filter(([k]) => k !== "PATCH pods/status")
+    .reduce((a, [, v]) => a + v, 0);
+  return { by_request: per, hangar_per_sandbox: Math.round(hangar * 1000) / 1000 };
+}
+
 const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, "utf8")) : {};
 const run = {
   when: new Date().toISOString(),
@@ -185,7 +215,11 @@ if (KUBE) {
       if (now() - t0 > 300_000) throw new Error(`reusable pool did not reach ${BATCH} ready pods`);
       await sleep(500);
     }
+    const w0 = apiserverWrites();
     run.kubernetes_reuse = sdkLoop(reuse, REUSE_ROUNDS);
+    // Retention (5 s here) ends the ended records' ConfigMaps: wait for it, so their deletes count too.
+    await sleep(8000);
+    run.kubernetes_reuse.apiserver_writes = writesPer(w0, apiserverWrites(), REUSE_ROUNDS * BATCH);
   } finally {
     await stopHangar(reuse);
     await cleanNamespace(core, NS);
