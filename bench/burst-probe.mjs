@@ -2,7 +2,8 @@
 // workload (RL completions at once), on the test cluster. For each burst: when every create was
 // answered and every sandbox listed RUNNING, the CPU each cluster process used, and the apiserver's
 // pod PATCH/POST and etcd update counts and mean latencies over the burst. SECOND=1 adds a second
-// Hangar (plain exec, no pool) on the namespace, as make bench runs. Prints JSON lines.
+// Hangar (plain exec, no pool) on the namespace, as make bench runs. REUSE=1 makes the pool's pods
+// reusable (ADR 0040). Prints JSON lines.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { core, NS, now, sleep, stats, startHangar, unary, readyWarmPods, procUsage, rlWorkload } from "./lib.mjs";
@@ -81,6 +82,8 @@ const h = await startHangar({
   HANGAR_MAX_SANDBOXES: "1000",
   HANGAR_KUBE_EXEC_AGENT: "true",
   ...(process.env.AGENT_IMAGE_PATH ? { HANGAR_KUBE_AGENT_IMAGE_PATH: process.env.AGENT_IMAGE_PATH } : {}),
+  // REUSE=1: reusable pool pods (ADR 0040): the burst's sandboxes go back to the pool when deleted.
+  ...(process.env.REUSE ? { HANGAR_KUBE_POOL_REUSE: "true" } : {}),
 });
 const { client } = h;
 // SECOND=1: a second Hangar (plain exec, no pool) on the same namespace, as in make bench.

@@ -104,6 +104,10 @@ export function createRecords(o: RecordsOptions) {
         // Could not move: written on its pod below, which is then never reused.
       }
     }
+    // A reusable pod's stop takes milliseconds and ends in the record's ConfigMap: TERMINATING is not
+    // written to the pod (one apiserver write less per sandbox, ADR 0041). A crash in between leaves
+    // the stored record RUNNING, and the caller's stop, which got no answer, is asked again.
+    if (t?.cell && !t.exited && r.state === "TERMINATING") return;
     const annotations: Record<string, string> = { [RECORD_ANNOTATION]: encodeRecord(r) };
     if (t?.started) annotations[EXEC_ANNOTATION] = t.shell ? "sh" : "plain";
     if (t) t.recordText = annotations[RECORD_ANNOTATION];
