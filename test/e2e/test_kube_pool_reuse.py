@@ -136,6 +136,10 @@ def test_the_next_sandbox_in_the_same_pod_finds_nothing_of_the_last(reuse_hangar
         stop_hangar(other)
     point_sdk_at(monkeypatch, reuse_hangar)
     second.stop().result()
+    # Both ended records share one segment ConfigMap (ADR 0041): one write each, no ConfigMap per sandbox.
+    holders = [cm["metadata"]["name"] for cm in _kube("GET", f"/api/v1/namespaces/{NAMESPACE}/configmaps?labelSelector=hangar.dev%2Fended-record%3Dtrue")["items"]
+               if {first.sandbox_id, second.sandbox_id} & set((cm.get("data") or {}).keys())]
+    assert len(holders) == 1, holders
 
 
 def test_a_pod_that_served_one_tenant_never_serves_another(reuse_hangar, monkeypatch):
