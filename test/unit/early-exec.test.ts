@@ -10,6 +10,7 @@ type Over = {
   main?: { waiting?: string; running?: boolean; terminated?: number };
   probe?: boolean;
   deleting?: boolean;
+  noIp?: boolean;
 };
 const pod = (o: Over = {}): V1Pod => ({
   metadata: { name: "sbx-1", ...(o.deleting ? { deletionTimestamp: new Date(0) } : {}) },
@@ -19,6 +20,7 @@ const pod = (o: Over = {}): V1Pod => ({
     containers: [{ name: "main", image: "python", ...(o.probe ? { startupProbe: { exec: { command: ["true"] } } } : {}) }],
   },
   status: {
+    ...(o.noIp ? {} : { podIP: "10.0.0.7" }),
     initContainerStatuses: Object.entries(o.initStatus ?? { "hangar-netinit": 0 }).map(([name, s]) => ({
       name,
       image: "x",
@@ -54,6 +56,7 @@ describe("mayExecEarly", () => {
     ["no status for main yet", {}, true],
     ["no init containers (NetworkPolicy enforcement), scheduled", { inits: [], initStatus: {} }, true],
     ["not scheduled", { node: "" }, false],
+    ["no address in its status yet (the direct link and the egress proxy need it)", { noIp: true }, false],
     ["netinit still running", { initStatus: { "hangar-netinit": "running" } }, false],
     ["netinit not started", { initStatus: { "hangar-netinit": undefined } }, false],
     ["netinit failed", { initStatus: { "hangar-netinit": 1 } }, false],

@@ -152,13 +152,14 @@ export function slimPod(p: V1Pod): V1Pod {
 
 /**
  * Whether exec may already work in a starting pod although its status does not say main runs
- * (pure, table-tested; ADR 0041): scheduled, every init container (netinit) exited 0, main neither
+ * (pure, table-tested; ADR 0041): scheduled, its address known, every init container (netinit) exited 0, main neither
  * pulling nor failed, and nothing else gates it (no startup probe, no sidecars). The kubelet starts
  * main in the same sync that wrote this status, but reports it running only after its next relist
  * (up to 1 s later); an exec reaches the runtime at once.
  */
 export function mayExecEarly(pod: V1Pod): boolean {
-  if (!pod.spec?.nodeName || pod.metadata?.deletionTimestamp) return false;
+  // The pod's address too: the direct link and the egress proxy know a sandbox by it once it runs.
+  if (!pod.spec?.nodeName || !pod.status?.podIP || pod.metadata?.deletionTimestamp) return false;
   const inits = pod.spec.initContainers ?? [];
   if (inits.some((c) => c.restartPolicy === "Always")) return false;
   if (pod.spec.containers?.find((c) => c.name === "main")?.startupProbe) return false;
