@@ -1,5 +1,5 @@
 // Issue 39 item 4: a cold create -> RUNNING against a raw pod, in one run on the test cluster, with
-// HANGAR_KUBE_EARLY_EXEC on (the default: exec tried once netinit is done, ADR 0041) and off (wait
+// HANGAR_KUBE_EARLY_EXEC on (exec tried once netinit is done, ADR 0041) and off (the default: wait
 // for the kubelet to report main running), and raw pods, alternating; both Hangars with netinit and
 // user namespaces (the defaults). Writes bench/cold-results.json; make bench-cold (cluster up).
 import { writeFileSync } from "node:fs";
@@ -22,7 +22,7 @@ const timed = async (c, i) => {
   return { ms: now() - t0, id: x.sandbox_id };
 };
 
-const early = await startHangar({ HANGAR_MAX_SANDBOXES: "1000" });
+const early = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EARLY_EXEC: "true" });
 const late = await startHangar({ HANGAR_MAX_SANDBOXES: "1000", HANGAR_KUBE_EARLY_EXEC: "false" });
 const r = { when: new Date().toISOString(), machine: "2 cores, 24 GiB (polyglot kind)", cluster: "offline single-node v1.33.13", N };
 try {

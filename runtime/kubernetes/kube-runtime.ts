@@ -194,7 +194,7 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     fork,
     agents,
     probe: execPath.probe,
-    ...(o.earlyExec === false ? {} : { probeOnce: execPath.probeOnce }),
+    ...(o.earlyExec ? { probeOnce: execPath.probeOnce } : {}),
     deletePod: w.deletes.deletePod,
     finish: w.reconciler.finish,
   };

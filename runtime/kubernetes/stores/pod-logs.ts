@@ -10,6 +10,7 @@ import * as k8s from "@kubernetes/client-node";
 import { PassThrough } from "node:stream";
 import { errors } from "../../../core/errors.js";
 import { LogResumeError, type LogChunk, type LogOptions } from "../../types.js";
+import { statusOf } from "../kube-errors.js";
 
 interface RawOptions {
   container?: string;
@@ -19,18 +20,34 @@ interface RawOptions {
   sinceMs?: number;
 }
 
+/**
+ * How long a log request answered 400 is asked again: a sandbox is RUNNING once exec works, which
+ * can be before the kubelet reports its container running (ADR 0041, up to one PLEG relist), and
+ * until then the apiserver refuses the log ("waiting to start").
+ */
+export const LOG_START_PATIENCE_MS = 3000;
+
+async function openLog(kc: k8s.KubeConfig, namespace: string, pod: string, o: RawOptions, out: PassThrough, signal: AbortSignal) {
+  const until = Date.now() + LOG_START_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await new k8s.Log(kc).log(namespace, pod, o.container ?? "main", out, () => out.end(), {
+        follow: o.follow,
+        tailLines: o.tailLines && o.tailLines > 0 ? o.tailLines : undefined,
+        timestamps: o.timestamps,
+        sinceTime: o.sinceMs !== undefined ? new Date(o.sinceMs).toISOString() : undefined,
+      });
+    } catch (e) {
+      if (statusOf(e) !== 400 || Date.now() > until || signal.aborted)
+        throw errors.unavailable(`could not read the pod's log: ${(e as Error).message}`, e);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 async function* raw(kc: k8s.KubeConfig, namespace: string, pod: string, o: RawOptions, signal: AbortSignal): AsyncIterable<Buffer> {
   const out = new PassThrough();
-  const ctl = await new k8s.Log(kc)
-    .log(namespace, pod, o.container ?? "main", out, () => out.end(), {
-      follow: o.follow,
-      tailLines: o.tailLines && o.tailLines > 0 ? o.tailLines : undefined,
-      timestamps: o.timestamps,
-      sinceTime: o.sinceMs !== undefined ? new Date(o.sinceMs).toISOString() : undefined,
-    })
-    .catch((e: unknown) => {
-      throw errors.unavailable(`could not read the pod's log: ${(e as Error).message}`, e);
-    });
+  const ctl = await openLog(kc, namespace, pod, o, out, signal);
   const abort = () => {
     ctl.abort();
     out.end();
