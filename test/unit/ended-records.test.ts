@@ -55,8 +55,8 @@ describe("ended records in segments", () => {
     const s = store(f.core);
     let open!: () => void;
     f.release(new Promise<void>((r) => (open = r)));
-    const first = s.write("a", "t", "A");
-    const rest = ["b", "c", "d"].map((id) => s.write(id, "t", id.toUpperCase()));
+    const first = s.write("a", "A");
+    const rest = ["b", "c", "d"].map((id) => s.write(id, id.toUpperCase()));
     open();
     await Promise.all([first, ...rest]);
     expect(f.calls.map((c) => c.replace(/-[0-9a-f]{8}-/, "-R-"))).toEqual(["POST hangar-ended-R-0 1", "PATCH hangar-ended-R-0 3"]);
@@ -67,11 +67,11 @@ describe("ended records in segments", () => {
   it(`a segment holds at most ${SEGMENT_RECORDS} records, then the next one begins; a segment deleted meanwhile is replaced`, async () => {
     const f = fakeCore();
     const s = store(f.core);
-    for (let i = 0; i < SEGMENT_RECORDS + 1; i++) await s.write(`id${i}`, "t", "x");
+    for (let i = 0; i < SEGMENT_RECORDS + 1; i++) await s.write(`id${i}`, "x");
     expect(f.cms.size).toBe(2);
     expect([...f.cms.values()].map((d) => Object.keys(d).length)).toEqual([SEGMENT_RECORDS, 1]);
     f.cms.clear(); // all deleted by another replica
-    await s.write("late", "t", "x");
+    await s.write("late", "x");
     expect([...f.cms.values()]).toEqual([{ late: "x" }]);
     await s.stop();
   });

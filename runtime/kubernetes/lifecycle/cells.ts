@@ -111,7 +111,7 @@ export function createCells(o: CellsOptions) {
     const givesBack = !t.givenBack;
     t.givenBack = true;
     try {
-      await o.ended.write(r.id, r.tenant, text);
+      await o.ended.write(r.id, text);
     } catch (e) {
       // The record could not move: it stays on the pod (written there as usual), and the pod is not reused.
       o.log.warn({ sandbox_id: r.id, err: (e as Error).message }, "could not store an ended sandbox's record apart: its pod keeps it");

@@ -150,7 +150,7 @@ export function createEndedRecords(o: EndedRecordsOptions) {
   }
 
   /** Stores the record (a later save of the same sandbox updates it where it is). */
-  async function write(id: string, _tenant: string, text: string): Promise<void> {
+  async function write(id: string, text: string): Promise<void> {
     const at = where.get(id);
     if (at && at !== cur.name) {
       await retried(() =>
