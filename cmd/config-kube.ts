@@ -87,7 +87,7 @@ export function readKube(
     ...agent,
     warmPools: readWarmPools(env, at.sharedTemplatesFile),
     poolReuse: readPoolReuse(env, agent),
-    earlyExec: env.bool("HANGAR_KUBE_EARLY_EXEC", false),
+    earlyExec: env.bool("HANGAR_KUBE_EARLY_EXEC", true),
   };
 }
 

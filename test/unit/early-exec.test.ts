@@ -68,4 +68,8 @@ describe("mayExecEarly", () => {
     ["being deleted", { deleting: true }, false],
   ];
   for (const [name, o, want] of cases) it(name, () => expect(mayExecEarly(pod(o))).toBe(want));
+  it("not for a sandbox with service ports (their endpoints follow the kubelet's Ready condition)", () => {
+    expect(mayExecEarly(pod({ main: { waiting: "PodInitializing" } }), 1)).toBe(false);
+    expect(mayExecEarly(pod({ main: { waiting: "PodInitializing" } }), 0)).toBe(true);
+  });
 });

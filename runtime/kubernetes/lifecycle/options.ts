@@ -49,8 +49,9 @@ export interface KubeRuntimeOptions {
   poolReuse?: boolean;
   /**
    * A cold start tries exec as soon as the pod's status shows netinit done and main being started,
-   * instead of waiting for the kubelet to report main running (up to one PLEG relist, 1 s; ADR 0041). Off unless set: what reads the pod status for "running" (log reads,
-   * Service endpoints) follows the kubelet's report, which an early RUNNING precedes.
+   * instead of waiting for the kubelet to report main running (up to one PLEG relist, 1 s; ADR 0041). Not for a
+   * sandbox with service ports (their endpoints follow the kubelet's Ready condition); log reads refused
+   * before the report ("waiting to start") are asked again (stores/pod-logs.ts).
    */
   earlyExec?: boolean;
   /** The persistent exec path (ADR 0008): commands go through hangar-agent over one exec per pod. Unset = plain exec. */

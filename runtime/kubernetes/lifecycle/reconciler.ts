@@ -137,7 +137,7 @@ function settleStart(o: ReconcilerOptions, t: Tracked, p: k8s.V1Pod, view: PodVi
     }
   }
   // Main is being started (netinit done): exec may work before the kubelet reports it (ADR 0041).
-  if (t.settle && t.early && view.t === "starting" && mayExecEarly(p) && o.hasImage(p.spec?.nodeName ?? "", t.spec.image) !== false) {
+  if (t.settle && t.early && view.t === "starting" && mayExecEarly(p, t.spec.services?.length ?? 0) && o.hasImage(p.spec?.nodeName ?? "", t.spec.image) !== false) {
     const early = t.early;
     t.early = undefined;
     early();

@@ -157,7 +157,10 @@ export function slimPod(p: V1Pod): V1Pod {
  * main in the same sync that wrote this status, but reports it running only after its next relist
  * (up to 1 s later); an exec reaches the runtime at once.
  */
-export function mayExecEarly(pod: V1Pod): boolean {
+export function mayExecEarly(pod: V1Pod, servicePorts = 0): boolean {
+  // Not with service ports: their Service's endpoints wait for the kubelet's Ready condition, and a
+  // RUNNING sandbox's ports must answer through them.
+  if (servicePorts > 0) return false;
   // The pod's address too: the direct link and the egress proxy know a sandbox by it once it runs.
   if (!pod.spec?.nodeName || !pod.status?.podIP || pod.metadata?.deletionTimestamp) return false;
   const inits = pod.spec.initContainers ?? [];
