@@ -86,6 +86,11 @@ export function readTemplatesAndPools(cfg: Config) {
         cfg.kube.egress.enforcement === "netinit",
         cfg.kube.runners,
       );
+    const https = warmPools.find((p) => p.shape?.https);
+    if (https && !cfg.kube.egress.proxy)
+      throw new Error(
+        `${https.template ? `template:${https.template}` : https.image}: a pool for sandboxes with hostname grants needs Hangar's egress proxy (HANGAR_KUBE_EGRESS_PROXY_LISTEN)`,
+      );
   } catch (e) {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }

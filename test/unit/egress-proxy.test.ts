@@ -221,6 +221,26 @@ describe("the egress proxy over loopback", () => {
     );
     expect(await connectVia(proxy.port, "GET http://allowed.test/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /);
   });
+  it("waits for grants read fresh (a pool pod's), and refuses when the read fails", async () => {
+    const upstream = net.createServer((c) => c.end("pong"));
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
+    closers.push(() => new Promise((r) => upstream.close(() => r())));
+    let fail = false;
+    const proxy = await startEgressProxy({
+      listen: { host: "127.0.0.1", port: 0 },
+      policy: () => ({ never: [], private: [], grantable: [] }),
+      grantsOf: () => new Promise((res, rej) => setTimeout(() => (fail ? rej(new Error("apiserver down")) : res(["fresh.test"])), 50)),
+      pinned: { "fresh.test": "127.0.0.1" },
+      upstreamPort: (upstream.address() as net.AddressInfo).port,
+      log: quiet,
+    });
+    closers.push(proxy.close);
+    expect(await connectVia(proxy.port, "CONNECT fresh.test:443 HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 /);
+    fail = true;
+    expect(await connectVia(proxy.port, "CONNECT fresh.test:443 HTTP/1.1\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 403 .*not a sandbox with hostname grants/s,
+    );
+  });
 });
 
 describe("proxy settings", () => {

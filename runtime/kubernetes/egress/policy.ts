@@ -107,6 +107,8 @@ export function netinitPolicy(
   nodeAddresses: string[],
   proxyAddress?: string,
   agentPorts?: { first: number; count: number },
+  /** A `+https` pool pod: the proxy is open to it before any sandbox's grants are known (each claim names its own). */
+  viaProxy = false,
 ): NetinitPolicy {
   const rules: NetinitPolicy["grants"] = [];
   for (const g of grants) {
@@ -138,7 +140,7 @@ export function netinitPolicy(
     grants: rules,
     dns: rules.length > 0,
     discover: true,
-    ...(hostnamesOf({ egress: grants }).length && proxyAddress ? { proxy: proxyAddress } : {}),
+    ...((viaProxy || hostnamesOf({ egress: grants }).length) && proxyAddress ? { proxy: proxyAddress } : {}),
     ...(inbound.length ? { inbound } : {}),
   };
 }

@@ -61,8 +61,8 @@ export interface EgressProxyOptions {
   listen: { host: string; port: number };
   /** Read at each connection: the never list follows the nodes as they come and go. */
   policy: () => ProxyPolicy;
-  /** The hostname grants of the sandbox whose pod has this IP, or undefined. */
-  grantsOf: (podIp: string) => string[] | undefined;
+  /** The hostname grants of the sandbox whose pod has this IP, or undefined (a pool pod's are read fresh: ADR 0042). */
+  grantsOf: (podIp: string) => string[] | undefined | Promise<string[] | undefined>;
   /** Names resolved without DNS (operator pins, offline tests); the rest through the system resolver. */
   pinned: Record<string, string>;
   /** Where upstream connections go (443: hostname grants are HTTPS); tests use another. */
@@ -126,36 +126,14 @@ export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: n
       client.pause();
       const rest = Buffer.from(head.slice(end + 4), "latin1");
       const source = (client.remoteAddress ?? "").replace(/^::ffff:/, "");
-      const v = decide(parseConnect(head), o.grantsOf(source));
-      if (!v.ok) {
-        o.log.info({ source, status: v.status, why: v.why }, "egress proxy refused a connection");
-        refuse(`HTTP/1.1 ${v.status} Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.why}\n`);
-        return;
-      }
-      const policy = o.policy();
-      void resolve(v.host).then(
-        (addrs) => {
-          const address = addrs.find((a) => addressAllowed(a, policy));
-          if (!address) {
-            o.log.info({ source, host: v.host, addrs }, "egress proxy refused a name resolving into a denied range");
-            refuse(
-              `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} resolves only to addresses sandboxes never reach\n`,
-            );
-            return;
-          }
-          const upstream = net.connect({ host: address, port: o.upstreamPort ?? 443 }, () => {
-            client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-            if (rest.length) upstream.write(rest);
-            client.setTimeout(0);
-            client.pipe(upstream).pipe(client);
-            client.resume();
-          });
-          upstream.on("error", () => refuse("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
-          client.on("close", () => upstream.destroy());
-        },
-        () => refuse(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} does not resolve\n`),
-      );
+      void Promise.resolve(o.grantsOf(source))
+        .catch((e: Error) => {
+          o.log.warn({ source, err: e.message }, "egress proxy could not read a sandbox's grants");
+          return undefined;
+        })
+        .then((grants) => serve(source, decide(parseConnect(head), grants), rest));
     };
+    const serve = (source: string, v: Verdict, rest: Buffer) => tunnel(o, resolve, client, refuse, source, v, rest);
     client.on("data", onData);
   });
   await new Promise<void>((res, rej) => {
@@ -171,4 +149,44 @@ export async function startEgressProxy(o: EgressProxyOptions): Promise<{ port: n
         for (const c of open) c.destroy();
       }),
   };
+}
+
+/** Answers one judged CONNECT: refused with its reason, or resolved, checked and spliced to the upstream. */
+function tunnel(
+  o: EgressProxyOptions,
+  resolve: (host: string) => Promise<string[]>,
+  client: net.Socket,
+  refuse: (text: string) => void,
+  source: string,
+  v: Verdict,
+  rest: Buffer,
+): void {
+  if (!v.ok) {
+    o.log.info({ source, status: v.status, why: v.why }, "egress proxy refused a connection");
+    refuse(`HTTP/1.1 ${v.status} Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.why}\n`);
+    return;
+  }
+  const policy = o.policy();
+  void resolve(v.host).then(
+    (addrs) => {
+      const address = addrs.find((a) => addressAllowed(a, policy));
+      if (!address) {
+        o.log.info({ source, host: v.host, addrs }, "egress proxy refused a name resolving into a denied range");
+        refuse(
+          `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} resolves only to addresses sandboxes never reach\n`,
+        );
+        return;
+      }
+      const upstream = net.connect({ host: address, port: o.upstreamPort ?? 443 }, () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        if (rest.length) upstream.write(rest);
+        client.setTimeout(0);
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      });
+      upstream.on("error", () => refuse("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
+      client.on("close", () => upstream.destroy());
+    },
+    () => refuse(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nhangar egress: ${v.host} does not resolve\n`),
+  );
 }

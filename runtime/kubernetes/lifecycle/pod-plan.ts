@@ -54,13 +54,14 @@ export function netinitFor(
   spec: Pick<SandboxSpec, "services" | "denyIngress">,
   grants: EgressGrant[],
   gvisor: boolean,
+  viaProxy = false,
 ): PodOptions["netinit"] {
   if (!p.netinitImage || gvisor) return undefined;
   const agentPorts = p.execAgent ? p.agentDirectPorts : undefined;
   return {
     image: p.netinitImage,
     path: p.egress.netinitPath,
-    policy: netinitPolicy(spec, grants, p.egress, p.nodes.addresses(), p.state.proxyAddress, agentPorts),
+    policy: netinitPolicy(spec, grants, p.egress, p.nodes.addresses(), p.state.proxyAddress, agentPorts, viaProxy),
     ...(p.execAgent && p.agentImagePath ? { agent: p.agentImagePath } : {}),
   };
 }
@@ -121,11 +122,17 @@ export function cellOf(p: PodPlanOptions): { agent: string } | { refused: string
   return { agent: p.execAgent.mounted };
 }
 
-/** An idle pod of a warm pool: started with no egress (deny), claimed later by a sandbox that allows none. */
+/**
+ * An idle pod of a warm pool: started with no egress (deny), claimed later by a sandbox that allows
+ * none — or, in a `+https` pool, one whose grants are all hostnames: its rules reach Hangar's egress
+ * proxy and nothing else, and the proxy allows what the claiming sandbox's annotation names (ADR 0042).
+ */
 export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, labels: Record<string, string>): k8s.V1Pod {
   const shape = pool.shape ?? { requests: {}, limits: {} };
   const cell = cellOf(p);
   if (cell && "refused" in cell) throw new Error(cell.refused);
+  if (shape.https && !(p.netinitImage && p.state.proxyAddress))
+    throw new Error("a +https pool's pods need netinit enforcement and Hangar's egress proxy (HANGAR_KUBE_EGRESS_PROXY_LISTEN)");
   const pod = buildPod(
     id,
     {
@@ -148,7 +155,7 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
       tolerations: p.tolerations,
       nodeSelector: pool.nodeSelector,
       egress: false,
-      netinit: netinitFor(p, {}, [], false),
+      netinit: netinitFor(p, {}, [], false, !!shape.https),
       hostUsers: !p.state.userns.on,
       ephemeralStorageBytes: p.ephemeralStorageBytes,
       ...(cell ? { cell } : {}),

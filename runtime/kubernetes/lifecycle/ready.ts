@@ -10,7 +10,7 @@ import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } 
 import type { createEnvSecrets } from "../stores/env-secrets.js";
 import { detailOf } from "../kube-errors.js";
 import { probeUserNamespaces } from "../nodes/userns-probe.js";
-import { createWarmPools } from "../pool/warm-pool.js";
+import { CLAIMED_LABEL, createWarmPools, POOL_LABEL } from "../pool/warm-pool.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { idlePod, type PodPlanOptions } from "./pod-plan.js";
 import { withFresh } from "../pool/reuse.js";
@@ -31,6 +31,23 @@ export interface ReadyOptions extends Pick<
   nodes: { addresses(): string[]; gateways(): string[]; refresh(): Promise<void> };
   probe(pod: string): Promise<boolean>;
   agents?: { open(pod: string): Promise<unknown> };
+}
+
+/**
+ * The grants of the pod with this IP, read again from the apiserver when it is a pool pod: a claim
+ * names its sandbox's grants on the pod and a return takes them off, and this replica's watch may not
+ * have seen the latest yet — a new sandbox in a reused pod must never be judged by the last one's
+ * grants, nor refused its own right after RUNNING (the claim's write precedes it; a read sees it).
+ */
+export async function freshGrantsOf(
+  pods: k8s.V1Pod[],
+  ip: string,
+  read: (name: string) => Promise<k8s.V1Pod>,
+): Promise<string[] | undefined> {
+  const p = pods.find((x) => x.status?.podIP === ip && !["Succeeded", "Failed"].includes(x.status?.phase ?? ""));
+  const labels = p?.metadata?.labels ?? {};
+  if (!p?.metadata?.name || !(labels[POOL_LABEL] || labels[CLAIMED_LABEL] === "true")) return grantsOf(pods, ip);
+  return grantsOf([await read(p.metadata.name)], ip);
 }
 
 /** The hostname grants of the sandbox pod with this IP (the proxy's only way to know a caller). */
@@ -72,7 +89,8 @@ export function createReadiness(o: ReadyOptions) {
       private: o.egress.privateCidrs,
       grantable: o.egress.grantableCidrs,
     });
-    const grants = (ip: string) => grantsOf([...o.watch.list()], ip);
+    const grants = (ip: string) =>
+      freshGrantsOf([...o.watch.list()], ip, (name) => o.core.readNamespacedPod({ name, namespace: o.namespace }));
     proxy = await startEgressProxy({ listen: pc.listen, policy, grantsOf: grants, pinned: pc.pinned, log: o.log }).catch((e: Error) => {
       throw new Error(`HANGAR_KUBE_EGRESS_PROXY_LISTEN=${pc.listen.host}:${pc.listen.port}: ${e.message}`);
     });

@@ -19,6 +19,7 @@ import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { CLAIMED_LABEL, EXEC_ANNOTATION } from "../pool/warm-pool.js";
 import { emit, type KubeState, type Tracked } from "./state.js";
 import { isCellPod } from "../pool/reuse.js";
+import { claimedEnv } from "./warm-claim.js";
 
 export interface ReconcilerOptions {
   state: KubeState;
@@ -84,7 +85,7 @@ function adopt(o: ReconcilerOptions, id: string, p: k8s.V1Pod): Tracked | undefi
   const t: Tracked = {
     id,
     pod: p.metadata?.name ?? podName(id),
-    baseEnv: claimed ? rec.spec.env : undefined,
+    baseEnv: claimed ? claimedEnv(rec, o.state.proxyAddress) : undefined,
     ...(claimed ? claimedWorkingDir(p, rec.spec.workingDir) : {}),
     ...(claimed && rec.spec.secrets?.length ? { secretEnvFile: SECRET_ENV_FILE } : {}),
     runnerId: rec.runnerId,
@@ -137,7 +138,13 @@ function settleStart(o: ReconcilerOptions, t: Tracked, p: k8s.V1Pod, view: PodVi
     }
   }
   // Main is being started (netinit done): exec may work before the kubelet reports it (ADR 0041).
-  if (t.settle && t.early && view.t === "starting" && mayExecEarly(p, t.spec.services?.length ?? 0) && o.hasImage(p.spec?.nodeName ?? "", t.spec.image) !== false) {
+  if (
+    t.settle &&
+    t.early &&
+    view.t === "starting" &&
+    mayExecEarly(p, t.spec.services?.length ?? 0) &&
+    o.hasImage(p.spec?.nodeName ?? "", t.spec.image) !== false
+  ) {
     const early = t.early;
     t.early = undefined;
     early();

@@ -8,6 +8,9 @@ import type { SandboxRecord } from "../../../core/types.js";
 import type { StartedSandbox } from "../../types.js";
 import { encodeRecord } from "../../record-codec.js";
 import { claimPatch, EXEC_ANNOTATION, poolMatch, type WarmPoolConfig } from "../pool/warm-pool.js";
+import { egressNeed } from "../pool/config.js";
+import { hostnamesOf } from "../egress/policy.js";
+import { proxyEnv } from "../pod/spec.js";
 import type { KubeRunner } from "./options.js";
 import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.js";
 import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } from "./state.js";
@@ -35,9 +38,20 @@ export function poolOf(
   runner: KubeRunner | undefined,
 ): { pool: WarmPoolConfig } | { why: string } | undefined {
   if (!o.state.warm) return undefined;
-  const egress = (record.effectiveEgress ?? []).length > 0;
   // A pool serves one runner: its pods carry that runner's node selector (HANGAR_KUBE_WARM_POOLS @runner).
-  return poolMatch(record.spec, o.pools, o.egressFixedAtStart && egress, runner?.nodeSelector);
+  return poolMatch(record.spec, o.pools, egressNeed(record.effectiveEgress ?? [], o.egressFixedAtStart), runner?.nodeSelector);
+}
+
+/**
+ * What a claimed pod's commands get on top of the sandbox's env: HTTPS_PROXY when it has hostname
+ * grants (a cold pod has it in its container env; its own env wins), so the proxy serves it.
+ */
+export function claimedEnv(
+  record: Pick<SandboxRecord, "effectiveEgress" | "spec">,
+  proxyAddress: string | undefined,
+): Record<string, string> {
+  const hostnames = hostnamesOf({ egress: record.effectiveEgress ?? [] });
+  return { ...(hostnames.length && proxyAddress ? proxyEnv({ address: proxyAddress }) : {}), ...record.spec.env };
 }
 
 /** The merge patch that claims pod `p` for the record (RUNNING already when there are no files to place nor a directory to make). */
@@ -53,8 +67,18 @@ function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k
     ? encodeRecord({ ...record, state: "RUNNING", stateReason: running.imageNote, imageNote: running.imageNote, startedAtMs: nowMs })
     : text;
   const egress = (record.effectiveEgress ?? []).length > 0;
+  const hostnames = o.state.proxyAddress ? hostnamesOf({ egress: record.effectiveEgress ?? [] }) : [];
   const deadlineSeconds = record.effectiveLifetimeSeconds + o.deadlineMarginSeconds;
-  return { running, patch: claimPatch(p, { id: record.id, spec, tenant: record.tenant, recordText, egress, deadlineSeconds }, nowMs) };
+  const claim = {
+    id: record.id,
+    spec,
+    tenant: record.tenant,
+    recordText,
+    egress,
+    deadlineSeconds,
+    ...(hostnames.length ? { hostnames } : {}),
+  };
+  return { running, patch: claimPatch(p, claim, nowMs) };
 }
 
 /** Claims a pod of the pool for the sandbox: its start, or undefined when no pod could be claimed (start cold). */
@@ -87,7 +111,7 @@ export async function claimWarm(
   if (!claimedPod) return undefined;
   emit(o.state, { t: "stored", id: record.id });
   t.pod = claimedPod;
-  t.baseEnv = record.spec.env;
+  t.baseEnv = claimedEnv(record, o.state.proxyAddress);
   if (workingDir) t.workingDir = workingDir;
   if (secrets) t.secretEnvFile = SECRET_ENV_FILE;
   const pod = o.place.getPod(claimedPod);

@@ -129,7 +129,7 @@ export const ownAnnotationsOut = (a: Record<string, string>) =>
   Object.fromEntries(Object.entries(a).filter(([k]) => !/(^|\.)hangar\.dev\//.test(k)));
 
 /** HTTPS_PROXY (both spellings) for a sandbox with hostname grants; its own env wins. */
-const proxyEnv = (p: PodOptions["proxy"]): Record<string, string> =>
+export const proxyEnv = (p: Pick<NonNullable<PodOptions["proxy"]>, "address"> | undefined): Record<string, string> =>
   p ? { HTTPS_PROXY: `http://${p.address}`, https_proxy: `http://${p.address}` } : {};
 
 const startupProbe = (p: StartupProbe) => ({

@@ -2,7 +2,7 @@
  * The warm-pool setting and which sandboxes a pool can serve, without loading the Kubernetes
  * client (the config reads it for every runtime; the entry point resolves template pools).
  */
-import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../../core/types.js";
+import { DEFAULT_MAIN_ARGV, type EgressGrant, type SandboxSpec } from "../../../core/types.js";
 import { SHARED_TEMPLATE_ID } from "../../../core/templates.js";
 
 /** What a pool pod is made with beyond its image: a sandbox is served by the pool only when its own are the same. */
@@ -10,7 +10,15 @@ export interface PoolShape {
   requests: { cpu?: string; memory?: string };
   limits: { cpu?: string; memory?: string };
   workingDir?: string;
+  /**
+   * Pods whose netinit rules reach Hangar's egress proxy and nothing else (`=size+https`): they serve
+   * only sandboxes whose egress grants are all hostnames, each claim naming its own (ADR 0042).
+   */
+  https?: boolean;
 }
+
+/** What a sandbox's decided egress asks of a pool pod: none, hostname grants only (the proxy), or rules fixed when a pod starts. */
+export type EgressNeed = "none" | "hostnames" | "rules";
 
 /** A pool, resolved: pods of `image` made with `shape` (none = the default sandbox's). */
 export interface WarmPoolConfig {
@@ -29,7 +37,7 @@ export interface WarmPoolConfig {
 }
 
 /** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve; for a named runner or the first. */
-export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; min?: number; runner?: string };
+export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; min?: number; runner?: string; https?: true };
 
 const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
 
@@ -37,7 +45,8 @@ const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
  * HANGAR_KUBE_WARM_POOLS: `image=size,template:id=size,...` (the last `=` splits: images contain
  * `:`). `template:<id>` names a shared template (HANGAR_SHARED_TEMPLATES_FILE), resolved at start.
  * `=size@runner` keeps the pool for that runner of HANGAR_KUBE_RUNNERS (its pods on that runner's
- * nodes); without it the pool is the first runner's.
+ * nodes); without it the pool is the first runner's. `=size+https` (before any `@runner`) makes pods
+ * for sandboxes whose egress grants are all hostnames (their rules reach Hangar's egress proxy only).
  */
 export function parseWarmPools(text: string): WarmPoolEntry[] {
   if (!text.trim()) return [];
@@ -46,7 +55,9 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const e = entry.trim();
     const eq = e.lastIndexOf("=");
     const name = e.slice(0, eq).trim();
-    const [sizeText = "", runner, ...more] = e.slice(eq + 1).split("@");
+    const [sizeAndKind = "", runner, ...more] = e.slice(eq + 1).split("@");
+    const https = /\+\s*https\s*$/.test(sizeAndKind);
+    const sizeText = sizeAndKind.replace(/\+\s*https\s*$/, "");
     const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(sizeText);
     const size = Number(range ? range[2] : sizeText.trim());
     const min = range ? Number(range[1]) : undefined;
@@ -56,9 +67,13 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
       throw new Error(`"${e}": a demand-sized pool is min-max with min at most max, e.g. python:3.11=2-32`);
     if (runner !== undefined && (more.length || !RUNNER_ID.test(runner.trim())))
       throw new Error(`"${e}": after the size, @<runner> names one runner of HANGAR_KUBE_RUNNERS (a DNS label), e.g. python:3.11=8@gpu-a`);
-    const at = { ...(min === undefined ? {} : { min }), ...(runner === undefined ? {} : { runner: runner.trim() }) };
-    const key = `${name}@${at.runner ?? ""}`;
-    if (seen.has(key)) throw new Error(`${name}${at.runner ? `@${at.runner}` : ""} appears twice`);
+    const at = {
+      ...(min === undefined ? {} : { min }),
+      ...(runner === undefined ? {} : { runner: runner.trim() }),
+      ...(https ? { https: true as const } : {}),
+    };
+    const key = `${name}@${at.runner ?? ""}${https ? "+https" : ""}`;
+    if (seen.has(key)) throw new Error(`${name}${https ? "+https" : ""}${at.runner ? `@${at.runner}` : ""} appears twice`);
     seen.add(key);
     if (name.startsWith("template:")) {
       const template = name.slice("template:".length);
@@ -70,6 +85,18 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
 }
 
 const minOf = (e: WarmPoolEntry) => (e.min === undefined ? {} : { min: e.min });
+
+/** A decided grant through Hangar's egress proxy (a hostname), not a rule netinit loads. */
+const isHostnameGrant = (g: EgressGrant) => g.to !== "any" && "hostname" in g.to;
+
+/**
+ * What a sandbox's decided grants ask of a pool pod (pure): with rules fixed when a pod starts
+ * (netinit), hostname grants alone can go to a `+https` pool; any other grant only to a pod of its own.
+ */
+export function egressNeed(grants: EgressGrant[], fixedAtStart: boolean): EgressNeed {
+  if (!fixedAtStart || !grants.length) return "none";
+  return grants.every(isHostnameGrant) ? "hostnames" : "rules";
+}
 
 const isDefaultMain = (argv: string[]) =>
   argv.length === 0 || (argv.length === DEFAULT_MAIN_ARGV.length && argv.every((a, i) => a === DEFAULT_MAIN_ARGV[i]));
@@ -104,7 +131,7 @@ export function poolShapeOf(spec: SandboxSpec): { shape: PoolShape } | { reason:
  */
 export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<string, string>): string {
   const s = shape ?? { requests: {}, limits: {} };
-  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir];
+  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir, s.https ? "https" : undefined];
   const sel = Object.entries(nodeSelector ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (parts.every((p) => !p) && !sel.length) return image;
   return JSON.stringify([image, ...parts.map((p) => p ?? ""), ...(sel.length ? [sel] : [])]);
@@ -118,10 +145,10 @@ export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<
 export function poolFor(
   spec: SandboxSpec,
   pools: WarmPoolConfig[],
-  mustBeCold: boolean,
+  egress: EgressNeed | boolean,
   nodeSelector?: Record<string, string>,
 ): WarmPoolConfig | undefined {
-  const m = poolMatch(spec, pools, mustBeCold, nodeSelector);
+  const m = poolMatch(spec, pools, egress, nodeSelector);
   return "pool" in m ? m.pool : undefined;
 }
 
@@ -132,13 +159,19 @@ export function poolFor(
 export function poolMatch(
   spec: SandboxSpec,
   pools: WarmPoolConfig[],
-  mustBeCold: boolean,
+  egressAsk: EgressNeed | boolean,
   nodeSelector?: Record<string, string>,
 ): { pool: WarmPoolConfig; workingDir?: string } | { why: string } {
+  // true: rules a pool pod cannot take (the old boolean form); false: none.
+  const egress: EgressNeed = egressAsk === true ? "rules" : egressAsk === false ? "none" : egressAsk;
   if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
-  if (mustBeCold) return { why: "it allows egress, and a pool pod's egress rules are set when it starts (netinit), with none" };
-  const s = poolShapeOf(spec);
-  if (!("shape" in s)) return { why: `${s.reason}, which a pool pod was not made with` };
+  if (egress === "rules")
+    return {
+      why: "it allows egress by address or port, and a pool pod's egress rules are set when it starts (netinit); only hostname grants go warm (a `+https` pool)",
+    };
+  const s0 = poolShapeOf(spec);
+  if (!("shape" in s0)) return { why: `${s0.reason}, which a pool pod was not made with` };
+  const s = egress === "hostnames" ? { shape: { ...s0.shape, https: true } } : s0;
   const key = poolKey(spec.image, s.shape, nodeSelector);
   const pool = pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
   if (pool) return { pool };
@@ -150,8 +183,16 @@ export function poolMatch(
   }
   const sameImage = pools.filter((p) => p.image === spec.image);
   if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
+  const sameEgress = sameImage.filter((p) => !!p.shape?.https === (egress === "hostnames"));
+  if (!sameEgress.length)
+    return {
+      why:
+        egress === "hostnames"
+          ? `it has hostname grants, and no warm pool of image ${spec.image} makes pods for them (\`${spec.image}=<size>+https\`)`
+          : `the warm pools of image ${spec.image} make pods for sandboxes with hostname grants only, and it has none`,
+    };
   const sel = poolKey("", undefined, nodeSelector);
-  const onRunner = sameImage.filter((p) => poolKey("", undefined, p.nodeSelector) === sel);
+  const onRunner = sameEgress.filter((p) => poolKey("", undefined, p.nodeSelector) === sel);
   if (!onRunner.length) return { why: `no warm pool of image ${spec.image} serves the sandbox's runner` };
   return {
     why: `the warm pools of image ${spec.image} make pods with other resources or working directory (${onRunner
@@ -187,7 +228,7 @@ export function resolveWarmPools(
 ): WarmPoolConfig[] {
   const byKey = new Map<string, string>();
   return entries.map((e) => {
-    const label = `${"template" in e ? `template:${e.template}` : e.image}${e.runner ? `@${e.runner}` : ""}`;
+    const label = `${"template" in e ? `template:${e.template}` : e.image}${e.https ? "+https" : ""}${e.runner ? `@${e.runner}` : ""}`;
     const runner = e.runner ? runners.find((r) => r.runnerId === e.runner) : runners[0];
     if (e.runner && !runner)
       throw new Error(
@@ -205,12 +246,33 @@ export function resolveWarmPools(
         );
       const s = poolShapeOf(spec);
       if ("reason" in s) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: ${s.reason}`);
-      if (egressFixedAtStart && allowsEgress(spec))
+      // Hostname grants alone go through the proxy: such a template's pods are made for it (`+https`).
+      const hostnamesOnly = !!spec.egress?.length && spec.egress.every(isHostnameGrant);
+      if (egressFixedAtStart && allowsEgress(spec) && !hostnamesOnly)
         throw new Error(
-          `template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none)`,
+          `template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress by address or port, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none; hostname grants alone are served by a +https pool)`,
         );
-      pool = { image: spec.image, size: e.size, ...minOf(e), shape: s.shape, template: e.template, ...placement };
-    } else pool = { image: e.image, size: e.size, ...minOf(e), ...placement };
+      const https = e.https || (egressFixedAtStart && hostnamesOnly);
+      pool = {
+        image: spec.image,
+        size: e.size,
+        ...minOf(e),
+        shape: { ...s.shape, ...(https ? { https } : {}) },
+        template: e.template,
+        ...placement,
+      };
+    } else
+      pool = {
+        image: e.image,
+        size: e.size,
+        ...minOf(e),
+        ...(e.https ? { shape: { requests: {}, limits: {}, https: true } } : {}),
+        ...placement,
+      };
+    if (pool.shape?.https && !egressFixedAtStart)
+      throw new Error(
+        `${label}: +https pools are for netinit enforcement (HANGAR_KUBE_EGRESS_ENFORCEMENT=netinit), where a pod's egress rules are fixed when it starts`,
+      );
     const key = poolKey(pool.image, pool.shape, pool.nodeSelector);
     const other = byKey.get(key);
     if (other)

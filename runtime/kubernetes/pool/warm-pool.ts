@@ -15,7 +15,7 @@ import type { PoolStats } from "../../types.js";
 import { isConflict, isNotFound } from "../kube-errors.js";
 import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATION } from "../pod/labels.js";
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
-import { RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
+import { HOSTS_ANNOTATION, RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
 import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
@@ -48,6 +48,8 @@ export interface ClaimFor {
   tenant: string;
   recordText: string;
   egress: boolean;
+  /** Hostname grants the egress proxy allows this sandbox (the pod's annotation, as a cold pod gets it). */
+  hostnames?: string[];
   /** The sandbox's lifetime plus the backstop margin. */
   deadlineSeconds: number;
 }
@@ -75,6 +77,7 @@ export function claimPatch(pod: k8s.V1Pod, c: ClaimFor, nowMs: number): object {
         ...ownAnnotationsOut(c.spec.annotations),
         [TAGS_ANNOTATION]: JSON.stringify(c.spec.tags),
         [RECORD_ANNOTATION]: c.recordText,
+        ...(c.hostnames?.length ? { [HOSTS_ANNOTATION]: JSON.stringify(c.hostnames) } : {}),
       },
       finalizers: [RECORD_FINALIZER],
     },
