@@ -242,7 +242,7 @@ func readOnlyUnder(dir string) error {
 
 // buildCell makes the cell's root under dir and pivots into it. own: mount points of Hangar's
 // (the cell directory, the agent's) never carried in.
-func buildCell(dir string, own []string) error {
+func buildCell(dir string, own []string, vols []cellVolume) error {
 	if err := mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return err
 	}
@@ -273,6 +273,9 @@ func buildCell(dir string, own []string) error {
 		if err := bindInto(root, m, false); err != nil {
 			return err
 		}
+	}
+	if err := mountCellVolumes(dir, root, vols); err != nil {
+		return err
 	}
 	// The container's own mounts are dropped from the cell's view first (they stay the container's);
 	// only "/" and the cell directory (under which the cell's root lies) remain, hidden below it.
@@ -324,11 +327,15 @@ func cellMain(dir string) {
 	// Signals sent from inside the cell must not end it (its init has handlers for these).
 	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE)
 	own := strings.Split(os.Getenv("HANGAR_CELL_OWN"), ":")
+	vols, err := parseCellVolumes(os.Getenv("HANGAR_CELL_VOLUMES"))
+	if err != nil {
+		fail(err)
+	}
 	ln, err := listenCell(dir + "/cell.sock")
 	if err != nil {
 		fail(err)
 	}
-	if err := buildCell(dir, own); err != nil {
+	if err := buildCell(dir, own, vols); err != nil {
 		fail(err)
 	}
 	// A session keyring of its own: the container's would carry keys from one sandbox to the next.

@@ -177,8 +177,9 @@ func runMain(argv []string) {
 	}
 }
 
-// resetCell asks the supervisor for a fresh cell and answers 'R' with what it said.
-func (a *agent) resetCell(id uint32) {
+// resetCell asks the supervisor for a fresh cell (made with the scratch volumes in volumes, JSON,
+// when there are any) and answers 'R' with what it said.
+func (a *agent) resetCell(id uint32, volumes []byte) {
 	reply := func(v any) {
 		b, _ := json.Marshal(v)
 		a.send('R', id, b)
@@ -193,7 +194,11 @@ func (a *agent) resetCell(id uint32) {
 		return
 	}
 	defer syscall.Close(c)
-	if err := syscall.Sendmsg(c, []byte("reset"), nil, nil, 0); err != nil {
+	msg := []byte("reset")
+	if len(volumes) > 0 {
+		msg = append(append(msg, '\n'), volumes...)
+	}
+	if err := syscall.Sendmsg(c, msg, nil, nil, 0); err != nil {
 		reply(map[string]string{"error": err.Error()})
 		return
 	}

@@ -105,8 +105,14 @@ func (b *cellBed) sh(script string) result {
 
 func (b *cellBed) reset() map[string]any {
 	b.t.Helper()
+	return b.resetWith(nil)
+}
+
+// resetWith asks for a fresh cell made with the scratch volumes in volumes (JSON; nil: none).
+func (b *cellBed) resetWith(volumes []byte) map[string]any {
+	b.t.Helper()
 	b.next++
-	b.a.handle('R', b.next, nil)
+	b.a.handle('R', b.next, volumes)
 	deadline := time.After(20 * time.Second)
 	for {
 		select {

@@ -180,7 +180,7 @@ func (a *agent) handle(kind byte, id uint32, payload []byte) {
 		}
 	case 'R':
 		if a.control {
-			go a.resetCell(id)
+			go a.resetCell(id, payload)
 		}
 	case 'L':
 		if a.control {

@@ -34,8 +34,9 @@ type supervisor struct {
 	log  *os.File
 }
 
-// startCell makes DIR/cN and starts its init; it returns once the init says it is ready.
-func (s *supervisor) startCell() error {
+// startCell makes DIR/cN and starts its init with the scratch volumes given (JSON, cell_volumes.go;
+// "" for none); it returns once the init says it is ready.
+func (s *supervisor) startCell(volumes string) error {
 	s.n++
 	dir := filepath.Join(s.dir, "c"+strconv.Itoa(s.n))
 	for _, d := range []string{"upper", "work", "root"} {
@@ -49,7 +50,7 @@ func (s *supervisor) startCell() error {
 	}
 	defer r.Close()
 	p, err := os.StartProcess("/proc/self/exe", []string{"hangar-agent", "cell", dir}, &os.ProcAttr{
-		Env:   append(os.Environ(), "HANGAR_CELL_OWN="+strings.Join(s.own, ":")),
+		Env:   append(os.Environ(), "HANGAR_CELL_OWN="+strings.Join(s.own, ":"), "HANGAR_CELL_VOLUMES="+volumes),
 		Files: []*os.File{nil, s.log, s.log, w},
 		Sys: &syscall.SysProcAttr{
 			// Not a user namespace: the pod's own already makes the sandbox's root not the node's,
@@ -87,8 +88,9 @@ func (s *supervisor) startCell() error {
 }
 
 // reset ends the current cell and wipes; the next cell is made in the background (its commands
-// wait for it: dialCell). killed: until no process of the old cell is left.
-func (s *supervisor) reset() (killed time.Duration, err error) {
+// wait for it: dialCell). killed: until no process of the old cell is left. With volumes (a claim's
+// scratch volumes) the next cell is made with them before reset answers (ready: how long it took).
+func (s *supervisor) reset(volumes string) (killed, ready time.Duration, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t0 := time.Now()
@@ -102,21 +104,35 @@ func (s *supervisor) reset() (killed time.Duration, err error) {
 	killed = time.Since(t0)
 	for _, v := range s.wipe {
 		if err := emptyDir(v); err != nil {
-			return killed, fmt.Errorf("wiping %s: %w", v, err)
+			return killed, 0, fmt.Errorf("wiping %s: %w", v, err)
 		}
 	}
 	go os.RemoveAll(old) // the old layer: nothing can reach it any more
+	if volumes != "" {
+		t1 := time.Now()
+		err := s.startCell(volumes)
+		if err == nil {
+			return killed, time.Since(t1), nil
+		}
+		defer s.startLater() // never left without a cell
+		return killed, 0, err
+	}
+	s.startLater()
+	return killed, 0, nil
+}
+
+// startLater makes the next plain cell in the background (once the lock is free).
+func (s *supervisor) startLater() {
 	go func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.cell != nil {
 			return
 		}
-		if err := s.startCell(); err != nil {
+		if err := s.startCell(""); err != nil {
 			fmt.Fprintln(os.Stderr, "hangar-agent supervise: the next cell did not start:", err)
 		}
 	}()
-	return killed, nil
 }
 
 // emptyDir removes everything inside dir (not dir itself: it is a mount point).
@@ -144,13 +160,17 @@ func (s *supervisor) serve(ln int) {
 		}
 		go func() {
 			defer syscall.Close(c)
-			b := make([]byte, 64)
+			b := make([]byte, 1<<16)
 			n, _, _, _, err := syscall.Recvmsg(c, b, nil, 0)
-			if err != nil || string(b[:n]) != "reset" {
+			if n < 0 {
+				n = 0
+			}
+			verb, volumes, _ := strings.Cut(string(b[:n]), "\n")
+			if err != nil || verb != "reset" {
 				return
 			}
-			killed, err := s.reset()
-			ans := map[string]any{"killed_ms": killed.Seconds() * 1000, "ready_ms": 0}
+			killed, ready, err := s.reset(volumes)
+			ans := map[string]any{"killed_ms": killed.Seconds() * 1000, "ready_ms": ready.Seconds() * 1000}
 			if err != nil {
 				ans = map[string]any{"error": err.Error()}
 			}
@@ -177,7 +197,7 @@ func superviseMain() {
 	syscall.RawSyscall(syscall.SYS_PRCTL, 36 /* PR_SET_CHILD_SUBREAPER */, 1, 0)
 	ln, err := listenCell(filepath.Join(s.dir, "sv.sock"))
 	if err == nil {
-		err = s.startCell()
+		err = s.startCell("")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hangar-agent supervise:", err)
@@ -218,7 +238,7 @@ func reapOrphans(s *supervisor) {
 			if s.exit == exit {
 				fmt.Fprintln(os.Stderr, "hangar-agent supervise: the cell ended by itself; starting a fresh one")
 				s.cell = nil
-				if err := s.startCell(); err != nil {
+				if err := s.startCell(""); err != nil {
 					fmt.Fprintln(os.Stderr, "hangar-agent supervise:", err)
 				}
 			}
