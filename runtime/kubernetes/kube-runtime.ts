@@ -186,6 +186,7 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
       deadlineMarginSeconds: o.deadlineMarginSeconds,
       pools,
       egressFixedAtStart: !!netinitImage,
+      cellVolumes: !!o.poolReuse,
       state,
       place,
       agents,

@@ -105,7 +105,7 @@ describe("poolFor", () => {
         sb({ volumes: [{ name: "v", mountPath: "/v" }] }),
         pools,
         false,
-        /^it sets volumes, which a pool pod/,
+        /^it sets volumes \(scratch ones go warm only in reused pool pods, HANGAR_KUBE_POOL_REUSE\), which a pool pod/,
       ],
       [
         "another image, with the images pooled",

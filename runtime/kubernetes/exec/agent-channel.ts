@@ -37,7 +37,8 @@ export interface AgentChannel {
    * A reusable pool pod (ADR 0040): asks the agent for a fresh cell — every process of the current
    * one is gone when this resolves (with the supervisor's timings); rejects with its reason.
    */
-  reset(): Promise<CellReset>;
+  /** A fresh cell (ADR 0040); with volumes (JSON, ADR 0042) made with the claim's scratch volumes before it answers. */
+  reset(volumes?: string): Promise<CellReset>;
 }
 
 export interface CellReset {
@@ -81,9 +82,9 @@ function createListenRequests(send: (frame: Buffer) => void) {
 function createResetRequests(send: (frame: Buffer) => void) {
   const waiting: { resolve(v: CellReset): void; reject(e: unknown): void }[] = [];
   return {
-    ask(): Promise<CellReset> {
+    ask(volumes?: string): Promise<CellReset> {
       const p = new Promise<CellReset>((resolve, reject) => waiting.push({ resolve, reject }));
-      send(encodeFrame("R", 0));
+      send(encodeFrame("R", 0, volumes ? Buffer.from(volumes) : undefined));
       return p;
     },
     reply(payload: Buffer) {
@@ -191,9 +192,9 @@ export function createAgentChannel(t: Transport): AgentChannel {
       if (closed) return Promise.reject(new Error("the exec channel is closed"));
       return listens.ask(token, first, count);
     },
-    reset() {
+    reset(volumes) {
       if (closed) return Promise.reject(new Error("the exec channel is closed"));
-      return resets.ask();
+      return resets.ask(volumes);
     },
     close() {
       end("closed by Hangar");

@@ -29,7 +29,7 @@ export interface AgentLinks {
    */
   open(pod: string, shell?: boolean): Promise<boolean>;
   /** A reusable pool pod (ADR 0040): a fresh cell through its exec channel (opened first when needed). */
-  reset(pod: string): Promise<CellReset>;
+  reset(pod: string, volumes?: string): Promise<CellReset>;
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
@@ -96,11 +96,16 @@ async function connectOrInstall(
 }
 
 /** A fresh cell for a reusable pod (ADR 0040), asked over its exec channel (the only one the agent takes it on). */
-async function resetCell(pod: string, open: (pod: string) => Promise<boolean>, entries: Map<string, Entry>): Promise<CellReset> {
+async function resetCell(
+  pod: string,
+  open: (pod: string) => Promise<boolean>,
+  entries: Map<string, Entry>,
+  volumes?: string,
+): Promise<CellReset> {
   if (!(await open(pod))) throw new Error(`no exec channel to pod ${pod}: ${entries.get(pod)?.unusable ?? "it did not open"}`);
   const ch = entries.get(pod)?.ch;
   if (!ch || ch.closed) throw new Error(`the exec channel to pod ${pod} closed`);
-  return ch.reset();
+  return ch.reset(volumes);
 }
 
 export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
@@ -167,7 +172,7 @@ export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
     },
     isDirect: (ch) => direct.isDirect(ch),
     open,
-    reset: (pod) => resetCell(pod, open, entries),
+    reset: (pod, volumes) => resetCell(pod, open, entries, volumes),
     stats: () => ({ ...stats }),
     drop(pod) {
       entries.get(pod)?.direct?.close();

@@ -16,6 +16,7 @@ import { placeFiles, type PlaceFilesOptions, startedNote } from "./place-files.j
 import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } from "./state.js";
 import { isCellPod } from "../pool/reuse.js";
 import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
+import { cellVolumesOf } from "../pool/cell-volumes.js";
 
 export interface WarmClaimOptions {
   namespace: string;
@@ -25,7 +26,9 @@ export interface WarmClaimOptions {
   egressFixedAtStart: boolean;
   state: KubeState;
   place: PlaceFilesOptions;
-  agents?: { open(pod: string, shell?: boolean): Promise<unknown> };
+  /** Pool pods are reused (ADR 0040): a claim makes the sandbox's cell with its scratch volumes (ADR 0042). */
+  cellVolumes?: boolean;
+  agents?: { open(pod: string, shell?: boolean): Promise<unknown>; reset?(pod: string, volumes?: string): Promise<unknown> };
 }
 
 /**
@@ -39,7 +42,9 @@ export function poolOf(
 ): { pool: WarmPoolConfig } | { why: string } | undefined {
   if (!o.state.warm) return undefined;
   // A pool serves one runner: its pods carry that runner's node selector (HANGAR_KUBE_WARM_POOLS @runner).
-  return poolMatch(record.spec, o.pools, egressNeed(record.effectiveEgress ?? [], o.egressFixedAtStart), runner?.nodeSelector);
+  return poolMatch(record.spec, o.pools, egressNeed(record.effectiveEgress ?? [], o.egressFixedAtStart), runner?.nodeSelector, {
+    cellVolumes: !!o.cellVolumes,
+  });
 }
 
 /**
@@ -85,18 +90,18 @@ function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k
 export async function claimWarm(
   o: WarmClaimOptions,
   t: Tracked,
-  match: { pool: WarmPoolConfig; workingDir?: string },
+  match: { pool: WarmPoolConfig; workingDir?: string; volumes?: true },
   record: SandboxRecord,
   text: string,
   secretEnv?: Record<string, string>,
 ): Promise<StartedSandbox | undefined> {
   const warm = o.state.warm;
   if (!warm) return undefined;
-  const { pool, workingDir } = match;
+  const { pool, workingDir, volumes } = match;
   const secrets = Object.keys(secretEnv ?? {}).length > 0;
   let running: StartedSandbox | undefined;
   const patch = (p: k8s.V1Pod) => {
-    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets);
+    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets || !!volumes);
     running = c.running;
     return c.patch;
   };
@@ -118,6 +123,11 @@ export async function claimWarm(
   t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
   void o.agents?.open(t.pod, t.shell);
+  // Scratch volumes: the cell the sandbox runs in is made again with them, before anything is placed in it.
+  if (volumes) {
+    if (!t.cell || !o.agents?.reset) throw new Error(`pool pod ${t.pod} has no cell to make the sandbox's scratch volumes in`);
+    await o.agents.reset(t.pod, JSON.stringify(cellVolumesOf(record.spec)));
+  }
   if (running) {
     t.started = true;
     return running;

@@ -105,11 +105,19 @@ const isDefaultMain = (argv: string[]) =>
  * The shape of the pod a sandbox needs, when a pool pod could be it (pure, table-tested), or why
  * not: what the idle pod was not made with and cannot take on at claim. Env, secrets and mounted
  * files are fine (applied per exec / written at claim); tags, annotations and the lifetime are set by the claim.
+ * cellVolumes: pool pods are reused (ADR 0040), and a claim makes the sandbox's cell with its scratch
+ * volumes (ADR 0042); registered and restored volumes still need a pod of their own.
  */
-export function poolShapeOf(spec: SandboxSpec): { shape: PoolShape } | { reason: string } {
+export function poolShapeOf(spec: SandboxSpec, o: { cellVolumes?: boolean } = {}): { shape: PoolShape } | { reason: string } {
+  const scratchOnly = spec.volumes.every((v) => !v.registered && !v.restore);
   const refused: [unknown, string][] = [
     [!isDefaultMain(spec.argv) || spec.imageEntrypoint, "its own main process (pool pods run the default one)"],
-    [spec.volumes.length, "volumes"],
+    [
+      spec.volumes.length && !(o.cellVolumes && scratchOnly),
+      o.cellVolumes
+        ? "volumes other than scratch ones (registered, or restored from a snapshot)"
+        : "volumes (scratch ones go warm only in reused pool pods, HANGAR_KUBE_POOL_REUSE)",
+    ],
     [spec.runtimeClass, "a runtime class"],
     [spec.imagePull, "image pull credentials"],
     [spec.services?.length, "service ports"],
@@ -161,7 +169,8 @@ export function poolMatch(
   pools: WarmPoolConfig[],
   egressAsk: EgressNeed | boolean,
   nodeSelector?: Record<string, string>,
-): { pool: WarmPoolConfig; workingDir?: string } | { why: string } {
+  o: { cellVolumes?: boolean } = {},
+): { pool: WarmPoolConfig; workingDir?: string; volumes?: true } | { why: string } {
   // true: rules a pool pod cannot take (the old boolean form); false: none.
   const egress: EgressNeed = egressAsk === true ? "rules" : egressAsk === false ? "none" : egressAsk;
   if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
@@ -169,17 +178,19 @@ export function poolMatch(
     return {
       why: "it allows egress by address or port, and a pool pod's egress rules are set when it starts (netinit); only hostname grants go warm (a `+https` pool)",
     };
-  const s0 = poolShapeOf(spec);
+  const s0 = poolShapeOf(spec, o);
+  // Scratch volumes of a reused pod's cell are made at claim (ADR 0042).
+  const vols = spec.volumes.length ? { volumes: true as const } : {};
   if (!("shape" in s0)) return { why: `${s0.reason}, which a pool pod was not made with` };
   const s = egress === "hostnames" ? { shape: { ...s0.shape, https: true } } : s0;
   const key = poolKey(spec.image, s.shape, nodeSelector);
   const pool = pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
-  if (pool) return { pool };
+  if (pool) return { pool, ...vols };
   // A working directory a pool's pods were not made with is applied at claim (made, and every command started in it).
   if (s.shape.workingDir) {
     const bare = poolKey(spec.image, { ...s.shape, workingDir: undefined }, nodeSelector);
     const any = pools.find((p) => !p.shape?.workingDir && poolKey(p.image, p.shape, p.nodeSelector) === bare);
-    if (any) return { pool: any, workingDir: s.shape.workingDir };
+    if (any) return { pool: any, workingDir: s.shape.workingDir, ...vols };
   }
   const sameImage = pools.filter((p) => p.image === spec.image);
   if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
