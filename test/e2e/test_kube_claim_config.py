@@ -7,7 +7,7 @@ import secrets as pysecrets
 import time
 
 import pytest
-from cwsandbox import Sandbox, Secret
+from cwsandbox import FileSystemSnapshotOptions, Sandbox, Secret
 
 from conftest import NAMESPACE, _kube, point_sdk_at, start_hangar, stop_hangar
 from test_kube_pool_reuse import IMAGE, REUSE, cleanup_reuse, pod_of, wait_idle
@@ -62,3 +62,32 @@ def test_secrets_are_applied_at_claim_and_do_not_carry_over(claim_hangar, monkey
     assert r.stdout == "unset\n", (r.stdout, r.stderr)
     second.stop().result()
     assert VALUE not in claim_hangar.log(), "the secret value is in Hangar's log"
+
+
+def test_a_scratch_volume_is_made_in_the_cell_at_claim_and_holds_its_size(claim_hangar, monkeypatch):
+    point_sdk_at(monkeypatch, claim_hangar, "alpha")
+    wait_idle()
+    ws = "/workspace"
+    first = Sandbox.run(container_image=IMAGE, tags=["e2e-claim"], max_lifetime_seconds=600,
+                        file_system_snapshot=FileSystemSnapshotOptions(mount_path=ws, size="8Mi"))
+    first.wait()
+    pod = pod_of(first.sandbox_id)
+    assert pod and pod.startswith("warm-"), f"a sandbox with a scratch volume started cold: {pod}"
+    total_kib = int(first.exec(["df", "-k", "--output=size", ws]).result().stdout.split()[-1])
+    assert 7 * 1024 <= total_kib <= 8 * 1024, total_kib
+    assert first.exec(["sh", "-c", f"head -c 4194304 /dev/urandom > {ws}/fits && ls -A {ws}"]).result().stdout == "fits\n"
+    r = first.exec(["sh", "-c", f"head -c 20971520 /dev/zero > {ws}/too-big"]).result()
+    assert r.returncode != 0 and "No space left on device" in r.stderr, (r.returncode, r.stderr)
+    # The rest of the sandbox is not the volume's.
+    assert first.exec(["sh", "-c", "head -c 1048576 /dev/zero > /tmp/elsewhere"]).result().returncode == 0
+    first.stop().result()
+
+    deadline = time.monotonic() + 30
+    while pod_of(first.sandbox_id) is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    second = Sandbox.run(container_image=IMAGE, tags=["e2e-claim"], max_lifetime_seconds=600)
+    second.wait()
+    assert pod_of(second.sandbox_id) == pod, "the second sandbox did not reuse the first one's pod"
+    r = second.exec(["/bin/sh", "-c", f"ls -A {ws} 2>&1; grep -c ' {ws} ' /proc/mounts"]).result()
+    assert "No such file" in r.stdout and r.stdout.strip().endswith("0"), (r.stdout, r.stderr)
+    second.stop().result()
