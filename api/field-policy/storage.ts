@@ -11,9 +11,10 @@ export const SPEC_VOLUME_RULES: Record<string, Rule> = {
     "test/e2e/test_sdk_volumes.py::test_a_claim_registered_read_only_takes_no_writer",
   ),
   "ScratchVolume.size": h(
-    "emptyDir sizeLimit on Kubernetes (a restored volume with HANGAR_KUBE_FORK_DRIVER: a file system of that size, ENOSPC past it, ADR 0029); locally (Hangar is root) a file system of that size of the volume's own (writes past it fail with ENOSPC; below 1Mi INVALID_ARGUMENT); not enforced when Hangar runs as an ordinary user",
+    "emptyDir sizeLimit on Kubernetes (a restored volume with HANGAR_KUBE_FORK_DRIVER: a file system of that size, ENOSPC past it, ADR 0029; in a reused pool pod, ADR 0042: a tmpfs of that size in the sandbox's cell, ENOSPC past it, memory of the pod); locally (Hangar is root) a file system of that size of the volume's own (writes past it fail with ENOSPC; below 1Mi INVALID_ARGUMENT); not enforced when Hangar runs as an ordinary user",
     "test/e2e/test_sdk_snapshots.py::test_a_local_volume_holds_its_size_and_no_more",
     "test/e2e/test_sdk_fork_kubernetes.py::test_a_kubernetes_fork_holds_its_size_and_no_more",
+    "test/e2e/test_kube_claim_config.py::test_a_scratch_volume_is_made_in_the_cell_at_claim_and_holds_its_size",
     "test/unit/kube-pure.test.ts::caps the main container at the base plus each sized scratch volume once",
   ),
   "ScratchVolume.medium": r("storage media are not selectable"),
