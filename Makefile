@@ -6,7 +6,7 @@ SDK_VERSION := $(shell cat test/fixtures/SDK_VERSION)
 VENV := .venv
 STAMP := .build/stamps
 
-.PHONY: bench-cold bench-share-token bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
+.PHONY: bench-claim-config bench-cold bench-share-token bench-relay bench-burst test-scale-smoke bench-scale bench-template-pool bench-snapshots test-chaos fuzz bench-isolation images setup run build gen fields test-agent test-sdk-suite test-sdk-suite-kubernetes check-gen lint typecheck test test-unit test-e2e clean sdk-descriptors cluster-up cluster-down cluster-status test-integration test-cluster test-e2e-kubernetes bench chart-check bench-sdk image deploy kind-up kind-load deploy-test-cluster test-e2e-deployed
 
 setup: $(STAMP)/npm $(STAMP)/venv-$(SDK_VERSION) $(STAMP)/apt .build/hangar-pty .build/hangar-guard .build/hangar-agent .build/hangar-netinit .build/hangar-forkcsi .build/hangar-pullwatch
 
@@ -245,6 +245,11 @@ bench-share-token: build
 # through the SDK on the Kubernetes runtime (cluster up): bench/template-pool-results.json.
 bench-template-pool: build
 	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$${HANGAR_E2E_KUBECONFIG:-$(CURDIR)/.cluster/hangar-sa.kubeconfig} HANGAR_E2E_RUNTIME=kubernetes .venv/bin/python bench/sdk_template_pool.py > bench/template-pool-results.json
+
+# What claim-time configuration costs on reused pool pods (hostname grants, scratch volumes) against cold starts (cluster up).
+bench-claim-config: build
+	bash test/cluster/netinit-image.sh >/dev/null
+	KUBECONFIG=$${KUBECONFIG:-$(CURDIR)/.cluster/kubeconfig} HANGAR_E2E_KUBECONFIG=$${HANGAR_E2E_KUBECONFIG:-$(CURDIR)/.cluster/hangar-sa.kubeconfig} HANGAR_E2E_RUNTIME=kubernetes .venv/bin/python bench/sdk_claim_config.py > bench/claim-config-results.json
 
 # Issue 39 item 4: cold create -> RUNNING with HANGAR_KUBE_EARLY_EXEC on and off against raw pods, alternating (cluster up).
 bench-cold: build

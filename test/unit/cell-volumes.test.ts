@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cellVolumesOf } from "../../runtime/kubernetes/pool/cell-volumes.js";
 import { poolMatch, type WarmPoolConfig } from "../../runtime/kubernetes/pool/warm-pool.js";
 import { spec } from "./fixtures.js";
+import { noIdlePod } from "../../runtime/kubernetes/lifecycle/start.js";
 
 const pools: WarmPoolConfig[] = [{ image: "python:3.12", size: 2 }];
 const sb = (volumes: ReturnType<typeof spec>["volumes"]) => spec({ argv: [], image: "python:3.12", volumes });
@@ -49,5 +50,13 @@ describe("cellVolumesOf", () => {
       { name: "free", path: "/free" },
       { name: "dec", path: "/dec", bytes: 1500 },
     ]);
+  });
+});
+
+describe("noIdlePod", () => {
+  it("says when the claim needed /bin/sh", () => {
+    expect(noIdlePod({ pool: { image: "py" } }, false)).toBe("its warm pool (image py) had no idle pod");
+    expect(noIdlePod({ pool: { image: "py" }, workingDir: "/w" }, false)).toMatch(/no idle pod whose image has \/bin\/sh/);
+    expect(noIdlePod({ pool: { image: "py" } }, true)).toMatch(/no idle pod whose image has \/bin\/sh \(secrets and a working directory/);
   });
 });

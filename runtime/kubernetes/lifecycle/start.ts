@@ -70,7 +70,7 @@ async function startPod(
     if (claimed) return claimed;
   }
   // Why it starts cold, in its status from now on (and in the note it runs with).
-  t.coldWhy = match && ("why" in match ? match.why : `its warm pool (image ${match.pool.image}) had no idle pod`);
+  t.coldWhy = match && ("why" in match ? match.why : noIdlePod(match, !!Object.keys(secrets?.env ?? {}).length));
   if (t.coldWhy) emit(o.state, { t: "progress", id, reason: `cold start: ${t.coldWhy}` });
   const pod = coldPod(o.plan, { record, text, runner, secrets, csiVolumes });
   const { made, settled } = await createPod(o, t, pod, secrets);
@@ -184,4 +184,10 @@ async function earlyExec(o: StartOptions, t: Tracked, resolve: (v: PodView) => v
     }
     await new Promise((r) => setTimeout(r, EARLY_EXEC_EVERY_MS));
   }
+}
+
+/** Why a sandbox its pool could serve started cold: no pod was idle — or none whose image has /bin/sh, which claim-time secrets and a working directory need. */
+export function noIdlePod(match: { pool: { image: string }; workingDir?: string }, secrets: boolean): string {
+  const sh = match.workingDir !== undefined || secrets;
+  return `its warm pool (image ${match.pool.image}) had no idle pod${sh ? " whose image has /bin/sh (secrets and a working directory applied at claim need it)" : ""}`;
 }
