@@ -2,6 +2,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { mayExecEarly } from "../../runtime/kubernetes/pod/state.js";
+import { probeShellOnce } from "../../runtime/kubernetes/exec/path.js";
 
 type Over = {
   node?: string;
@@ -72,4 +73,16 @@ describe("mayExecEarly", () => {
     expect(mayExecEarly(pod({ main: { waiting: "PodInitializing" } }), 1)).toBe(false);
     expect(mayExecEarly(pod({ main: { waiting: "PodInitializing" } }), 0)).toBe(true);
   });
+});
+
+describe("probeShellOnce (one early try)", () => {
+  const once = (r: number | Error) => probeShellOnce(() => (r instanceof Error ? Promise.reject(r) : Promise.resolve(r)), "sbx-1");
+  it("a shell that ran exit 0: true", async () => expect(await once(0)).toBe(true));
+  it("the runtime says there is no such program: false", async () =>
+    expect(await once(new Error('exec: "/bin/sh": stat /bin/sh: no such file or directory'))).toBe(false));
+  it("another exit code (a container not started yet: 126) is no answer, never 'no shell'", async () => {
+    expect(await once(126)).toBeUndefined();
+    expect(await once(1)).toBeUndefined();
+  });
+  it("exec not reaching the container yet: no answer", async () => expect(await once(new Error("container not found"))).toBeUndefined());
 });

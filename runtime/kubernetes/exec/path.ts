@@ -178,10 +178,15 @@ async function probeShell(run: Run, pod: string, container?: string, stop?: () =
   }
 }
 
-/** One try of the shell probe: undefined when exec does not reach the container (yet). */
-const probeShellOnce = (run: Run, pod: string): Promise<boolean | undefined> =>
+/**
+ * One try of the shell probe while the container may still be being started (ADR 0041): true when
+ * `exit 0` ran, false only when the runtime says there is no such program, and no answer otherwise
+ * — an exec into a container not started yet, or during a restart of the kubelet or the runtime,
+ * can end with another code (the chaos suite once saw a sandbox marked shell-less for good that way).
+ */
+export const probeShellOnce = (run: Run, pod: string): Promise<boolean | undefined> =>
   run(pod, SHELL_PROBE).then(
-    (code) => code === 0,
+    (code) => (code === 0 ? true : undefined),
     (e: Error) => (NO_PROGRAM.test(e.message ?? "") ? false : undefined),
   );
 
