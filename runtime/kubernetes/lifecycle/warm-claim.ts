@@ -100,7 +100,11 @@ export async function claimWarm(
   const { pool, workingDir, volumes } = match;
   const secrets = Object.keys(secretEnv ?? {}).length > 0;
   let running: StartedSandbox | undefined;
+  // The candidates as the claim saw them: the claimed one stands in while the watch relists (a 410
+  // during a claim left getPod empty once, and the sandbox was taken for shell-less: chaos suite).
+  const candidates = new Map<string, k8s.V1Pod>();
   const patch = (p: k8s.V1Pod) => {
+    candidates.set(p.metadata?.name ?? "", p);
     const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets || !!volumes);
     running = c.running;
     return c.patch;
@@ -119,7 +123,7 @@ export async function claimWarm(
   t.baseEnv = claimedEnv(record, o.state.proxyAddress);
   if (workingDir) t.workingDir = workingDir;
   if (secrets) t.secretEnvFile = SECRET_ENV_FILE;
-  const pod = o.place.getPod(claimedPod);
+  const pod = o.place.getPod(claimedPod) ?? candidates.get(claimedPod);
   t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
   void o.agents?.open(t.pod, t.shell);
