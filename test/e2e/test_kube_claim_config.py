@@ -19,6 +19,18 @@ VALUE = f"claim-{pysecrets.token_hex(12)}'\"$x"
 STORES = {"HANGAR_SECRET_STORES": "team=kubernetes:hangar-secrets-{tenant}"}
 
 
+def next_in_same_pod(first, pod: str):
+    """Stops `first`, waits for its pod to go back to the pool, and runs the next sandbox, asserting it got that pod."""
+    first.stop().result()
+    deadline = time.monotonic() + 30
+    while pod_of(first.sandbox_id) is not None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    second = Sandbox.run(container_image=IMAGE, tags=["e2e-claim"], max_lifetime_seconds=600)
+    second.wait()
+    assert pod_of(second.sandbox_id) == pod, "the second sandbox did not reuse the first one's pod"
+    return second
+
+
 @pytest.fixture
 def claim_hangar():
     _k8s_secret("hangar-secrets-alpha", "claim-token", {"token": VALUE})
@@ -49,14 +61,7 @@ def test_secrets_are_applied_at_claim_and_do_not_carry_over(claim_hangar, monkey
     r = first.exec(["python3", "-c", "import os, sys; sys.stdout.write(os.environ['API_TOKEN'] + ' ' + os.getcwd())"], cwd="/tmp").result()
     assert r.stdout == f"{VALUE} /tmp", (r.stdout, r.stderr)
     assert VALUE not in json.dumps(_kube("GET", f"/api/v1/namespaces/{NAMESPACE}/pods/{pod}")), "the secret is in the pod object"
-    first.stop().result()
-
-    deadline = time.monotonic() + 30
-    while pod_of(first.sandbox_id) is not None and time.monotonic() < deadline:
-        time.sleep(0.2)
-    second = Sandbox.run(container_image=IMAGE, tags=["e2e-claim"], max_lifetime_seconds=600)
-    second.wait()
-    assert pod_of(second.sandbox_id) == pod, "the second sandbox did not reuse the first one's pod"
+    second = next_in_same_pod(first, pod)
     find = 'echo "${API_TOKEN:-unset}"; test -e /run/hangar/secret-env && echo "left: file"; grep -rl "claim-" /run /tmp 2>/dev/null; true'
     r = second.exec(["/bin/sh", "-c", find]).result()
     assert r.stdout == "unset\n", (r.stdout, r.stderr)
@@ -80,14 +85,7 @@ def test_a_scratch_volume_is_made_in_the_cell_at_claim_and_holds_its_size(claim_
     assert r.returncode != 0 and "No space left on device" in r.stderr, (r.returncode, r.stderr)
     # The rest of the sandbox is not the volume's.
     assert first.exec(["sh", "-c", "head -c 1048576 /dev/zero > /tmp/elsewhere"]).result().returncode == 0
-    first.stop().result()
-
-    deadline = time.monotonic() + 30
-    while pod_of(first.sandbox_id) is not None and time.monotonic() < deadline:
-        time.sleep(0.2)
-    second = Sandbox.run(container_image=IMAGE, tags=["e2e-claim"], max_lifetime_seconds=600)
-    second.wait()
-    assert pod_of(second.sandbox_id) == pod, "the second sandbox did not reuse the first one's pod"
+    second = next_in_same_pod(first, pod)
     r = second.exec(["/bin/sh", "-c", f"ls -A {ws} 2>&1; grep -c ' {ws} ' /proc/mounts"]).result()
     assert "No such file" in r.stdout and r.stdout.strip().endswith("0"), (r.stdout, r.stderr)
     second.stop().result()
