@@ -14,6 +14,9 @@
 // docs/adr/0040-pool-pod-reuse.md); the agent answers 'R' (JSON). `hangar-agent supervise` and
 // `hangar-agent cell DIR` are that pod's supervisor and a cell's init (supervise.go, cell.go).
 //
+// On the stdin/stdout channel only, 'Q' waits for the pod's cgroup to show a sized pool's claim's
+// limits (limits.go, docs/adr/0043-sized-pools.md); the agent answers 'Q' (JSON).
+//
 // On the stdin/stdout channel only, 'L' (JSON {"token","first","count"}) opens the direct link
 // (direct.go, docs/adr/0022-direct-exec-link.md): a TLS listener on the first free port of the range;
 // the agent answers 'L' (JSON {"port","cert"} or {"error"}). A connection that presents the token
@@ -181,6 +184,10 @@ func (a *agent) handle(kind byte, id uint32, payload []byte) {
 	case 'R':
 		if a.control {
 			go a.resetCell(id, payload)
+		}
+	case 'Q':
+		if a.control {
+			go a.awaitLimits(id, payload)
 		}
 	case 'L':
 		if a.control {

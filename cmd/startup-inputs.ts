@@ -91,6 +91,11 @@ export function readTemplatesAndPools(cfg: Config) {
       throw new Error(
         `${https.template ? `template:${https.template}` : https.image}: a pool for sandboxes with hostname grants needs Hangar's egress proxy (HANGAR_KUBE_EGRESS_PROXY_LISTEN)`,
       );
+    const sized = warmPools.find((p) => p.shape?.caps);
+    if (sized && !cfg.kube.poolReuse)
+      throw new Error(
+        `${sized.image}: a sized pool (+cpu, +memory) resizes reused pods at claim, and their exec agent confirms each limit (HANGAR_KUBE_POOL_REUSE=true)`,
+      );
   } catch (e) {
     fail(`HANGAR_KUBE_WARM_POOLS: ${(e as Error).message}`);
   }

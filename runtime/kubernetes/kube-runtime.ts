@@ -23,6 +23,7 @@ import { createForkVolumes } from "./fork/volumes.js";
 import { podDescription } from "./stores/pod-describe.js";
 import { podLogs } from "./stores/pod-logs.js";
 import { poolAgents } from "./kube-agents.js";
+import { createResize } from "./pool/resize.js";
 import { CountedKubeConfig } from "./kube-calls.js";
 import { podsWithoutRecord } from "./pod/without-record.js";
 import type { KubeRuntimeOptions } from "./lifecycle/options.js";
@@ -190,6 +191,7 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
       state,
       place,
       agents,
+      resize: createResize(core, o.namespace),
     },
     envSecrets,
     fork,

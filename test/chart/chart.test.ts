@@ -307,6 +307,7 @@ describe("helm chart", () => {
       { apiGroups: [""], resources: ["pods"], verbs: ["create", "get", "list", "watch", "delete", "patch"] },
       { apiGroups: [""], resources: ["pods/exec"], verbs: ["create", "get"] },
       { apiGroups: [""], resources: ["pods/log"], verbs: ["get"] },
+      { apiGroups: [""], resources: ["pods/resize"], verbs: ["patch"] },
       { apiGroups: [""], resources: ["configmaps"], verbs: ["create", "get", "list", "update", "patch", "watch", "delete"] },
       { apiGroups: [""], resources: ["persistentvolumeclaims"], verbs: ["list"] },
       { apiGroups: [""], resources: ["services"], verbs: ["create"] },

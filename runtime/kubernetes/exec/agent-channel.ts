@@ -9,6 +9,7 @@
 import { errors } from "../../../core/errors.js";
 import type { ExecProcess } from "../../types.js";
 import { type AgentCommand, createAgentCommand } from "./agent-command.js";
+import type { CgroupWant } from "../pool/caps.js";
 import { AGENT_VERSION, encodeFrame, type Frame, FrameParser } from "./agent-frames.js";
 
 export interface Transport {
@@ -39,6 +40,11 @@ export interface AgentChannel {
    */
   /** A fresh cell (ADR 0040); with volumes (JSON, ADR 0042) made with the claim's scratch volumes before it answers. */
   reset(volumes?: string): Promise<CellReset>;
+  /**
+   * A sized pool's claim (ADR 0043): resolves once the pod's own cgroup shows these limits (the
+   * kubelet applied the resize), rejects with the agent's reason (not within its bound).
+   */
+  awaitLimits(want: CgroupWant): Promise<{ waitedMs: number }>;
 }
 
 export interface CellReset {
@@ -78,31 +84,43 @@ function createListenRequests(send: (frame: Buffer) => void) {
   };
 }
 
-/** The reset requests (ADR 0040) waiting for the agent's R frames, answered in order. */
-function createResetRequests(send: (frame: Buffer) => void) {
-  const waiting: { resolve(v: CellReset): void; reject(e: unknown): void }[] = [];
+/**
+ * Requests of one kind (R: a fresh cell, ADR 0040; Q: the cgroup's limits, ADR 0043) waiting for the
+ * agent's frames of that kind, answered in order; `parse` turns a reply into the value or the reason.
+ */
+function createAsks<T>(kind: "R" | "Q", send: (frame: Buffer) => void, parse: (r: Record<string, unknown>) => T | string) {
+  const waiting: { resolve(v: T): void; reject(e: unknown): void }[] = [];
   return {
-    ask(volumes?: string): Promise<CellReset> {
-      const p = new Promise<CellReset>((resolve, reject) => waiting.push({ resolve, reject }));
-      send(encodeFrame("R", 0, volumes ? Buffer.from(volumes) : undefined));
+    ask(payload?: string): Promise<T> {
+      const p = new Promise<T>((resolve, reject) => waiting.push({ resolve, reject }));
+      send(encodeFrame(kind, 0, payload ? Buffer.from(payload) : undefined));
       return p;
     },
     reply(payload: Buffer) {
       const w = waiting.shift();
-      let r: { killed_ms?: unknown; ready_ms?: unknown; error?: unknown } = {};
+      let r: Record<string, unknown> = {};
       try {
         r = JSON.parse(payload.toString()) as typeof r;
       } catch {
         r = { error: "an unreadable reply" };
       }
-      if (typeof r.killed_ms === "number" && typeof r.ready_ms === "number") w?.resolve({ killedMs: r.killed_ms, readyMs: r.ready_ms });
-      else w?.reject(new Error(`the cell was not reset: ${String(r.error ?? "no timings in the reply").slice(0, 300)}`));
+      const v = parse(r);
+      if (typeof v === "string") w?.reject(new Error(v.slice(0, 300)));
+      else w?.resolve(v);
     },
     fail(reason: string) {
       for (const w of waiting.splice(0)) w.reject(new Error(`the exec channel closed: ${reason}`));
     },
   };
 }
+
+const parseReset = (r: Record<string, unknown>): CellReset | string =>
+  typeof r.killed_ms === "number" && typeof r.ready_ms === "number"
+    ? { killedMs: r.killed_ms, readyMs: r.ready_ms }
+    : `the cell was not reset: ${String(r.error ?? "no timings in the reply")}`;
+
+const parseLimits = (r: Record<string, unknown>): { waitedMs: number } | string =>
+  typeof r.waited_ms === "number" ? { waitedMs: r.waited_ms } : `the pod's limits did not apply: ${String(r.error ?? "no answer")}`;
 
 /** A frame addressed to a command (O, E, W, X); the command is forgotten at its exit. */
 function toCommand(procs: Map<number, AgentCommand>, f: Frame): void {
@@ -123,7 +141,8 @@ export function createAgentChannel(t: Transport): AgentChannel {
   const procs = new Map<number, AgentCommand>();
   const send = (frame: Buffer) => t.send(frame);
   const listens = createListenRequests(send);
-  const resets = createResetRequests(send);
+  const resets = createAsks("R", send, parseReset);
+  const limits = createAsks("Q", send, parseLimits);
   let nextId = 1;
   let closed = false;
   let hello!: () => void;
@@ -154,6 +173,7 @@ export function createAgentChannel(t: Transport): AgentChannel {
         }
       } else if (f.kind === "L") listens.reply(f.payload);
       else if (f.kind === "R") resets.reply(f.payload);
+      else if (f.kind === "Q") limits.reply(f.payload);
       else toCommand(procs, f);
     }
   }
@@ -164,9 +184,12 @@ export function createAgentChannel(t: Transport): AgentChannel {
     helloFailed(errors.unavailable(`the exec channel did not open: ${reason}`));
     listens.fail(reason);
     resets.fail(reason);
+    limits.fail(reason);
     for (const r of procs.values()) r.fail(reason);
     procs.clear();
   }
+
+  const whenOpen = <T>(ask: () => Promise<T>) => (closed ? Promise.reject(new Error("the exec channel is closed")) : ask());
 
   function exec(argv: string[], env: Record<string, string>): ExecProcess {
     if (closed) throw errors.unavailable("the exec channel is closed");
@@ -188,14 +211,9 @@ export function createAgentChannel(t: Transport): AgentChannel {
     exec,
     receive,
     end,
-    listen(token, first, count) {
-      if (closed) return Promise.reject(new Error("the exec channel is closed"));
-      return listens.ask(token, first, count);
-    },
-    reset(volumes) {
-      if (closed) return Promise.reject(new Error("the exec channel is closed"));
-      return resets.ask(volumes);
-    },
+    listen: (token, first, count) => whenOpen(() => listens.ask(token, first, count)),
+    reset: (volumes) => whenOpen(() => resets.ask(volumes)),
+    awaitLimits: (want) => whenOpen(() => limits.ask(JSON.stringify(want))),
     close() {
       end("closed by Hangar");
       t.close();

@@ -6,6 +6,7 @@
  */
 import type * as k8s from "@kubernetes/client-node";
 import type { AgentChannel, CellReset } from "./agent-channel.js";
+import type { CgroupWant } from "../pool/caps.js";
 import { createDirectLinks, type DirectPorts, type DirectState } from "./agent-direct.js";
 import { type AgentBinary, AgentMissing, connectAgent, installArgv } from "./agent-start.js";
 
@@ -30,6 +31,8 @@ export interface AgentLinks {
   open(pod: string, shell?: boolean): Promise<boolean>;
   /** A reusable pool pod (ADR 0040): a fresh cell through its exec channel (opened first when needed). */
   reset(pod: string, volumes?: string): Promise<CellReset>;
+  /** A sized pool's claim (ADR 0043): once the pod's cgroup shows these limits, through its exec channel. */
+  awaitLimits(pod: string, want: CgroupWant): Promise<{ waitedMs: number }>;
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
@@ -95,17 +98,12 @@ async function connectOrInstall(
   return { ch: await connectTo(pod, true), how: "installed" };
 }
 
-/** A fresh cell for a reusable pod (ADR 0040), asked over its exec channel (the only one the agent takes it on). */
-async function resetCell(
-  pod: string,
-  open: (pod: string) => Promise<boolean>,
-  entries: Map<string, Entry>,
-  volumes?: string,
-): Promise<CellReset> {
+/** A pod's exec channel, opened when needed: the only one the agent takes control frames on (R, Q). */
+async function controlChannel(pod: string, open: (pod: string) => Promise<boolean>, entries: Map<string, Entry>): Promise<AgentChannel> {
   if (!(await open(pod))) throw new Error(`no exec channel to pod ${pod}: ${entries.get(pod)?.unusable ?? "it did not open"}`);
   const ch = entries.get(pod)?.ch;
   if (!ch || ch.closed) throw new Error(`the exec channel to pod ${pod} closed`);
-  return ch.reset(volumes);
+  return ch;
 }
 
 export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
@@ -172,7 +170,8 @@ export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
     },
     isDirect: (ch) => direct.isDirect(ch),
     open,
-    reset: (pod, volumes) => resetCell(pod, open, entries, volumes),
+    reset: async (pod, volumes) => (await controlChannel(pod, open, entries)).reset(volumes),
+    awaitLimits: async (pod, want) => (await controlChannel(pod, open, entries)).awaitLimits(want),
     stats: () => ({ ...stats }),
     drop(pod) {
       entries.get(pod)?.direct?.close();

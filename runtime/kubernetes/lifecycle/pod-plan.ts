@@ -17,6 +17,7 @@ import { type GpuConfig, gpuAffinity } from "../nodes/capacity.js";
 import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod/spec.js";
 import { POOL_LABEL, type WarmPoolConfig } from "../pool/warm-pool.js";
 import { CELL_LABEL } from "../pod/keys.js";
+import { idleResources } from "../pool/caps.js";
 import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
 import type { KubeState } from "./state.js";
 
@@ -140,8 +141,8 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
       argv: [...DEFAULT_MAIN_ARGV],
       env: {},
       files: [],
-      requests: shape.requests,
-      limits: shape.limits,
+      // A sized pool's pod starts at its CPU cap and the memory floor; a claim resizes it (ADR 0043).
+      ...(shape.caps ? idleResources(shape.caps) : { requests: shape.requests, limits: shape.limits }),
       workingDir: shape.workingDir,
       tags: [],
       maxLifetimeSeconds: 0,

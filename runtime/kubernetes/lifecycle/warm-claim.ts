@@ -7,7 +7,7 @@ import type * as k8s from "@kubernetes/client-node";
 import type { SandboxRecord } from "../../../core/types.js";
 import type { StartedSandbox } from "../../types.js";
 import { encodeRecord } from "../../record-codec.js";
-import { claimPatch, EXEC_ANNOTATION, poolMatch, type WarmPoolConfig } from "../pool/warm-pool.js";
+import { claimPatch, EXEC_ANNOTATION, mainResourcesOf, poolMatch, type WarmPoolConfig } from "../pool/warm-pool.js";
 import { egressNeed } from "../pool/config.js";
 import { hostnamesOf } from "../egress/policy.js";
 import { proxyEnv } from "../pod/spec.js";
@@ -17,6 +17,7 @@ import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } fro
 import { isCellPod } from "../pool/reuse.js";
 import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
 import { cellVolumesOf } from "../pool/cell-volumes.js";
+import { cgroupWant, type CgroupWant, type MainResources, sameResources } from "../pool/caps.js";
 
 export interface WarmClaimOptions {
   namespace: string;
@@ -28,7 +29,13 @@ export interface WarmClaimOptions {
   place: PlaceFilesOptions;
   /** Pool pods are reused (ADR 0040): a claim makes the sandbox's cell with its scratch volumes (ADR 0042). */
   cellVolumes?: boolean;
-  agents?: { open(pod: string, shell?: boolean): Promise<unknown>; reset?(pod: string, volumes?: string): Promise<unknown> };
+  agents?: {
+    open(pod: string, shell?: boolean): Promise<unknown>;
+    reset?(pod: string, volumes?: string): Promise<unknown>;
+    awaitLimits?(pod: string, want: CgroupWant): Promise<{ waitedMs: number }>;
+  };
+  /** A sized pool's claim (ADR 0043): the pod's main container resized in place (its `resize` subresource). */
+  resize?: (pod: string, resources: MainResources) => Promise<void>;
 }
 
 /**
@@ -90,14 +97,16 @@ function claimFor(o: WarmClaimOptions, record: SandboxRecord, text: string, p: k
 export async function claimWarm(
   o: WarmClaimOptions,
   t: Tracked,
-  match: { pool: WarmPoolConfig; workingDir?: string; volumes?: true },
+  match: { pool: WarmPoolConfig; workingDir?: string; volumes?: true; resources?: MainResources },
   record: SandboxRecord,
   text: string,
   secretEnv?: Record<string, string>,
 ): Promise<StartedSandbox | undefined> {
   const warm = o.state.warm;
   if (!warm) return undefined;
-  const { pool, workingDir, volumes } = match;
+  const { pool, workingDir, volumes, resources } = match;
+  // A sized pool's pod not yet at the sandbox's limits is resized before the sandbox is RUNNING.
+  const resizes = (p?: k8s.V1Pod) => !!resources && !sameResources(mainResourcesOf(p), resources);
   const secrets = Object.keys(secretEnv ?? {}).length > 0;
   let running: StartedSandbox | undefined;
   // The candidates as the claim saw them: the claimed one stands in while the watch relists (a 410
@@ -105,18 +114,19 @@ export async function claimWarm(
   const candidates = new Map<string, k8s.V1Pod>();
   const patch = (p: k8s.V1Pod) => {
     candidates.set(p.metadata?.name ?? "", p);
-    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets || !!volumes);
+    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets || !!volumes || resizes(p));
     running = c.running;
     return c.patch;
   };
   // A working directory or secrets applied at claim need /bin/sh in the pod (claim-wrap.ts).
   const shell = workingDir !== undefined || secrets;
-  let claimedPod = await warm.claim(pool, record.tenant, patch, { shell });
+  const how = { shell, ...(resources ? { resources } : {}) };
+  let claimedPod = await warm.claim(pool, record.tenant, patch, how);
   // A reusable pod on its way back is worth a short wait: a cold start takes seconds (ADR 0040).
   // Every return wakes the waiting claims; one of them gets the pod, the others wait on, within the bound.
   const until = o.place.now() + RETURN_WAIT_MS;
   while (!claimedPod && o.place.now() < until && (await waitForReturn(o.state, o.place.now())))
-    claimedPod = await warm.claim(pool, record.tenant, patch, { again: true, shell });
+    claimedPod = await warm.claim(pool, record.tenant, patch, { ...how, again: true });
   if (!claimedPod) return undefined;
   emit(o.state, { t: "stored", id: record.id });
   t.pod = claimedPod;
@@ -132,9 +142,33 @@ export async function claimWarm(
     if (!t.cell || !o.agents?.reset) throw new Error(`pool pod ${t.pod} has no cell to make the sandbox's scratch volumes in`);
     await o.agents.reset(t.pod, JSON.stringify(cellVolumesOf(record.spec)));
   }
+  // Its resources as the claim chose it (the watch may not have the pod as it is yet).
+  if (resources && resizes(candidates.get(claimedPod))) await resizeClaimed(o, t.pod, resources);
   if (running) {
     t.started = true;
     return running;
   }
   return placeFiles(o.place, t, `kubernetes: warm pod ${o.namespace}/${claimedPod} on node ${pod?.spec?.nodeName ?? "?"}`, secretEnv);
 }
+
+/**
+ * The claimed pod resized to the sandbox's resources, and confirmed by its exec agent from the
+ * pod's own cgroup (the kubelet applies a resize in tens of milliseconds, and reports it in its
+ * status up to seconds later): no command of the sandbox runs before its limits hold.
+ */
+async function resizeClaimed(o: WarmClaimOptions, pod: string, resources: MainResources): Promise<void> {
+  if (!o.resize || !o.agents?.awaitLimits) throw new Error(`pool pod ${pod} cannot be resized here (a sized pool needs reused pods)`);
+  await o.resize(pod, resources);
+  // The agent answers within its own 5 s bound; this one is for an agent that never answers (an older one).
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`pool pod ${pod}'s agent did not confirm its new limits within ${LIMITS_WAIT_MS} ms`)), LIMITS_WAIT_MS);
+  });
+  try {
+    await Promise.race([o.agents.awaitLimits(pod, cgroupWant(resources.limits)), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const LIMITS_WAIT_MS = 10_000;

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_MAIN_ARGV, type EgressGrant, type SandboxSpec } from "../../../core/types.js";
 import { SHARED_TEMPLATE_ID } from "../../../core/templates.js";
+import { capsFit, parseCap, type MainResources, type PoolCaps } from "./caps.js";
 
 /** What a pool pod is made with beyond its image: a sandbox is served by the pool only when its own are the same. */
 export interface PoolShape {
@@ -15,6 +16,11 @@ export interface PoolShape {
    * only sandboxes whose egress grants are all hostnames, each claim naming its own (ADR 0042).
    */
   https?: boolean;
+  /**
+   * A sized pool (`=size+cpu:2+memory:4Gi`): reused pods that take each sandbox's own CPU and memory
+   * limits at claim, up to these (ADR 0043); requests and limits above are the idle pod's.
+   */
+  caps?: PoolCaps;
 }
 
 /** What a sandbox's decided egress asks of a pool pod: none, hostname grants only (the proxy), or rules fixed when a pod starts. */
@@ -37,7 +43,13 @@ export interface WarmPoolConfig {
 }
 
 /** One HANGAR_KUBE_WARM_POOLS entry as written: an image, or a shared template to resolve; for a named runner or the first. */
-export type WarmPoolEntry = ({ image: string } | { template: string }) & { size: number; min?: number; runner?: string; https?: true };
+export type WarmPoolEntry = ({ image: string } | { template: string }) & {
+  size: number;
+  min?: number;
+  runner?: string;
+  https?: true;
+  caps?: PoolCaps;
+};
 
 const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
 
@@ -47,6 +59,8 @@ const RUNNER_ID = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
  * `=size@runner` keeps the pool for that runner of HANGAR_KUBE_RUNNERS (its pods on that runner's
  * nodes); without it the pool is the first runner's. `=size+https` (before any `@runner`) makes pods
  * for sandboxes whose egress grants are all hostnames (their rules reach Hangar's egress proxy only).
+ * `+cpu:<q>` and `+memory:<q>` make a sized pool (ADR 0043): its reused pods take each sandbox's
+ * own limits at claim, up to these.
  */
 export function parseWarmPools(text: string): WarmPoolEntry[] {
   if (!text.trim()) return [];
@@ -56,8 +70,15 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const eq = e.lastIndexOf("=");
     const name = e.slice(0, eq).trim();
     const [sizeAndKind = "", runner, ...more] = e.slice(eq + 1).split("@");
-    const https = /\+\s*https\s*$/.test(sizeAndKind);
-    const sizeText = sizeAndKind.replace(/\+\s*https\s*$/, "");
+    const [sizeText = "", ...mods] = sizeAndKind.split("+");
+    let https = false;
+    let caps: PoolCaps = {};
+    for (const m of mods) {
+      const [key = "", ...value] = m.trim().split(":");
+      if (key === "https" && !value.length && !https) https = true;
+      else if (key === "https") throw new Error(`"${e}": +https appears twice or takes no value`);
+      else caps = parseCap(e, key, value.join(":"), caps);
+    }
     const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(sizeText);
     const size = Number(range ? range[2] : sizeText.trim());
     const min = range ? Number(range[1]) : undefined;
@@ -71,13 +92,16 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
       ...(min === undefined ? {} : { min }),
       ...(runner === undefined ? {} : { runner: runner.trim() }),
       ...(https ? { https: true as const } : {}),
+      ...(Object.keys(caps).length ? { caps } : {}),
     };
-    const key = `${name}@${at.runner ?? ""}${https ? "+https" : ""}`;
-    if (seen.has(key)) throw new Error(`${name}${https ? "+https" : ""}${at.runner ? `@${at.runner}` : ""} appears twice`);
+    const sized = Object.keys(caps).length ? "+sized" : "";
+    const key = `${name}@${at.runner ?? ""}${https ? "+https" : ""}${sized}`;
+    if (seen.has(key)) throw new Error(`${name}${https ? "+https" : ""}${sized}${at.runner ? `@${at.runner}` : ""} appears twice`);
     seen.add(key);
     if (name.startsWith("template:")) {
       const template = name.slice("template:".length);
       if (!SHARED_TEMPLATE_ID.test(template)) throw new Error(`"${e}": template:<id> names a shared template by its id (a DNS label)`);
+      if (at.caps) throw new Error(`"${e}": +cpu and +memory size an image's pool; a template's pool has the template's resources`);
       return { template, size, ...at };
     }
     return { image: name, size, ...at };
@@ -139,7 +163,9 @@ export function poolShapeOf(spec: SandboxSpec, o: { cellVolumes?: boolean } = {}
  */
 export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<string, string>): string {
   const s = shape ?? { requests: {}, limits: {} };
-  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir, s.https ? "https" : undefined];
+  const caps = s.caps && (s.caps.cpu || s.caps.memory) ? `caps:${s.caps.cpu ?? ""}/${s.caps.memory ?? ""}` : undefined;
+  // Caps only when set: every other pool keeps the key (and the pod label) it had before sized pools.
+  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir, s.https ? "https" : undefined, ...(caps ? [caps] : [])];
   const sel = Object.entries(nodeSelector ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (parts.every((p) => !p) && !sel.length) return image;
   return JSON.stringify([image, ...parts.map((p) => p ?? ""), ...(sel.length ? [sel] : [])]);
@@ -170,7 +196,7 @@ export function poolMatch(
   egressAsk: EgressNeed | boolean,
   nodeSelector?: Record<string, string>,
   o: { cellVolumes?: boolean } = {},
-): { pool: WarmPoolConfig; workingDir?: string; volumes?: true } | { why: string } {
+): { pool: WarmPoolConfig; workingDir?: string; volumes?: true; resources?: MainResources } | { why: string } {
   // true: rules a pool pod cannot take (the old boolean form); false: none.
   const egress: EgressNeed = egressAsk === true ? "rules" : egressAsk === false ? "none" : egressAsk;
   if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
@@ -192,6 +218,8 @@ export function poolMatch(
     const any = pools.find((p) => !p.shape?.workingDir && poolKey(p.image, p.shape, p.nodeSelector) === bare);
     if (any) return { pool: any, workingDir: s.shape.workingDir, ...vols };
   }
+  const sized = sizedMatch(spec, s.shape, pools, nodeSelector);
+  if (sized && "pool" in sized) return { ...sized, ...vols };
   const sameImage = pools.filter((p) => p.image === spec.image);
   if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
   const sameEgress = sameImage.filter((p) => !!p.shape?.https === (egress === "hostnames"));
@@ -205,11 +233,46 @@ export function poolMatch(
   const sel = poolKey("", undefined, nodeSelector);
   const onRunner = sameEgress.filter((p) => poolKey("", undefined, p.nodeSelector) === sel);
   if (!onRunner.length) return { why: `no warm pool of image ${spec.image} serves the sandbox's runner` };
+  if (sized && (spec.limits.cpu || spec.limits.memory)) return sized;
   return {
     why: `the warm pools of image ${spec.image} make pods with other resources or working directory (${onRunner
       .map((p) => shapeText(p.shape))
       .join("; ")}) than it asks (${shapeText(s.shape)})`,
   };
+}
+
+/**
+ * A sized pool (ADR 0043) of the sandbox's image, egress and runner whose caps hold its limits: the
+ * pool and the resources its claim resizes the pod to; or why the first such pool cannot; undefined
+ * when there is none.
+ */
+function sizedMatch(
+  spec: SandboxSpec,
+  shape: PoolShape,
+  pools: WarmPoolConfig[],
+  nodeSelector?: Record<string, string>,
+): { pool: WarmPoolConfig; resources: MainResources; workingDir?: string } | { why: string } | undefined {
+  const sel = poolKey("", undefined, nodeSelector);
+  const candidates = pools.filter(
+    (p) =>
+      p.image === spec.image &&
+      p.shape?.caps &&
+      !!p.shape.https === !!shape.https &&
+      poolKey("", undefined, p.nodeSelector) === sel &&
+      (!p.shape.workingDir || p.shape.workingDir === shape.workingDir),
+  );
+  let why: string | undefined;
+  for (const pool of candidates) {
+    const fit = capsFit(spec, pool.shape?.caps ?? {});
+    if ("why" in fit) why ??= fit.why;
+    else
+      return {
+        pool,
+        resources: fit.resources,
+        ...(shape.workingDir && !pool.shape?.workingDir ? { workingDir: shape.workingDir } : {}),
+      };
+  }
+  return why ? { why: `it cannot use the sized pool of image ${spec.image}: ${why}` } : undefined;
 }
 
 const shapeText = (s?: PoolShape) => {
@@ -219,6 +282,7 @@ const shapeText = (s?: PoolShape) => {
     s?.limits.cpu && `cpu limit ${s.limits.cpu}`,
     s?.limits.memory && `memory limit ${s.limits.memory}`,
     s?.workingDir && `working directory ${s.workingDir}`,
+    s?.caps && `sized up to ${[s.caps.cpu && `cpu ${s.caps.cpu}`, s.caps.memory && `memory ${s.caps.memory}`].filter(Boolean).join(" and ")}`,
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : "the defaults";
 };
@@ -277,7 +341,9 @@ export function resolveWarmPools(
         image: e.image,
         size: e.size,
         ...minOf(e),
-        ...(e.https ? { shape: { requests: {}, limits: {}, https: true } } : {}),
+        ...(e.https || e.caps
+          ? { shape: { requests: {}, limits: {}, ...(e.https ? { https: true } : {}), ...(e.caps ? { caps: e.caps } : {}) } }
+          : {}),
         ...placement,
       };
     if (pool.shape?.https && !egressFixedAtStart)

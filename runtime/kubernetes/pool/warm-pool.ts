@@ -17,6 +17,7 @@ import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATIO
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { HOSTS_ANNOTATION, RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
+import { canResize, type MainResources, sameResources } from "./caps.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
 import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
 import { type DemandBuckets, demandTarget, recordClaim } from "./demand.js";
@@ -40,6 +41,23 @@ export {
 export interface ClaimHow {
   again?: boolean;
   shell?: boolean;
+  /** A sized pool's claim (ADR 0043): only pods that can be resized to these, those already at them first. */
+  resources?: MainResources;
+}
+
+/** The main container's resources as the pod's spec has them now (a resize changes the spec). */
+export function mainResourcesOf(pod: k8s.V1Pod | undefined): MainResources {
+  const r = pod?.spec?.containers?.find((c) => c.name === "main")?.resources;
+  const pick = (q?: Record<string, string>) => ({ ...(q?.cpu ? { cpu: q.cpu } : {}), ...(q?.memory ? { memory: q.memory } : {}) });
+  return { requests: pick(r?.requests), limits: pick(r?.limits) };
+}
+
+/** Candidates in claim order (pure): pods that fit, shuffled; for a sized claim those already at its resources first. */
+export function claimOrder(pods: k8s.V1Pod[], want: MainResources | undefined, shuffle: <T>(a: T[]) => T[]): k8s.V1Pod[] {
+  if (!want) return shuffle(pods);
+  const ok = pods.filter((p) => canResize(mainResourcesOf(p), want));
+  const at = ok.filter((p) => sameResources(mainResourcesOf(p), want));
+  return [...shuffle(at), ...shuffle(ok.filter((p) => !at.includes(p)))];
 }
 
 export interface ClaimFor {
@@ -241,7 +259,8 @@ export function createWarmPools(d: WarmPoolDeps) {
     lastClaimMs.set(pn, now());
     if (!again) demanded(pn); // one sandbox, one unit of demand (`again`: its start waits for a returning pod)
     const { ready } = claimable(d.pods(), pn);
-    const order = ready.filter((p) => fits(p, tenant, shell, claiming)).sort(() => Math.random() - 0.5); // replicas start at different pods
+    const shuffled = <T>(a: T[]) => [...a].sort(() => Math.random() - 0.5); // replicas start at different pods
+    const order = claimOrder(ready.filter((p) => fits(p, tenant, shell, claiming)), how.resources, shuffled);
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
       if (claiming.has(name)) continue;
