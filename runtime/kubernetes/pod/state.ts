@@ -131,6 +131,8 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
  * cache holds this very object. At 10,000 sandboxes the whole pods (managedFields, every
  * container's env, mounts and security context, volumes, tolerations) were most of a replica's heap.
  */
+const cpuMemory = (q?: Record<string, string>) => ({ ...(q?.cpu ? { cpu: q.cpu } : {}), ...(q?.memory ? { memory: q.memory } : {}) });
+
 export function slimPod(p: V1Pod): V1Pod {
   if (p.metadata?.managedFields) delete p.metadata.managedFields;
   const s = p.spec;
@@ -140,6 +142,8 @@ export function slimPod(p: V1Pod): V1Pod {
     image: c.image,
     ...(c.restartPolicy ? { restartPolicy: c.restartPolicy } : {}),
     ...(c.startupProbe ? { startupProbe: c.startupProbe } : {}),
+    // CPU and memory: a sized pool's claim picks a pod its sandbox's limits can be resized to (ADR 0043).
+    ...(c.resources ? { resources: { requests: cpuMemory(c.resources.requests), limits: cpuMemory(c.resources.limits) } } : {}),
   });
   const slim: V1PodSpec = { containers: (s.containers ?? []).map(keep) };
   if (s.initContainers) slim.initContainers = s.initContainers.map(keep);

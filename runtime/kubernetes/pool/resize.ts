@@ -5,6 +5,7 @@
  */
 import * as k8s from "@kubernetes/client-node";
 import type { MainResources } from "./caps.js";
+import { detailOf } from "../kube-errors.js";
 
 const strategic = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.StrategicMergePatch);
 
@@ -15,6 +16,10 @@ export const resizePatch = (r: MainResources) => ({
 
 export function createResize(core: k8s.CoreV1Api, namespace: string) {
   return async (pod: string, r: MainResources): Promise<void> => {
-    await core.patchNamespacedPodResize({ name: pod, namespace, body: resizePatch(r) }, strategic);
+    try {
+      await core.patchNamespacedPodResize({ name: pod, namespace, body: resizePatch(r) }, strategic);
+    } catch (e) {
+      throw new Error(`resizing pool pod ${pod} to the sandbox's limits failed: ${detailOf(e)}`);
+    }
   };
 }
