@@ -35,7 +35,7 @@ describe("HANGAR_KUBE_WARM_POOLS =size+https", () => {
   });
   it("refuses the same +https pool twice, and anything else after the size", () => {
     expect(() => parseWarmPools("python:3.12=2+https,python:3.12=3+https")).toThrow(/python:3.12\+https appears twice/);
-    expect(() => parseWarmPools("python:3.12=2+http")).toThrow(/size must be an integer/);
+    expect(() => parseWarmPools("python:3.12=2+http")).toThrow(/\+ takes https, cpu:<quantity> or memory:<quantity> \(got \+http\)/);
   });
 });
 

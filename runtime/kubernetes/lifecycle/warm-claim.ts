@@ -162,7 +162,10 @@ async function resizeClaimed(o: WarmClaimOptions, pod: string, resources: MainRe
   // The agent answers within its own 5 s bound; this one is for an agent that never answers (an older one).
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`pool pod ${pod}'s agent did not confirm its new limits within ${LIMITS_WAIT_MS} ms`)), LIMITS_WAIT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`pool pod ${pod}'s agent did not confirm its new limits within ${LIMITS_WAIT_MS} ms`)),
+      LIMITS_WAIT_MS,
+    );
   });
   try {
     await Promise.race([o.agents.awaitLimits(pod, cgroupWant(resources.limits)), late]);

@@ -83,7 +83,9 @@ export function capsFit(spec: Pick<SandboxSpec, "requests" | "limits">, caps: Po
     if (!(bytes(limits.memory) <= bytes(caps.memory)))
       return { why: `its memory limit ${limits.memory} is above the pool's cap of ${caps.memory}` };
     if (!(bytes(limits.memory) >= bytes(MEMORY_FLOOR)))
-      return { why: `its memory limit ${limits.memory} is below the ${MEMORY_FLOOR} a pool pod starts with (a memory limit is only raised in place)` };
+      return {
+        why: `its memory limit ${limits.memory} is below the ${MEMORY_FLOOR} a pool pod starts with (a memory limit is only raised in place)`,
+      };
   }
   return { resources: { requests: { ...limits, ...requests }, limits } };
 }

@@ -165,7 +165,15 @@ export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<
   const s = shape ?? { requests: {}, limits: {} };
   const caps = s.caps && (s.caps.cpu || s.caps.memory) ? `caps:${s.caps.cpu ?? ""}/${s.caps.memory ?? ""}` : undefined;
   // Caps only when set: every other pool keeps the key (and the pod label) it had before sized pools.
-  const parts = [s.requests.cpu, s.requests.memory, s.limits.cpu, s.limits.memory, s.workingDir, s.https ? "https" : undefined, ...(caps ? [caps] : [])];
+  const parts = [
+    s.requests.cpu,
+    s.requests.memory,
+    s.limits.cpu,
+    s.limits.memory,
+    s.workingDir,
+    s.https ? "https" : undefined,
+    ...(caps ? [caps] : []),
+  ];
   const sel = Object.entries(nodeSelector ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (parts.every((p) => !p) && !sel.length) return image;
   return JSON.stringify([image, ...parts.map((p) => p ?? ""), ...(sel.length ? [sel] : [])]);
@@ -282,7 +290,8 @@ const shapeText = (s?: PoolShape) => {
     s?.limits.cpu && `cpu limit ${s.limits.cpu}`,
     s?.limits.memory && `memory limit ${s.limits.memory}`,
     s?.workingDir && `working directory ${s.workingDir}`,
-    s?.caps && `sized up to ${[s.caps.cpu && `cpu ${s.caps.cpu}`, s.caps.memory && `memory ${s.caps.memory}`].filter(Boolean).join(" and ")}`,
+    s?.caps &&
+      `sized up to ${[s.caps.cpu && `cpu ${s.caps.cpu}`, s.caps.memory && `memory ${s.caps.memory}`].filter(Boolean).join(" and ")}`,
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : "the defaults";
 };

@@ -52,6 +52,9 @@ export function mainResourcesOf(pod: k8s.V1Pod | undefined): MainResources {
   return { requests: pick(r?.requests), limits: pick(r?.limits) };
 }
 
+/** Shuffled: replicas start at different pods. */
+const shuffled = <T>(a: T[]) => [...a].sort(() => Math.random() - 0.5);
+
 /** Candidates in claim order (pure): pods that fit, shuffled; for a sized claim those already at its resources first. */
 export function claimOrder(pods: k8s.V1Pod[], want: MainResources | undefined, shuffle: <T>(a: T[]) => T[]): k8s.V1Pod[] {
   if (!want) return shuffle(pods);
@@ -187,6 +190,14 @@ function trimSurplus(d: WarmPoolDeps, idle: k8s.V1Pod[], size: number) {
 const fits = (p: k8s.V1Pod, tenant: string, shell: boolean, claiming: Set<string>) =>
   !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant) && (!shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh");
 
+/** The pods this claim tries, in order. */
+const candidates = (ready: k8s.V1Pod[], tenant: string, shell: boolean, claiming: Set<string>, want?: MainResources) =>
+  claimOrder(
+    ready.filter((p) => fits(p, tenant, shell, claiming)),
+    want,
+    shuffled,
+  );
+
 /** Per pool: claims and refills since start (metrics). */
 function poolCounters() {
   type Counts = Omit<PoolStats, "pool" | "size" | "idle" | "ready">;
@@ -258,9 +269,7 @@ export function createWarmPools(d: WarmPoolDeps) {
     const pn = poolName(pool.image, pool.shape, pool.nodeSelector);
     lastClaimMs.set(pn, now());
     if (!again) demanded(pn); // one sandbox, one unit of demand (`again`: its start waits for a returning pod)
-    const { ready } = claimable(d.pods(), pn);
-    const shuffled = <T>(a: T[]) => [...a].sort(() => Math.random() - 0.5); // replicas start at different pods
-    const order = claimOrder(ready.filter((p) => fits(p, tenant, shell, claiming)), how.resources, shuffled);
+    const order = candidates(claimable(d.pods(), pn).ready, tenant, shell, claiming, how.resources);
     for (const pod of order.slice(0, 4)) {
       const name = pod.metadata?.name ?? "";
       if (claiming.has(name)) continue;
