@@ -624,6 +624,7 @@ describe("helm chart", () => {
     ["a config value of the wrong type", ["--set", "auth.open=true", "--set", "config.maxSandboxes=lots"], /maxSandboxes/],
     ["a key shorter than 16 characters", ["--set", "auth.keys.alpha=short"], /alpha|minLength|16/i],
     ["a malformed warm pool list", ["--set", "auth.open=true", "--set", "config.warmPools=python"], /warmPools/],
+    ["a warm pool cap that is no quantity", ["--set", "auth.open=true", "--set", "config.warmPools=python=2+memory:lots"], /warmPools/],
     ["a bad CIDR", ["--set", "auth.open=true", "--set", "networkPolicy.blockedCIDRs[0]=nowhere"], /blockedCIDRs/],
     ["an unknown egress enforcement", ["--set", "auth.open=true", "--set", "config.egressEnforcement=cilium"], /egressEnforcement/],
     [
@@ -633,4 +634,9 @@ describe("helm chart", () => {
     ],
   ];
   for (const [name, args, msg] of bad) it(`refuses ${name}`, () => expect(refuse(args)).toMatch(msg));
+  it("takes warm pools with +https, caps and a runner (ADR 0042, 0043)", () => {
+    const list = "python:3.11=8+cpu:2+memory:4Gi,python:3.11=2-8+https@gpu,python:3.11=1+https+memory:512Mi";
+    const docs = render(["--set", "auth.open=true", "--set", `config.warmPools=${list.replaceAll(",", "\\,")}`]);
+    expect(JSON.stringify(docs)).toContain(list);
+  });
 });
