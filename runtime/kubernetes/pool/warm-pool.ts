@@ -43,6 +43,11 @@ export interface ClaimHow {
   shell?: boolean;
   /** A sized pool's claim (ADR 0043): only pods that can be resized to these, those already at them first. */
   resources?: MainResources;
+  /**
+   * Runs on a candidate before its claim patch and answers the pod to claim (a sized pool's resize,
+   * whose new resourceVersion the claim then carries); a 409 or 404 moves on to the next candidate.
+   */
+  prepare?: (pod: k8s.V1Pod) => Promise<k8s.V1Pod>;
 }
 
 /** The main container's resources as the pod's spec has them now (a resize changes the spec). */
@@ -275,7 +280,8 @@ export function createWarmPools(d: WarmPoolDeps) {
       if (claiming.has(name)) continue;
       claiming.add(name);
       try {
-        await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(pod) }, mergePatch);
+        const claimed = how.prepare ? await how.prepare(pod) : pod;
+        await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(claimed) }, mergePatch);
         // Keep it reserved until the watch shows it claimed, so no later create here tries it.
         setTimeout(() => claiming.delete(name), 30_000).unref();
         count(pn, "hits");
