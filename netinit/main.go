@@ -51,6 +51,11 @@ func run() error {
 	if len(os.Args) > 1 {
 		text = os.Args[1]
 	}
+	return load(text)
+}
+
+// load decodes, compiles, loads and verifies a policy (the init container's whole work).
+func load(text string) error {
 	if text == "" {
 		return fmt.Errorf("no policy: set %s", PolicyEnv)
 	}
@@ -116,6 +121,17 @@ func uidmap() error {
 }
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "hold" {
+		hold()
+		return
+	}
+	if len(os.Args) == 3 && os.Args[1] == "apply" {
+		if err := reload(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "hangar-netinit apply: "+err.Error())
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) == 2 && os.Args[1] == "uidmap" {
 		if err := uidmap(); err != nil {
 			fmt.Fprintln(os.Stderr, "hangar-netinit uidmap:", err)
