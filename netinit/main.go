@@ -38,7 +38,7 @@ func discover(p Policy) (never, resolvers []netip.Prefix) {
 		}
 	}
 	if p.DNS {
-		if f, err := os.Open("/etc/resolv.conf"); err == nil {
+		if f, err := os.Open(resolvConf()); err == nil {
 			resolvers = nameservers(f)
 			f.Close()
 		}
@@ -122,7 +122,10 @@ func uidmap() error {
 
 func main() {
 	if len(os.Args) == 2 && os.Args[1] == "hold" {
-		hold()
+		if err := hold(); err != nil {
+			fmt.Fprintln(os.Stderr, "hangar-netinit hold: "+err.Error())
+			os.Exit(1)
+		}
 		return
 	}
 	if len(os.Args) == 3 && os.Args[1] == "apply" {

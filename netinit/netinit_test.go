@@ -326,3 +326,20 @@ func TestReloadReplacesTheRulesAndFlushesConntrack(t *testing.T) {
 		t.Fatal("an unreadable policy was applied")
 	}
 }
+
+// The sidecar reads the resolvers from hold's copy only: apply without it refuses (never the file a
+// sandbox may have rewritten).
+func TestApplyInTheSidecarNeedsHoldsCopyOfResolvConf(t *testing.T) {
+	d := t.TempDir()
+	t.Setenv(StateDirEnv, d)
+	if err := reload(`{}`); err == nil || !strings.Contains(err.Error(), "no copy of the pod's resolv.conf") {
+		t.Fatalf("apply without hold's copy: %v", err)
+	}
+	if got := resolvConf(); got != filepath.Join(d, "resolv.conf") {
+		t.Fatalf("resolvers read from %s", got)
+	}
+	t.Setenv(StateDirEnv, "")
+	if got := resolvConf(); got != "/etc/resolv.conf" {
+		t.Fatalf("the init container reads %s", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
@@ -23,11 +24,34 @@ const (
 	ipctnlMsgCtDelete = 2
 )
 
-// hold waits for the container's stop.
-func hold() {
+// StateDirEnv names the sidecar's own emptyDir (no other container mounts it): `hold` keeps there the
+// pod's resolv.conf as it was before the sandbox's container started, and `apply` reads the
+// resolvers from that copy, never from the file a sandbox may have rewritten since.
+const StateDirEnv = "HANGAR_NET_STATE_DIR"
+
+// resolvConf is the file the resolvers are read from: the sidecar's copy when it has one.
+func resolvConf() string {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		return filepath.Join(d, "resolv.conf")
+	}
+	return "/etc/resolv.conf"
+}
+
+// hold keeps the pod's resolv.conf, then waits for the container's stop.
+func hold() error {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		b, err := os.ReadFile("/etc/resolv.conf")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(d, "resolv.conf"), b, 0o600); err != nil {
+			return err
+		}
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
 	<-sig
+	return nil
 }
 
 // ctMessage is a ctnetlink request of the given kind for every family (nfgenmsg version 0 and no
@@ -63,8 +87,14 @@ func conntrackCount() (int, error) {
 	return len(msgs), err
 }
 
-// reload loads the policy as the init container does, then flushes connection tracking.
+// reload loads the policy as the init container does (its resolvers from hold's copy), then flushes
+// connection tracking.
 func reload(text string) error {
+	if d := os.Getenv(StateDirEnv); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "resolv.conf")); err != nil {
+			return fmt.Errorf("no copy of the pod's resolv.conf from hold: %w", err)
+		}
+	}
 	if err := load(text); err != nil {
 		return err
 	}
