@@ -11,7 +11,8 @@ import { toDomainSpec } from "../api/spec.js";
 import { applyOverrides } from "../api/template-view.js";
 import { allowsEgress } from "../core/egress.js";
 import { MIN_SHARE_TOKEN_KEY_BYTES } from "../core/share-token.js";
-import { resolveWarmPools, type WarmPoolConfig } from "../runtime/kubernetes/pool/config.js";
+import type { WarmPoolConfig } from "../runtime/kubernetes/pool/config.js";
+import { resolveWarmPools } from "../runtime/kubernetes/pool/resolve.js";
 import type { Config } from "./config.js";
 import { fail } from "./fail.js";
 

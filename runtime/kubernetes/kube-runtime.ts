@@ -24,10 +24,11 @@ import { podDescription } from "./stores/pod-describe.js";
 import { podLogs } from "./stores/pod-logs.js";
 import { poolAgents } from "./kube-agents.js";
 import { createResize } from "./pool/resize.js";
+import { createEgressAtClaim } from "./lifecycle/egress-at-claim.js";
 import { CountedKubeConfig } from "./kube-calls.js";
 import { podsWithoutRecord } from "./pod/without-record.js";
 import type { KubeRuntimeOptions } from "./lifecycle/options.js";
-import { createKubeState, nameOf } from "./lifecycle/state.js";
+import { createKubeState, type KubeState, nameOf } from "./lifecycle/state.js";
 import { createPodDeletes } from "./lifecycle/pod-deletes.js";
 import { createPodWatch } from "./lifecycle/pod-watch.js";
 import { createReconciler } from "./lifecycle/reconciler.js";
@@ -59,6 +60,15 @@ function egressOf(o: KubeRuntimeOptions) {
     throw new Error("egress enforcement netinit needs the image holding hangar-netinit (HANGAR_KUBE_NETINIT_IMAGE)");
   return { egress, netinitImage };
 }
+
+/** What pods are planned with (pod-plan.ts): the runtime's options, its egress, state and node view. */
+const planOf = (o: KubeRuntimeOptions, state: KubeState, nodes: ReturnType<typeof createNodeView>): PodPlanOptions => ({
+  ...o,
+  ...egressOf(o),
+  gpu: o.gpu ?? DEFAULT_GPU_CONFIG,
+  state,
+  nodes,
+});
 
 /** Exec: the agent links (installed with plain exec, which needs no agent: built in that order) and the exec path. */
 function execRooms(
@@ -131,6 +141,7 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
   });
   const cells = createCells({
     core,
+    egressAtClaim: createEgressAtClaim({ plan: planOf(o, state, nodes), run: execPath.run }),
     namespace: o.namespace,
     watch,
     ...(agents ? { agents } : {}),
@@ -160,8 +171,7 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
   });
   watch.route({ onPod: reconciler.onPod, onDeleted: reconciler.onDeleted, onAdded: records.added });
   // A periodic look at starting pods, so the startup timeout fires without a watch event.
-  const ticker = setInterval(reconciler.tick, 1000);
-  ticker.unref();
+  const ticker = setInterval(reconciler.tick, 1000).unref();
   return { state, watch, deletes, stop, agents, execPath, place, reconciler, records, ended, ticker };
 }
 
@@ -170,10 +180,8 @@ type WatchRooms = ReturnType<typeof watchRooms>;
 /** The start path and readiness, over the watch rooms. */
 function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnType<typeof createNodeView>, w: WatchRooms) {
   const { state, place, agents, execPath } = w;
-  const { egress, netinitImage } = egressOf(o);
-  const gpu = o.gpu ?? DEFAULT_GPU_CONFIG;
+  const plan = planOf(o, state, nodes);
   const envSecrets = createEnvSecrets({ core, namespace: o.namespace, log: o.log, hasPod: (id) => !!w.watch.get(nameOf(state, id)) });
-  const plan: PodPlanOptions = { ...o, egress, netinitImage, gpu, state, nodes };
   const fork = o.forkDriver ? createForkVolumes(o.forkDriver) : undefined;
   const pools = o.warmPools ?? [];
   const starts: StartOptions = {
@@ -186,7 +194,8 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
       namespace: o.namespace,
       deadlineMarginSeconds: o.deadlineMarginSeconds,
       pools,
-      egressFixedAtStart: !!netinitImage,
+      egressFixedAtStart: !!plan.netinitImage,
+      egressAtClaim: createEgressAtClaim({ plan, run: execPath.run }),
       cellVolumes: !!o.poolReuse,
       state,
       place,
@@ -206,15 +215,15 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
     core,
     state,
     watch: w.watch,
-    egress,
-    netinitImage,
+    egress: plan.egress,
+    netinitImage: plan.netinitImage,
     plan,
     envSecrets,
     nodes,
     probe: execPath.probe,
     agents,
   });
-  return { starts, ready, fork, egress, netinitImage };
+  return { starts, ready, fork, egress: plan.egress, netinitImage: plan.netinitImage };
 }
 
 export function createKubernetesRuntime(o: KubeRuntimeOptions): Runtime & { ready(): Promise<void> } {

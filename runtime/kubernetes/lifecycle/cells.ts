@@ -17,6 +17,8 @@ import { type FreshPod, returnPatch } from "../pool/reuse.js";
 import type { EndedRecords } from "../stores/ended-records.js";
 import type { PodWatch } from "./pod-watch.js";
 import { type KubeState, noteReturning, type Tracked } from "./state.js";
+import type { EgressAtClaim } from "./egress-at-claim.js";
+import { hasNetSidecar } from "../pod/net-sidecar.js";
 
 const jsonPatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.JsonPatch);
 
@@ -25,6 +27,8 @@ export interface CellsOptions {
   namespace: string;
   watch: Pick<PodWatch, "get">;
   agents?: { reset(pod: string): Promise<CellReset> };
+  /** A `+egress` pool pod's rules (ADR 0044): the idle pod's loaded back before the pod goes back to its pool. */
+  egressAtClaim?: Pick<EgressAtClaim, "reset">;
   ended: Pick<EndedRecords, "write" | "remove">;
   finish(t: Tracked, e: Omit<ExitInfo, "endedAtMs">): void;
   /** The pod deleted (the way a sandbox ends when its cell cannot be replaced). */
@@ -84,6 +88,11 @@ export function createCells(o: CellsOptions) {
     const running = p?.status?.phase === "Running" && !!p.status?.containerStatuses?.find((c) => c.name === "main")?.state?.running;
     if (p && pool && running && !p.metadata?.deletionTimestamp) {
       try {
+        // Its sandbox's egress rules go first: a pod is never claimable with the last sandbox's rules.
+        if (hasNetSidecar(p)) {
+          if (!o.egressAtClaim) throw new Error("its egress rules cannot be reset here");
+          await o.egressAtClaim.reset(name);
+        }
         const back = await o.core.patchNamespacedPod(
           { name, namespace: o.namespace, body: returnPatch(id, pool, tenant, p.metadata?.annotations?.[EXEC_ANNOTATION] ?? "sh") },
           jsonPatch,

@@ -18,6 +18,7 @@ import { buildPod, EGRESS_LABEL, type PodOptions } from "../pod/spec.js";
 import { POOL_LABEL, type WarmPoolConfig } from "../pool/warm-pool.js";
 import { CELL_LABEL } from "../pod/keys.js";
 import { idleResources } from "../pool/caps.js";
+import type { NetSidecar } from "../pod/net-sidecar.js";
 import type { KubeRunner, KubeRuntimeOptions } from "./options.js";
 import type { KubeState } from "./state.js";
 
@@ -134,6 +135,8 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
   if (cell && "refused" in cell) throw new Error(cell.refused);
   if (shape.https && !(p.netinitImage && p.state.proxyAddress))
     throw new Error("a +https pool's pods need netinit enforcement and Hangar's egress proxy (HANGAR_KUBE_EGRESS_PROXY_LISTEN)");
+  const net = shape.egressRules ? netSidecarOf(p) : undefined;
+  if (shape.egressRules && !net) throw new Error("a +egress pool's pods need netinit enforcement");
   const pod = buildPod(
     id,
     {
@@ -160,6 +163,7 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
       hostUsers: !p.state.userns.on,
       ephemeralStorageBytes: p.ephemeralStorageBytes,
       ...(cell ? { cell } : {}),
+      ...(net ? { netSidecar: net } : {}),
     },
   );
   return {
@@ -171,3 +175,14 @@ export function idlePod(p: PodPlanOptions, pool: WarmPoolConfig, id: string, lab
     },
   };
 }
+
+/** The hangar-net sidecar of a `+egress` pool's pods (ADR 0044): netinit's image, `hold`. */
+export const netSidecarOf = (p: PodPlanOptions): NetSidecar | undefined =>
+  p.netinitImage ? { image: p.netinitImage, path: p.egress.netinitPath } : undefined;
+
+/** The policy a claim loads into a `+egress` pod: exactly what a cold pod of the sandbox starts with. */
+export const claimEgressPolicy = (p: PodPlanOptions, record: SandboxRecord) =>
+  netinitFor(p, record.spec, decidedGrants(record), false)?.policy;
+
+/** The policy a return loads back: the idle pod's (no egress). */
+export const idleEgressPolicy = (p: PodPlanOptions) => netinitFor(p, {}, [], false)?.policy;

@@ -17,6 +17,7 @@ import { emit, type KubeState, RETURN_WAIT_MS, type Tracked, waitForReturn } fro
 import { isCellPod } from "../pool/reuse.js";
 import { SECRET_ENV_FILE } from "../exec/claim-wrap.js";
 import { cellVolumesOf } from "../pool/cell-volumes.js";
+import type { EgressAtClaim } from "./egress-at-claim.js";
 import { cgroupWant, type CgroupWant, type MainResources, sameResources } from "../pool/caps.js";
 
 export interface WarmClaimOptions {
@@ -34,6 +35,8 @@ export interface WarmClaimOptions {
     reset?(pod: string, volumes?: string): Promise<unknown>;
     awaitLimits?(pod: string, want: CgroupWant): Promise<{ waitedMs: number }>;
   };
+  /** A `+egress` pool's claim (ADR 0044): the sandbox's egress rules loaded into the pod before it runs. */
+  egressAtClaim?: Pick<EgressAtClaim, "claim">;
   /** A sized pool's claim (ADR 0043): the pod's main container resized in place (its `resize` subresource), as of a resourceVersion. */
   resize?: (pod: string, resources: MainResources, resourceVersion?: string) => Promise<k8s.V1Pod>;
 }
@@ -127,7 +130,8 @@ export async function claimWarm(
   const candidates = new Map<string, k8s.V1Pod>();
   const patch = (p: k8s.V1Pod) => {
     candidates.set(p.metadata?.name ?? "", p);
-    const c = claimFor(o, record, text, p, o.place.now(), !!workingDir || secrets || !!volumes || resized.has(p.metadata?.name ?? ""));
+    const more = !!workingDir || secrets || !!volumes || !!pool.shape?.egressRules || resized.has(p.metadata?.name ?? "");
+    const c = claimFor(o, record, text, p, o.place.now(), more);
     running = c.running;
     return c.patch;
   };
@@ -156,6 +160,11 @@ export async function claimWarm(
     await o.agents.reset(t.pod, JSON.stringify(cellVolumesOf(record.spec)));
   }
   if (resources && resized.has(claimedPod)) await confirmLimits(o, t.pod, resources);
+  // Its egress rules, before anything of it runs (ADR 0044).
+  if (pool.shape?.egressRules) {
+    if (!o.egressAtClaim) throw new Error(`pool pod ${t.pod}'s egress rules cannot be set here`);
+    await o.egressAtClaim.claim(t.pod, record);
+  }
   if (running) {
     t.started = true;
     return running;

@@ -1,4 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
+import { type NetSidecar, netSidecarContainer, netSidecarVolume } from "./net-sidecar.js";
 import type {
   V1Container,
   V1CSIVolumeSource,
@@ -65,6 +66,8 @@ export interface PodOptions {
   cell?: { agent: string };
   /** The sandbox record (record-codec), stored on the pod and kept by a finalizer until retention ends. */
   record?: { tenant: string; text: string };
+  /** A `+egress` pool pod (ADR 0044): the hangar-net sidecar, whose rules are set at each claim. */
+  netSidecar?: NetSidecar;
 }
 
 /** Capabilities a normal image needs to run as root (file ownership, setuid for su/apt, signals, low ports). */
@@ -232,6 +235,7 @@ function podVolumes(spec: SandboxSpec, o: PodOptions): V1Volume[] {
   return [
     ...(o.netinit?.agent ? [{ name: AGENT_VOLUME, emptyDir: { sizeLimit: "32Mi" } }] : []),
     ...(o.cell ? [{ name: CELL_VOLUME, emptyDir: {} }] : []),
+    ...(o.netSidecar ? [netSidecarVolume()] : []),
     ...[...new Map([...spec.volumes, ...(spec.sidecars ?? []).flatMap((s) => s.volumes)].map((v) => [v.name, v])).values()].map((v) => {
       const src = v.registered?.source;
       const csi = o.csiVolumes?.[v.name];
@@ -288,7 +292,11 @@ export function buildPod(id: string, spec: SandboxSpec, o: PodOptions): V1Pod {
       // network and process namespace.
       initContainers:
         o.netinit || spec.sidecars?.length
-          ? [...(o.netinit ? [netinitContainer(o.netinit)] : []), ...(spec.sidecars ?? []).map(sidecarContainer)]
+          ? [
+              ...(o.netinit ? [netinitContainer(o.netinit)] : []),
+              ...(o.netinit && o.netSidecar ? [netSidecarContainer(o.netSidecar)] : []),
+              ...(spec.sidecars ?? []).map(sidecarContainer),
+            ]
           : undefined,
       containers: [mainContainer(id, spec, o)],
       volumes: podVolumes(spec, o),

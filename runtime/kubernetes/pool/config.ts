@@ -21,6 +21,11 @@ export interface PoolShape {
    * limits at claim, up to these (ADR 0043); requests and limits above are the idle pod's.
    */
   caps?: PoolCaps;
+  /**
+   * Pods with the hangar-net sidecar (`=size+egress`, ADR 0044): each claim loads its sandbox's own
+   * egress rules (addresses, ports, `any`, hostnames through the proxy), each return the idle pod's.
+   */
+  egressRules?: boolean;
 }
 
 /** What a sandbox's decided egress asks of a pool pod: none, hostname grants only (the proxy), or rules fixed when a pod starts. */
@@ -48,6 +53,7 @@ export type WarmPoolEntry = ({ image: string } | { template: string }) & {
   min?: number;
   runner?: string;
   https?: true;
+  egress?: true;
   caps?: PoolCaps;
 };
 
@@ -72,11 +78,14 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
     const [sizeAndKind = "", runner, ...more] = e.slice(eq + 1).split("@");
     const [sizeText = "", ...mods] = sizeAndKind.split("+");
     let https = false;
+    let egress = false;
     let caps: PoolCaps = {};
     for (const m of mods) {
       const [key = "", ...value] = m.trim().split(":");
       if (key === "https" && !value.length && !https) https = true;
       else if (key === "https") throw new Error(`"${e}": +https appears twice or takes no value`);
+      else if (key === "egress" && !value.length && !egress) egress = true;
+      else if (key === "egress") throw new Error(`"${e}": +egress appears twice or takes no value`);
       else caps = parseCap(e, key, value.join(":"), caps);
     }
     const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(sizeText);
@@ -92,11 +101,14 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
       ...(min === undefined ? {} : { min }),
       ...(runner === undefined ? {} : { runner: runner.trim() }),
       ...(https ? { https: true as const } : {}),
+      ...(egress ? { egress: true as const } : {}),
       ...(Object.keys(caps).length ? { caps } : {}),
     };
+    if (https && egress) throw new Error(`"${e}": +egress pods take hostname grants too; +https and +egress are one or the other`);
     const sized = Object.keys(caps).length ? "+sized" : "";
-    const key = `${name}@${at.runner ?? ""}${https ? "+https" : ""}${sized}`;
-    if (seen.has(key)) throw new Error(`${name}${https ? "+https" : ""}${sized}${at.runner ? `@${at.runner}` : ""} appears twice`);
+    const kind = `${https ? "+https" : ""}${egress ? "+egress" : ""}${sized}`;
+    const key = `${name}@${at.runner ?? ""}${kind}`;
+    if (seen.has(key)) throw new Error(`${name}${kind}${at.runner ? `@${at.runner}` : ""} appears twice`);
     seen.add(key);
     if (name.startsWith("template:")) {
       const template = name.slice("template:".length);
@@ -108,10 +120,10 @@ export function parseWarmPools(text: string): WarmPoolEntry[] {
   });
 }
 
-const minOf = (e: WarmPoolEntry) => (e.min === undefined ? {} : { min: e.min });
+export const minOf = (e: WarmPoolEntry) => (e.min === undefined ? {} : { min: e.min });
 
 /** A decided grant through Hangar's egress proxy (a hostname), not a rule netinit loads. */
-const isHostnameGrant = (g: EgressGrant) => g.to !== "any" && "hostname" in g.to;
+export const isHostnameGrant = (g: EgressGrant) => g.to !== "any" && "hostname" in g.to;
 
 /**
  * What a sandbox's decided grants ask of a pool pod (pure): with rules fixed when a pod starts
@@ -164,7 +176,7 @@ export function poolShapeOf(spec: SandboxSpec, o: { cellVolumes?: boolean } = {}
 export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<string, string>): string {
   const s = shape ?? { requests: {}, limits: {} };
   const caps = s.caps && (s.caps.cpu || s.caps.memory) ? `caps:${s.caps.cpu ?? ""}/${s.caps.memory ?? ""}` : undefined;
-  // Caps only when set: every other pool keeps the key (and the pod label) it had before sized pools.
+  // Caps and egress only when set: every other pool keeps the key (and the pod label) it had before them.
   const parts = [
     s.requests.cpu,
     s.requests.memory,
@@ -173,6 +185,7 @@ export function poolKey(image: string, shape?: PoolShape, nodeSelector?: Record<
     s.workingDir,
     s.https ? "https" : undefined,
     ...(caps ? [caps] : []),
+    ...(s.egressRules ? ["egress"] : []),
   ];
   const sel = Object.entries(nodeSelector ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (parts.every((p) => !p) && !sel.length) return image;
@@ -208,15 +221,17 @@ export function poolMatch(
   // true: rules a pool pod cannot take (the old boolean form); false: none.
   const egress: EgressNeed = egressAsk === true ? "rules" : egressAsk === false ? "none" : egressAsk;
   if (!pools.length) return { why: "no warm pools are configured (HANGAR_KUBE_WARM_POOLS)" };
-  if (egress === "rules")
-    return {
-      why: "it allows egress by address or port, and a pool pod's egress rules are set when it starts (netinit); only hostname grants go warm (a `+https` pool)",
-    };
   const s0 = poolShapeOf(spec, o);
   // Scratch volumes of a reused pod's cell are made at claim (ADR 0042).
   const vols = spec.volumes.length ? { volumes: true as const } : {};
   if (!("shape" in s0)) return { why: `${s0.reason}, which a pool pod was not made with` };
-  const s = egress === "hostnames" ? { shape: { ...s0.shape, https: true } } : s0;
+  // Hostname grants alone: a +https pool; rules by address, port or any: a +egress pool (ADR 0044).
+  const s =
+    egress === "hostnames"
+      ? { shape: { ...s0.shape, https: true } }
+      : egress === "rules"
+        ? { shape: { ...s0.shape, egressRules: true } }
+        : s0;
   const key = poolKey(spec.image, s.shape, nodeSelector);
   const pool = pools.find((p) => poolKey(p.image, p.shape, p.nodeSelector) === key);
   if (pool) return { pool, ...vols };
@@ -230,13 +245,15 @@ export function poolMatch(
   if (sized && "pool" in sized) return { ...sized, ...vols };
   const sameImage = pools.filter((p) => p.image === spec.image);
   if (!sameImage.length) return { why: `no warm pool runs image ${spec.image} (pools: ${pools.map((p) => p.image).join(", ")})` };
-  const sameEgress = sameImage.filter((p) => !!p.shape?.https === (egress === "hostnames"));
+  const sameEgress = sameImage.filter((p) => poolEgress(p) === egress);
   if (!sameEgress.length)
     return {
       why:
         egress === "hostnames"
           ? `it has hostname grants, and no warm pool of image ${spec.image} makes pods for them (\`${spec.image}=<size>+https\`)`
-          : `the warm pools of image ${spec.image} make pods for sandboxes with hostname grants only, and it has none`,
+          : egress === "rules"
+            ? `it allows egress by address, port or any, and no warm pool of image ${spec.image} sets egress rules at claim (\`${spec.image}=<size>+egress\`, netinit)`
+            : `the warm pools of image ${spec.image} make pods for sandboxes with egress grants only, and it has none`,
     };
   const sel = poolKey("", undefined, nodeSelector);
   const onRunner = sameEgress.filter((p) => poolKey("", undefined, p.nodeSelector) === sel);
@@ -266,6 +283,7 @@ function sizedMatch(
       p.image === spec.image &&
       p.shape?.caps &&
       !!p.shape.https === !!shape.https &&
+      !!p.shape.egressRules === !!shape.egressRules &&
       poolKey("", undefined, p.nodeSelector) === sel &&
       (!p.shape.workingDir || p.shape.workingDir === shape.workingDir),
   );
@@ -283,6 +301,9 @@ function sizedMatch(
   return why ? { why: `it cannot use the sized pool of image ${spec.image}: ${why}` } : undefined;
 }
 
+/** The egress a pool's pods serve: a +https pool hostname grants, a +egress pool rules, any other none. */
+const poolEgress = (p: WarmPoolConfig): EgressNeed => (p.shape?.https ? "hostnames" : p.shape?.egressRules ? "rules" : "none");
+
 const shapeText = (s?: PoolShape) => {
   const parts = [
     s?.requests.cpu && `cpu request ${s.requests.cpu}`,
@@ -295,75 +316,3 @@ const shapeText = (s?: PoolShape) => {
   ].filter(Boolean);
   return parts.length ? parts.join(", ") : "the defaults";
 };
-
-/**
- * Template pools resolved to what their pods are made with (pure, table-tested): `specOf` gives a
- * shared template's sandbox spec as a run with no overrides would (undefined: no such template).
- * A template that a pool pod could not serve, or two pools that make the same pod, stop the start.
- * egressFixedAtStart: egress rules are set when a pod starts (netinit), so a pool pod (started
- * with none) can serve only sandboxes that allow none.
- */
-export function resolveWarmPools(
-  entries: WarmPoolEntry[],
-  specOf: (id: string) => SandboxSpec | undefined,
-  allowsEgress: (spec: SandboxSpec) => boolean,
-  egressFixedAtStart: boolean,
-  runners: { runnerId: string; nodeSelector: Record<string, string> }[] = [],
-): WarmPoolConfig[] {
-  const byKey = new Map<string, string>();
-  return entries.map((e) => {
-    const label = `${"template" in e ? `template:${e.template}` : e.image}${e.https ? "+https" : ""}${e.runner ? `@${e.runner}` : ""}`;
-    const runner = e.runner ? runners.find((r) => r.runnerId === e.runner) : runners[0];
-    if (e.runner && !runner)
-      throw new Error(
-        `${label}: no runner has the id ${e.runner} (HANGAR_KUBE_RUNNERS lists ${runners.map((r) => r.runnerId).join(", ") || "none"})`,
-      );
-    const placement = runner
-      ? { runnerId: runner.runnerId, ...(Object.keys(runner.nodeSelector).length ? { nodeSelector: runner.nodeSelector } : {}) }
-      : {};
-    let pool: WarmPoolConfig;
-    if ("template" in e) {
-      const spec = specOf(e.template);
-      if (!spec)
-        throw new Error(
-          `template:${e.template}: no shared template has this id (HANGAR_SHARED_TEMPLATES_FILE); a pool serves the operator's templates only`,
-        );
-      const s = poolShapeOf(spec);
-      if ("reason" in s) throw new Error(`template:${e.template}: a warm pod cannot serve its sandboxes: ${s.reason}`);
-      // Hostname grants alone go through the proxy: such a template's pods are made for it (`+https`).
-      const hostnamesOnly = !!spec.egress?.length && spec.egress.every(isHostnameGrant);
-      if (egressFixedAtStart && allowsEgress(spec) && !hostnamesOnly)
-        throw new Error(
-          `template:${e.template}: a warm pod cannot serve its sandboxes: they allow egress by address or port, and with netinit enforcement a pod's egress rules are set when it starts (pool pods start with none; hostname grants alone are served by a +https pool)`,
-        );
-      const https = e.https || (egressFixedAtStart && hostnamesOnly);
-      pool = {
-        image: spec.image,
-        size: e.size,
-        ...minOf(e),
-        shape: { ...s.shape, ...(https ? { https } : {}) },
-        template: e.template,
-        ...placement,
-      };
-    } else
-      pool = {
-        image: e.image,
-        size: e.size,
-        ...minOf(e),
-        ...(e.https || e.caps
-          ? { shape: { requests: {}, limits: {}, ...(e.https ? { https: true } : {}), ...(e.caps ? { caps: e.caps } : {}) } }
-          : {}),
-        ...placement,
-      };
-    if (pool.shape?.https && !egressFixedAtStart)
-      throw new Error(
-        `${label}: +https pools are for netinit enforcement (HANGAR_KUBE_EGRESS_ENFORCEMENT=netinit), where a pod's egress rules are fixed when it starts`,
-      );
-    const key = poolKey(pool.image, pool.shape, pool.nodeSelector);
-    const other = byKey.get(key);
-    if (other)
-      throw new Error(`${label} and ${other} make the same pod (image, resources, working directory, node selector): configure one`);
-    byKey.set(key, label);
-    return pool;
-  });
-}

@@ -31,11 +31,11 @@ export {
   poolMatch,
   poolKey,
   poolShapeOf,
-  resolveWarmPools,
   type PoolShape,
   type WarmPoolConfig,
   type WarmPoolEntry,
 } from "./config.js";
+export { resolveWarmPools } from "./resolve.js";
 
 /** again: a retry of the same start (waiting for a returning pod), not more demand; shell: only a pod whose image has /bin/sh. */
 export interface ClaimHow {
