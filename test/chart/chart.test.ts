@@ -528,6 +528,18 @@ describe("helm chart", () => {
     ])
       expect(supervisor?.expression).toContain(part);
     expect(messages.filter((x) => /only hangar-netinit writes the exec agent's volume/.test(x))).toHaveLength(1);
+    // A +egress pool pod's hangar-net sidecar (ADR 0044): NET_ADMIN alone, only as netinit's image running `hold`, only under netinit.
+    expect(capsRule).toContain("x == 'NET_ADMIN' && variables.netSidecar.exists(s, s == c)");
+    const netVar = (objs: Obj[]) =>
+      (
+        one(objs, "ValidatingAdmissionPolicy") as unknown as { spec: { variables: { name: string; expression: string }[] } }
+      ).spec.variables.find((v) => v.name === "netSidecar")?.expression ?? "";
+    const onObjs = render(["--set", "auth.open=true"]);
+    expect(netVar(onObjs)).toContain(`c.name == 'hangar-net' && c.image == ${JSON.stringify(env(onObjs).HANGAR_KUBE_NETINIT_IMAGE)}`);
+    expect(netVar(onObjs)).toContain(`c.command == [${JSON.stringify(env(onObjs).HANGAR_KUBE_NETINIT_PATH)}, 'hold']`);
+    expect(netVar(onObjs)).toMatch(/^true \?/);
+    expect(netVar(render(["--set", "auth.open=true", "--set", "config.egressEnforcement=networkpolicy"]))).toMatch(/^false \?/);
+    expect(messages.find((x) => /only the hangar-net sidecar mounts hangar-net/.test(x))).toBeDefined();
     // hangar-netinit: the image and path Hangar is given, from one source (Hangar's image, or config.netinitImage).
     const netinitRule = (objs: Obj[]) => {
       const v = (one(objs, "ValidatingAdmissionPolicy") as unknown as Vap).spec.validations.find((x) =>

@@ -206,6 +206,45 @@ def test_a_reusable_pool_pod_is_admitted_only_in_its_exact_shape(made, what, why
     assert POLICY in refused and why in refused, refused
 
 
+def as_egress_pool_pod(pod: dict) -> dict:
+    """The idle pool pod as a +egress pool makes it (ADR 0044): the hangar-net sidecar, netinit's
+    image running `hold` with NET_ADMIN alone, and its own state volume."""
+    p = as_new(pod)
+    n = netinit(p)
+    p["spec"]["initContainers"].append({
+        "name": "hangar-net", "image": n["image"], "command": [n["command"][0], "hold"], "restartPolicy": "Always",
+        "volumeMounts": [{"name": "hangar-net", "mountPath": "/run/hangar-net"}],
+        "securityContext": {"runAsUser": 0, "allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                            "capabilities": {"drop": ["ALL"], "add": ["NET_ADMIN"]}, "seccompProfile": {"type": "RuntimeDefault"}}})
+    p["spec"]["volumes"].append({"name": "hangar-net", "emptyDir": {"medium": "Memory", "sizeLimit": "1Mi"}})
+    return p
+
+
+def net_sidecar(p: dict) -> dict:
+    return next(c for c in p["spec"]["initContainers"] if c["name"] == "hangar-net")
+
+
+NET_VOLUME = "only the hangar-net sidecar mounts hangar-net"
+NET_ATTACKS = [
+    ("another command", ADDS, lambda p: net_sidecar(p).update(command=["/bin/sh", "-c", "sleep 1"])),
+    ("arguments after hold", ADDS, lambda p: net_sidecar(p).update(args=["x"])),
+    ("another image", ADDS, lambda p: net_sidecar(p).update(image="python:3.11")),
+    ("a capability beside NET_ADMIN", ADDS, lambda p: sc(net_sidecar(p))["capabilities"]["add"].append("SYS_ADMIN")),
+    ("not a sidecar (runs before main, then exits)", NETINIT, lambda p: net_sidecar(p).pop("restartPolicy")),
+    ("the sandbox's container mounting its state", NET_VOLUME, lambda p: main(p).setdefault("volumeMounts", []).append({"name": "hangar-net", "mountPath": "/x"})),
+]
+
+
+@pytest.mark.parametrize("what, why, change", NET_ATTACKS, ids=[a[0] for a in NET_ATTACKS])
+def test_an_egress_pool_pods_net_sidecar_is_admitted_only_in_its_exact_shape(made, what, why, change):
+    pod = as_egress_pool_pod(made["warm pool"])
+    assert create(pod) is None, f"the +egress pool pod's shape must be admitted: {create(pod)}"
+    change(pod)
+    refused = create(pod)
+    assert refused is not None, f"the sandbox namespace admitted a hangar-net sidecar with {what}"
+    assert POLICY in refused and why in refused, refused
+
+
 EPHEMERAL = [
     ("privileged", ESCALATE, {"privileged": True, "allowPrivilegeEscalation": None}),
     ("allowPrivilegeEscalation unset", ESCALATE, {"allowPrivilegeEscalation": None}),
