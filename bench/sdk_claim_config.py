@@ -2,8 +2,8 @@
 same Hangar, on the Kubernetes runtime (make cluster-up first): run -> RUNNING and the first exec for a
 plain sandbox, one with a hostname grant (a +https pool), one with a sized scratch volume (its cell made
 again at claim), and two with their own CPU and memory limits (a sized pool, ADR 0043: one whose pod is
-already at its limits, one resized in place at claim, confirmed from the pod's cgroup), against cold
-starts of the same. Alternating, one at a time. Prints JSON
+already at its limits, one resized in place at claim, confirmed from the pod's cgroup), and one with an
+egress rule by address (a +egress pool, ADR 0044: its rules loaded at claim), against cold starts of the same. Alternating, one at a time. Prints JSON
 (docs/benchmarks.md, "Claim-time configuration").
   KUBECONFIG=.cluster/kubeconfig HANGAR_E2E_RUNTIME=kubernetes .venv/bin/python bench/sdk_claim_config.py"""
 import json
@@ -19,7 +19,7 @@ from test_kube_pool_reuse import cleanup_reuse, pod_of, wait_idle  # noqa: E402
 N = int(os.environ.get("BENCH_CLAIM_RUNS", "12"))
 IMAGE = "python:3.11"
 h = start_hangar({
-    "HANGAR_KUBE_WARM_POOLS": f"{IMAGE}=2,{IMAGE}=2+https,{IMAGE}=2+cpu:1+memory:512Mi", "HANGAR_KUBE_POOL_REUSE": "true", "HANGAR_KUBE_EXEC_AGENT": "true",
+    "HANGAR_KUBE_WARM_POOLS": f"{IMAGE}=2,{IMAGE}=2+https,{IMAGE}=2+cpu:1+memory:512Mi,{IMAGE}=2+egress", "HANGAR_KUBE_POOL_REUSE": "true", "HANGAR_KUBE_EXEC_AGENT": "true",
     "HANGAR_KUBE_EGRESS_PROXY_LISTEN": "0.0.0.0:0", "HANGAR_KUBE_EGRESS_PROXY_ADDRESS": f"{TEST_GATEWAY}:0",
 })
 os.environ["CWSANDBOX_BASE_URL"] = h.url
@@ -29,6 +29,8 @@ from cwsandbox import EgressRule, FileSystemSnapshotOptions, NetworkOptions, San
 KINDS = {
     "plain": lambda i: {},
     "hostname grant": lambda i: {"network": NetworkOptions(egress=[EgressRule(dns_name="bench.test")])},
+    # An address and port (ADR 0044): the rules loaded through the pod's hangar-net sidecar at claim.
+    "egress rule by address": lambda i: {"network": NetworkOptions(egress=[EgressRule(cidr="198.18.0.0/15", ports=[8080])])},
     "scratch volume 64Mi": lambda i: {"file_system_snapshot": FileSystemSnapshotOptions(mount_path="/workspace", size="64Mi")},
     # The same limits every time: after the first, the pod is already at them (its memory limit, 512Mi,
     # keeps the other kind's claims off it: a pod's memory limit is never lowered).
@@ -58,7 +60,7 @@ def summary(xs: list[float]) -> dict:
 
 out: dict = {"runs": N, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "kinds": {}}
 try:
-    wait_idle(6)
+    wait_idle(8)
     got: dict[str, list[dict]] = {f"{k} ({w})": [] for k in KINDS for w in ("warm", "cold")}
     for i in range(N + 1):
         for k, kw in KINDS.items():
