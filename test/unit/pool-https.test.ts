@@ -66,14 +66,19 @@ describe("poolMatch with hostname grants", () => {
     });
   });
   const whys: [string, WarmPoolConfig[], ReturnType<typeof egressNeed>, RegExp][] = [
-    ["rules a pool pod cannot take", [plain, https], "rules", /by address or port.*only hostname grants go warm \(a `\+https` pool\)/],
+    [
+      "rules, no +egress pool of the image",
+      [plain, https],
+      "rules",
+      /by address, port or any, and no warm pool of image python:3.12 sets egress rules at claim \(`python:3.12=<size>\+egress`, netinit\)/,
+    ],
     [
       "hostnames, no +https pool of the image",
       [plain],
       "hostnames",
       /hostname grants, and no warm pool of image python:3.12 makes pods for them \(`python:3.12=<size>\+https`\)/,
     ],
-    ["none, only a +https pool", [https], "none", /make pods for sandboxes with hostname grants only, and it has none/],
+    ["none, only a +https pool", [https], "none", /make pods for sandboxes with egress grants only, and it has none/],
   ];
   for (const [name, pools, need, want] of whys)
     it(name, () => {
@@ -106,7 +111,7 @@ describe("resolveWarmPools with +https", () => {
   });
   it("+https is refused where egress is a label (NetworkPolicy): nothing is fixed at start there", () => {
     expect(() => resolveWarmPools([{ image: "python:3.12", size: 2, https: true }], specOf, egress, false)).toThrow(
-      /python:3.12\+https: \+https pools are for netinit enforcement/,
+      /python:3.12\+https: \+https and \+egress pools are for netinit enforcement/,
     );
   });
 });

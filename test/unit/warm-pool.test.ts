@@ -99,7 +99,13 @@ describe("poolFor", () => {
     ];
     const whys: [string, Parameters<typeof poolFor>[0], WarmPoolConfig[], boolean, RegExp][] = [
       ["no pools at all", sb(), [], false, /no warm pools are configured \(HANGAR_KUBE_WARM_POOLS\)/],
-      ["egress under netinit", sb(), pools, true, /allows egress.*set when it starts/],
+      [
+        "egress under netinit",
+        sb(),
+        pools,
+        true,
+        /allows egress by address, port or any, and no warm pool of image .* sets egress rules at claim/,
+      ],
       [
         "a field no pool pod takes, named",
         sb({ volumes: [{ name: "v", mountPath: "/v" }] }),
