@@ -141,7 +141,7 @@ function watchRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
   });
   const cells = createCells({
     core,
-    egressAtClaim: createEgressAtClaim({ plan: planOf(o, state, nodes), run: execPath.run }),
+    egressAtClaim: createEgressAtClaim({ plan: planOf(o, state, nodes), run: execPath.run, closeDirect: (p) => agents?.closeDirect(p) }),
     namespace: o.namespace,
     watch,
     ...(agents ? { agents } : {}),
@@ -195,7 +195,7 @@ function startRooms(o: KubeRuntimeOptions, core: k8s.CoreV1Api, nodes: ReturnTyp
       deadlineMarginSeconds: o.deadlineMarginSeconds,
       pools,
       egressFixedAtStart: !!plan.netinitImage,
-      egressAtClaim: createEgressAtClaim({ plan, run: execPath.run }),
+      egressAtClaim: createEgressAtClaim({ plan, run: execPath.run, closeDirect: (p) => agents?.closeDirect(p) }),
       cellVolumes: !!o.poolReuse,
       state,
       place,

@@ -136,6 +136,17 @@ describe("createEgressAtClaim", () => {
     expect(ran).toEqual([{ pod: "warm-1", argv: [cold.spec?.initContainers?.[0]?.command?.[0], "apply", env], container: NET_SIDECAR }]);
     expect(JSON.parse(env ?? "{}").grants).toHaveLength(1);
   });
+  it("closes the pod's direct agent link before each load (the flush would leave it judged as new)", async () => {
+    const order: string[] = [];
+    const e = createEgressAtClaim({
+      plan: plan(),
+      run: async () => (order.push("apply"), 0),
+      closeDirect: (pod) => void order.push(`close ${pod}`),
+    });
+    await e.claim("warm-1", r);
+    await e.reset("warm-1");
+    expect(order).toEqual(["close warm-1", "apply", "close warm-1", "apply"]);
+  });
   it("a return loads the idle pod's (no grants); a load that fails throws", async () => {
     ran.length = 0;
     await createEgressAtClaim({ plan: plan(), run: fake(0) }).reset("warm-1");

@@ -33,6 +33,12 @@ export interface AgentLinks {
   reset(pod: string, volumes?: string): Promise<CellReset>;
   /** A sized pool's claim (ADR 0043): once the pod's cgroup shows these limits, through its exec channel. */
   awaitLimits(pod: string, want: CgroupWant): Promise<{ waitedMs: number }>;
+  /**
+   * Closes this pod's direct link, if open (its exec channel stays): a `+egress` pod's rules are
+   * about to be replaced and its connection tracking flushed (ADR 0044), after which the link's
+   * packets would be judged as new; the next command redials it.
+   */
+  closeDirect(pod: string): void;
   /** Closes this pod's channel (the sandbox ended). */
   drop(pod: string): void;
   close(): void;
@@ -106,6 +112,12 @@ async function controlChannel(pod: string, open: (pod: string) => Promise<boolea
   return ch;
 }
 
+/** Closes an entry's direct link (its exec channel stays; the next command redials the link). */
+function closeDirect(e: Entry | undefined): void {
+  e?.direct?.close();
+  if (e) e.direct = undefined;
+}
+
 export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
   const connectTo: Connect = o.connect ?? ((pod, shell) => connectAgent(o.kc, o.namespace, pod, o.binary, shell));
   const entries = new Map<string, Entry>();
@@ -173,6 +185,7 @@ export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
     reset: async (pod, volumes) => (await controlChannel(pod, open, entries)).reset(volumes),
     awaitLimits: async (pod, want) => (await controlChannel(pod, open, entries)).awaitLimits(want),
     stats: () => ({ ...stats }),
+    closeDirect: (pod) => closeDirect(entries.get(pod)),
     drop(pod) {
       entries.get(pod)?.direct?.close();
       entries.get(pod)?.ch?.close();

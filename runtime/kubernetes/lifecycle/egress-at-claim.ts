@@ -19,10 +19,13 @@ export interface EgressAtClaim {
 export function createEgressAtClaim(o: {
   plan: PodPlanOptions;
   run: (pod: string, argv: string[], input?: Buffer, container?: string) => Promise<number>;
+  /** Closes the pod's direct agent link first: the flush would leave its connection judged as new (and refused outbound). */
+  closeDirect?: (pod: string) => void;
 }): EgressAtClaim {
   async function load(pod: string, policy: unknown, what: string): Promise<void> {
     const s = netSidecarOf(o.plan);
     if (!s || !policy) throw new Error(`pod ${pod}'s egress rules cannot be set here: netinit enforcement is off`);
+    o.closeDirect?.(pod);
     const code = await o.run(pod, applyArgv(s, policy), undefined, NET_SIDECAR);
     if (code !== 0) throw new Error(`loading ${what} into pod ${pod} (${NET_SIDECAR}) exited ${code}`);
   }

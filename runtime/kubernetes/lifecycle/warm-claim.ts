@@ -153,6 +153,12 @@ export async function claimWarm(
   const pod = o.place.getPod(claimedPod) ?? candidates.get(claimedPod);
   t.cell = isCellPod(pod);
   t.shell = pod?.metadata?.annotations?.[EXEC_ANNOTATION] === "sh";
+  // Its egress rules (ADR 0044) first: their load flushes the pod's connection tracking, so no link
+  // to the pod's agent may open before it (the link's packets would then be judged as new).
+  if (pool.shape?.egressRules) {
+    if (!o.egressAtClaim) throw new Error(`pool pod ${t.pod}'s egress rules cannot be set here`);
+    await o.egressAtClaim.claim(t.pod, record);
+  }
   void o.agents?.open(t.pod, t.shell);
   // Scratch volumes: the cell the sandbox runs in is made again with them, before anything is placed in it.
   if (volumes) {
@@ -160,11 +166,6 @@ export async function claimWarm(
     await o.agents.reset(t.pod, JSON.stringify(cellVolumesOf(record.spec)));
   }
   if (resources && resized.has(claimedPod)) await confirmLimits(o, t.pod, resources);
-  // Its egress rules, before anything of it runs (ADR 0044).
-  if (pool.shape?.egressRules) {
-    if (!o.egressAtClaim) throw new Error(`pool pod ${t.pod}'s egress rules cannot be set here`);
-    await o.egressAtClaim.claim(t.pod, record);
-  }
   if (running) {
     t.started = true;
     return running;
