@@ -187,7 +187,7 @@ export function createAgentLinks(o: AgentLinksOptions): AgentLinks {
     stats: () => ({ ...stats }),
     closeDirect: (pod) => closeDirect(entries.get(pod)),
     drop(pod) {
-      entries.get(pod)?.direct?.close();
+      closeDirect(entries.get(pod));
       entries.get(pod)?.ch?.close();
       entries.delete(pod);
     },

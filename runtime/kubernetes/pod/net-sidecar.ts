@@ -8,6 +8,23 @@
 import type { V1Container, V1Volume } from "@kubernetes/client-node";
 
 export const NET_SIDECAR = "hangar-net";
+
+/**
+ * What hangar-netinit and the hangar-net sidecar both run with: root in the pod's user namespace,
+ * NET_ADMIN over its network namespace and nothing else, a read-only root, small fixed resources.
+ */
+export const NET_ADMIN_ONLY = {
+  resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
+  securityContext: {
+    runAsUser: 0,
+    runAsNonRoot: false,
+    allowPrivilegeEscalation: false,
+    privileged: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] },
+    seccompProfile: { type: "RuntimeDefault" },
+  },
+} satisfies Pick<V1Container, "resources" | "securityContext">;
 const STATE_VOLUME = "hangar-net";
 const STATE_DIR = "/run/hangar-net";
 
@@ -32,16 +49,7 @@ export function netSidecarContainer(s: NetSidecar): V1Container {
       { name: "HANGAR_NODE_IP", valueFrom: { fieldRef: { fieldPath: "status.hostIP" } } },
     ],
     volumeMounts: [{ name: STATE_VOLUME, mountPath: STATE_DIR }],
-    resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
-    securityContext: {
-      runAsUser: 0,
-      runAsNonRoot: false,
-      allowPrivilegeEscalation: false,
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] },
-      seccompProfile: { type: "RuntimeDefault" },
-    },
+    ...NET_ADMIN_ONLY,
   };
 }
 

@@ -1,5 +1,5 @@
 /** Sandbox spec -> Pod (pure, table-tested). */
-import { type NetSidecar, netSidecarContainer, netSidecarVolume } from "./net-sidecar.js";
+import { NET_ADMIN_ONLY, type NetSidecar, netSidecarContainer, netSidecarVolume } from "./net-sidecar.js";
 import type {
   V1Container,
   V1CSIVolumeSource,
@@ -106,16 +106,7 @@ export function netinitContainer(n: NonNullable<PodOptions["netinit"]>) {
         : []),
     ],
     ...(n.agent ? { volumeMounts: [{ name: AGENT_VOLUME, mountPath: AGENT_COPY_DIR }] } : {}),
-    resources: { requests: { cpu: "10m", memory: "16Mi" }, limits: { cpu: "200m", memory: "64Mi" } },
-    securityContext: {
-      runAsUser: 0,
-      runAsNonRoot: false,
-      allowPrivilegeEscalation: false,
-      privileged: false,
-      readOnlyRootFilesystem: true,
-      capabilities: { drop: ["ALL"], add: ["NET_ADMIN"] },
-      seccompProfile: { type: "RuntimeDefault" },
-    },
+    ...NET_ADMIN_ONLY,
   };
 }
 

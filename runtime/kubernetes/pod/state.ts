@@ -125,14 +125,18 @@ export function observePod(pod: V1Pod, nowMs: number, startupTimeoutMs: number):
   return { t: "starting", reason: why };
 }
 
+/** CPU and memory alone, of quantities or a container's resources (other keys dropped). */
+export const cpuMemory = (q?: { cpu?: string; memory?: string }) => ({
+  ...(q?.cpu ? { cpu: q.cpu } : {}),
+  ...(q?.memory ? { memory: q.memory } : {}),
+});
+
 /**
  * What the informer keeps of a sandbox pod: only the parts Hangar reads (observePod, podStep, the
  * deadline, the start note, node and user-namespace facts), changed in place because the informer's
  * cache holds this very object. At 10,000 sandboxes the whole pods (managedFields, every
  * container's env, mounts and security context, volumes, tolerations) were most of a replica's heap.
  */
-const cpuMemory = (q?: Record<string, string>) => ({ ...(q?.cpu ? { cpu: q.cpu } : {}), ...(q?.memory ? { memory: q.memory } : {}) });
-
 export function slimPod(p: V1Pod): V1Pod {
   if (p.metadata?.managedFields) delete p.metadata.managedFields;
   const s = p.spec;

@@ -5,8 +5,9 @@
  * only up, so a pool pod starts at the memory floor and keeps the limit its last sandbox raised it
  * to; a claim takes a pod whose memory limit is at most the sandbox's. Everything here is pure.
  */
-import type { Quantities, SandboxSpec } from "../../../core/types.js";
+import type { SandboxSpec } from "../../../core/types.js";
 import { cpuMillicores, parseQuantity } from "../../../core/quantity.js";
+import { cpuMemory } from "../pod/state.js";
 
 /** The most a sandbox of a sized pool may ask (limits); a resource named here must be limited by the sandbox. */
 export interface PoolCaps {
@@ -53,8 +54,6 @@ export function parseCap(entry: string, key: string, value: string, caps: PoolCa
 
 const bytes = (q: string) => parseQuantity(q) ?? NaN;
 const milli = (q: string) => cpuMillicores(q) ?? NaN;
-const only = (q: Quantities) => ({ ...(q.cpu ? { cpu: q.cpu } : {}), ...(q.memory ? { memory: q.memory } : {}) });
-
 /** What a sized pool's idle pod is made with: the CPU cap and the memory floor as limits, small requests. */
 export function idleResources(caps: PoolCaps): MainResources {
   return {
@@ -70,8 +69,8 @@ export function idleResources(caps: PoolCaps): MainResources {
  * apiserver defaults a cold pod's).
  */
 export function capsFit(spec: Pick<SandboxSpec, "requests" | "limits">, caps: PoolCaps): { resources: MainResources } | { why: string } {
-  const limits = only(spec.limits);
-  const requests = only(spec.requests);
+  const limits = cpuMemory(spec.limits);
+  const requests = cpuMemory(spec.requests);
   const named = (o: object) => Object.keys(o).sort().join(" and ") || "none";
   if (named(limits) !== named(caps))
     return { why: `the pool's pods are sized for sandboxes that limit ${named(caps)}, and it limits ${named(limits)}` };

@@ -17,7 +17,8 @@ import { MANAGED_BY, MANAGED_BY_VALUE, SANDBOX_ID, sandboxLabels, TAGS_ANNOTATIO
 import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { HOSTS_ANNOTATION, RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
-import { canResize, type MainResources, sameResources } from "./caps.js";
+import type { MainResources } from "./caps.js";
+import { claimOrder, shuffled } from "./claim-order.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
 import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
 import { type DemandBuckets, demandTarget, recordClaim } from "./demand.js";
@@ -36,6 +37,7 @@ export {
   type WarmPoolEntry,
 } from "./config.js";
 export { resolveWarmPools } from "./resolve.js";
+export { claimOrder, mainResourcesOf } from "./claim-order.js";
 
 /** again: a retry of the same start (waiting for a returning pod), not more demand; shell: only a pod whose image has /bin/sh. */
 export interface ClaimHow {
@@ -48,24 +50,6 @@ export interface ClaimHow {
    * whose new resourceVersion the claim then carries); a 409 or 404 moves on to the next candidate.
    */
   prepare?: (pod: k8s.V1Pod) => Promise<k8s.V1Pod>;
-}
-
-/** The main container's resources as the pod's spec has them now (a resize changes the spec). */
-export function mainResourcesOf(pod: k8s.V1Pod | undefined): MainResources {
-  const r = pod?.spec?.containers?.find((c) => c.name === "main")?.resources;
-  const pick = (q?: Record<string, string>) => ({ ...(q?.cpu ? { cpu: q.cpu } : {}), ...(q?.memory ? { memory: q.memory } : {}) });
-  return { requests: pick(r?.requests), limits: pick(r?.limits) };
-}
-
-/** Shuffled: replicas start at different pods. */
-const shuffled = <T>(a: T[]) => [...a].sort(() => Math.random() - 0.5);
-
-/** Candidates in claim order (pure): pods that fit, shuffled; for a sized claim those already at its resources first. */
-export function claimOrder(pods: k8s.V1Pod[], want: MainResources | undefined, shuffle: <T>(a: T[]) => T[]): k8s.V1Pod[] {
-  if (!want) return shuffle(pods);
-  const ok = pods.filter((p) => canResize(mainResourcesOf(p), want));
-  const at = ok.filter((p) => sameResources(mainResourcesOf(p), want));
-  return [...shuffle(at), ...shuffle(ok.filter((p) => !at.includes(p)))];
 }
 
 export interface ClaimFor {
