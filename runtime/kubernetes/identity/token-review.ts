@@ -3,6 +3,7 @@
  * for Hangar's audience (ADR 0037). Answers in plain terms (api/auth-service-accounts.ts judges them);
  * an apiserver that does not answer in time is an error, never a verdict.
  */
+import { within } from "../../../core/within.js";
 import * as k8s from "@kubernetes/client-node";
 
 export interface TokenReviewAnswer {
@@ -16,25 +17,18 @@ export function createTokenReviewer(kc: k8s.KubeConfig, timeoutMs = 5000) {
   const api = kc.makeApiClient(k8s.AuthenticationV1Api);
   return {
     async review(token: string, audiences: string[]): Promise<TokenReviewAnswer> {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer from the apiserver in ${timeoutMs} ms`)), timeoutMs);
-      });
-      try {
-        const r = await Promise.race([
-          api.createTokenReview({ body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", spec: { token, audiences } } }),
-          timeout,
-        ]);
-        const s = r.status ?? {};
-        return {
-          authenticated: s.authenticated === true,
-          ...(s.user?.username ? { username: s.user.username } : {}),
-          ...(s.audiences ? { audiences: s.audiences } : {}),
-          ...(s.error ? { error: s.error } : {}),
-        };
-      } finally {
-        clearTimeout(timer);
-      }
+      const r = await within(
+        api.createTokenReview({ body: { apiVersion: "authentication.k8s.io/v1", kind: "TokenReview", spec: { token, audiences } } }),
+        timeoutMs,
+        () => new Error(`no answer from the apiserver in ${timeoutMs} ms`),
+      );
+      const s = r.status ?? {};
+      return {
+        authenticated: s.authenticated === true,
+        ...(s.user?.username ? { username: s.user.username } : {}),
+        ...(s.audiences ? { audiences: s.audiences } : {}),
+        ...(s.error ? { error: s.error } : {}),
+      };
     },
   };
 }

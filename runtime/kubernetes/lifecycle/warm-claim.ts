@@ -5,6 +5,7 @@
  */
 import type * as k8s from "@kubernetes/client-node";
 import type { SandboxRecord } from "../../../core/types.js";
+import { within } from "../../../core/within.js";
 import type { StartedSandbox } from "../../types.js";
 import { encodeRecord } from "../../record-codec.js";
 import { claimPatch, EXEC_ANNOTATION, mainResourcesOf, poolMatch, type WarmPoolConfig } from "../pool/warm-pool.js";
@@ -181,18 +182,11 @@ export async function claimWarm(
 async function confirmLimits(o: WarmClaimOptions, pod: string, resources: MainResources): Promise<void> {
   if (!o.agents?.awaitLimits) throw new Error(`pool pod ${pod}'s limits cannot be confirmed here (a sized pool needs reused pods)`);
   // The agent answers within its own 5 s bound; this one is for an agent that never answers (an older one).
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`pool pod ${pod}'s agent did not confirm its new limits within ${LIMITS_WAIT_MS} ms`)),
-      LIMITS_WAIT_MS,
-    );
-  });
-  try {
-    await Promise.race([o.agents.awaitLimits(pod, cgroupWant(resources.limits)), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await within(
+    o.agents.awaitLimits(pod, cgroupWant(resources.limits)),
+    LIMITS_WAIT_MS,
+    () => new Error(`pool pod ${pod}'s agent did not confirm its new limits within ${LIMITS_WAIT_MS} ms`),
+  );
 }
 
 const LIMITS_WAIT_MS = 10_000;
