@@ -8,7 +8,8 @@
 // Agent -> Hangar: 'H' hello (version), 'O' stdout, 'E' stderr (one frame per pipe read),
 // 'W' stdin written (uint32 bytes), 'X' exit (int32 code: 128+signal when signalled), sent
 // after the process exited and both pipes reached EOF. When the agent's stdin closes (the
-// exec websocket is gone) it kills every command it started and exits.
+// exec websocket is gone) it kills every command it started and exits; its guard process kills
+// them when it cannot (guard.go: containerd SIGKILLs the agent when its exec stream is cut).
 //
 // On the stdin/stdout channel only, 'R' asks for a fresh cell in a reusable pool pod (cell_client.go,
 // docs/adr/0040-pool-pod-reuse.md); the agent answers 'R' (JSON). `hangar-agent supervise` and
@@ -59,6 +60,9 @@ type agent struct {
 	done chan struct{}
 }
 
+// agentGuard: this agent process's guard (guard.go); nil where none runs (tests), commands then unguarded.
+var agentGuard *guard
+
 type proc struct {
 	// killTree takes down the command's process group and every descendant that left it.
 	killTree func()
@@ -82,6 +86,12 @@ func main() {
 		superviseMain()
 		return
 	}
+	if len(os.Args) == 2 && os.Args[1] == "guard" {
+		guardMain()
+		return
+	}
+	// Before any command starts: what it starts must not outlive this process (guard.go).
+	agentGuard = startGuard()
 	a := &agent{out: make(chan frame, 256), procs: map[uint32]*proc{}, control: true}
 	go func() {
 		if a.writer(os.Stdout) != nil {
@@ -241,13 +251,18 @@ func (a *agent) start(id uint32, payload []byte) {
 		a.fail(id, req.Argv[0]+": "+err.Error()+"\n", code)
 		return
 	}
+	agentGuard.started(cmd.Process.Pid)
 	p := &proc{stdin: make(chan []byte, 64), credit: outputWindow}
 	p.killTree = func() {
 		if cmd.Process != nil {
 			killTree(cmd.Process.Pid)
 		}
 	}
-	a.run(id, p, stdin, stdout, stderr, func() int { return exitCode(cmd, cmd.Wait()) })
+	a.run(id, p, stdin, stdout, stderr, func() int {
+		err := cmd.Wait()
+		agentGuard.ended(cmd.Process.Pid)
+		return exitCode(cmd, err)
+	})
 }
 
 // run serves a started command: stdin fed, output pumped, 'X' once it exited and both pipes ended.

@@ -3,9 +3,14 @@
  * exit status (here the apiserver connection Hangar uses, cut and restored as a restart would)
  * kills its command within KILL_GIVE_UP_MS; a shell-less image's command is killed on every exec
  * path: through netinit's copy of the exec agent, started directly, and where the pod has none,
- * by ending the sandbox. Each check polls the pod; none sleeps and hopes.
+ * by ending the sandbox. A kubelet restart, which cuts every exec stream of the node (containerd
+ * then SIGKILLs each exec's own process, the sh wrapper or the exec agent, and nothing else): the
+ * commands on both paths are gone all the same (the wrapper's watch and the kill exec's reach into its
+ * group; the agent's guard: ADR 0045).
+ * Each check polls the pod; none sleeps and hopes.
  */
 import * as k8s from "@kubernetes/client-node";
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KILL_GIVE_UP_MS } from "../../core/kill.js";
 import { DEFAULT_MAIN_ARGV, type SandboxSpec } from "../../core/types.js";
@@ -90,6 +95,47 @@ describe("kills on Kubernetes", () => {
     cut.c.remove("t", r.id, { graceMs: 0, allowMissing: false });
     await cut.until(r.id, ["COMPLETED", "FAILED"]);
   }, 90_000);
+
+  it("a kubelet restart cuts every exec stream: the commands on the plain path and on the exec agent are gone all the same", async () => {
+    const onPlain = await plain.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    const onAgent = await agentFromImage.c.create("t", { spec: spec(), echo: {}, requestId: "" });
+    await plain.until(onPlain.id, ["RUNNING"]);
+    await agentFromImage.until(onAgent.id, ["RUNNING"]);
+    const agentRuns = () => (agentFromImage.runtime.execStats?.().agent ?? 0) + (agentFromImage.runtime.execStats?.().direct ?? 0);
+    await waitFor("a command on the agent", 30_000, async () => {
+      const before = agentRuns();
+      await agentFromImage.run(onAgent.id, ["true"]);
+      return agentRuns() > before ? true : undefined;
+    });
+    const t = Date.now();
+    // A loop in a shell (its children come and go; the shell is the command that must die) and a child
+    // that left the command's process group (setsid): on both paths, each must go.
+    const script = 'echo up; setsid sh -c "sleep 600; :" "$0" & while :; do sleep 1; done';
+    const start = async (r: ReturnType<typeof hangarReplica>, id: string, mark: string) => {
+      const h = await r.c.exec("t", id, { argv: ["/bin/sh", "-c", script, mark], noInput: true });
+      const out = h.process.output()[Symbol.asyncIterator]();
+      expect(String((await out.next()).value?.data)).toBe("up\n");
+      expect(await pidsWith(`sbx-${id}`, mark)).not.toBe("");
+      return h;
+    };
+    const marks = { plain: `kubelet-plain${t}`, agent: `kubelet-agent${t}` };
+    const hs = [await start(plain, onPlain.id, marks.plain), await start(agentFromImage, onAgent.id, marks.agent)];
+    execFileSync("bash", ["test/cluster/restart-daemon.sh", "kubelet"], { stdio: "ignore", timeout: 120_000 });
+    for (const h of hs) await expect(h.process.exited).rejects.toMatchObject({ code: "UNAVAILABLE" });
+    for (const [id, mark] of [
+      [onPlain.id, marks.plain],
+      [onAgent.id, marks.agent],
+    ] as const)
+      await waitFor(`the cut command ${mark} gone from sbx-${id}`, KILL_GIVE_UP_MS + 10_000, async () => {
+        const left = await pidsWith(`sbx-${id}`, mark).catch(() => "?"); // the kubelet may not answer yet
+        return left === "" ? true : undefined;
+      });
+    for (const h of hs) h.release();
+    plain.c.remove("t", onPlain.id, { graceMs: 0, allowMissing: false });
+    agentFromImage.c.remove("t", onAgent.id, { graceMs: 0, allowMissing: false });
+    await plain.until(onPlain.id, ["COMPLETED", "FAILED"]);
+    await agentFromImage.until(onAgent.id, ["COMPLETED", "FAILED"]);
+  }, 180_000);
 
   it("a shell-less image with netinit's copy of the agent: its command runs on the agent, and a kill ends it (exit 137)", async () => {
     const r = await agentFromImage.c.create("t", { spec: spec({ image: NOSHELL_IMAGE, argv: ["/bin/pause"] }), echo: {}, requestId: "" });

@@ -1,6 +1,7 @@
 /**
- * The kill of a plain exec's command (plain.ts): closing the websocket does not kill it, so a
- * second exec takes down the process tree of the pid the sh wrapper recorded in its pid file;
+ * The kill of a plain exec's command (plain.ts): closing the websocket does not kill it (a cut
+ * stream makes containerd SIGKILL the sh wrapper alone, its command reparented), so a second exec
+ * takes down the process tree and the process group of the pid the wrapper recorded in its pid file;
  * retried with backoff within KILL_GIVE_UP_MS of the first try, rejected (KillFailed) when never
  * confirmed. Without a shell there is no wrapper: the last resort ends the sandbox (ADR 0032).
  */
@@ -8,13 +9,24 @@ import * as k8s from "@kubernetes/client-node";
 import { Writable } from "node:stream";
 import { KILL_GIVE_UP_MS, KILL_RETRY_BOUND_MS, KILL_TRY_TIMEOUT_MS, KillFailed, killRetryDelays, retryKill } from "../../../core/kill.js";
 
-const KILL = [
-  'f=$0; root=$(cat "$f" 2>/dev/null) || { echo hangar-killed; exit 0; }; all=" $root "; more=1',
+// The exec's process (the wrapper) leads its own session and group. When the stream is cut, the
+// container runtime SIGKILLs that process alone and what it started runs on, reparented: so the tree
+// grows from the wrapper and from every member of its group (a dead wrapper's command is one).
+/** sh: sets `all` to " $root " and every pid below it or in root's group, and below those; never `$me`. */
+export const TREE_OF_ROOT = [
+  'all=" $root "; more=1',
   "while [ $more = 1 ]; do more=0",
-  '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid rest < "$s" 2>/dev/null || continue',
-  '    case "$all" in *" $ppid "*) case "$all" in *" $pid "*) ;; *) all="$all$pid "; more=1;; esac;; esac',
+  '  for s in /proc/[0-9]*/stat; do read -r pid comm state ppid pgrp rest < "$s" 2>/dev/null || continue',
+  '    case "$all" in *" $pid "*) continue;; esac',
+  '    [ "$pid" = "$me" ] && continue',
+  '    case "$all" in *" $ppid "*) all="$all$pid "; more=1; continue;; esac',
+  '    [ "$pgrp" = "$root" ] && { all="$all$pid "; more=1; }',
   "  done",
   "done",
+].join("\n");
+export const KILL_SCRIPT = [
+  'f=$0; me=; root=$(cat "$f" 2>/dev/null) || { echo hangar-killed; exit 0; }',
+  TREE_OF_ROOT,
   'kill -KILL $all 2>/dev/null; rm -f "$f"; echo hangar-killed; exit 0',
 ].join("\n");
 
@@ -44,7 +56,7 @@ function killOnce(o: KillTarget, pidFile: string, timeoutMs: number): Promise<bo
         o.namespace,
         o.pod,
         o.container ?? "main",
-        ["/bin/sh", "-c", KILL, pidFile],
+        ["/bin/sh", "-c", KILL_SCRIPT, pidFile],
         new Writable({
           write: (c, _e, cb) => {
             said += String(c);

@@ -15,14 +15,29 @@ import { killFailures } from "../../../core/kill.js";
 import { createOutputQueue, deferredExit, type OutputQueue } from "../../exec-output.js";
 import type { ExecProcess, OutputChunk } from "../../types.js";
 import { EXIT_MARK_PRINTF, ExitMarkFilter } from "./exit-marker.js";
-import { plainKiller, type KillTarget, type PlainKiller } from "./plain-kill.js";
+import { plainKiller, TREE_OF_ROOT, type KillTarget, type PlainKiller } from "./plain-kill.js";
 
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The wrapper's watch (ADR 0045): when the exec stream is cut (a kubelet or apiserver restart, the
+ * replica that opened it gone), containerd SIGKILLs the wrapper alone, the leader of its own session
+ * and group, and the command runs on. So a subshell (no stdio of the exec's) checks each second that
+ * the wrapper lives, and once it is gone with its pid file still there (it never saw the command end)
+ * kills what the kill exec would (plain-kill.ts), itself excepted, and removes the pid file. A command
+ * that ended removed the pid file first: what it left running in the background is not touched.
+ * Without `sleep` it stops watching rather than spin.
+ */
+const WATCH = [
+  '( while kill -0 $$ 2>/dev/null; do sleep 1 || exit 0; done; [ -e "$0" ] || exit 0',
+  "root=$$; read -r me rest < /proc/self/stat",
+  TREE_OF_ROOT,
+  'kill -KILL $all; rm -f "$0" ) </dev/null >/dev/null 2>&1 &',
+].join("\n");
 /** The command's end is also written in band (exit-marker.ts): a cut stream reads as success otherwise. */
-const WRAP = `echo $$ > "$0" 2>/dev/null; "$@"; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
+export const WRAP = `echo $$ > "$0" 2>/dev/null; ${WATCH} "$@"; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
 /** For commands that get no input: stdin is /dev/null whatever the container runtime attaches. */
-const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; "$@" </dev/null; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
+const WRAP_NO_INPUT = `echo $$ > "$0" 2>/dev/null; ${WATCH} "$@" </dev/null; rc=$?; rm -f "$0"; ${EXIT_MARK_PRINTF}; exit $rc`;
 /** For TTYs: the size is set before the command starts (the first resize message can arrive late). */
 const WRAP_TTY = 'f=$0; stty cols "$1" rows "$2" 2>/dev/null; shift 2; echo $$ > "$f" 2>/dev/null; "$@"; rc=$?; rm -f "$f"; exit $rc';
 export function exitCodeOf(status: k8s.V1Status): number {
