@@ -1,4 +1,4 @@
-// The guard: a command of the agent's must not outlive the agent (docs/adr/0045-the-agent-guard.md).
+// The guard: a command of the agent's must not outlive the agent (docs/adr/0045-a-cut-exec-stream-kills-its-command.md).
 //
 // The agent kills every command it started when its channel ends (main.go), but only when it lives
 // to see that end. The container runtime does not let it: when an exec stream is cut (a kubelet or

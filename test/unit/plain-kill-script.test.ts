@@ -8,7 +8,7 @@
  * wrapper, and what a command that ended left in the background lives on.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -42,23 +42,16 @@ afterEach(() => {
   }
 });
 
+/** The wrapper `wrap` (its pid file `pidFile`) running `sh -c script mark`, as the exec's process runs in the pod: the leader of its own session and group. */
+const wrapped = (wrap: string, pidFile: string, script: string, mark: string) =>
+  spawn("/bin/sh", ["-c", wrap, pidFile, "/bin/sh", "-c", script, mark], { detached: true, stdio: "ignore" });
+/** A command that runs on: a child in its group and one that left it (setsid), each with the mark in its command line. */
+const LOOP = 'sh -c "sleep 300; :" "$0" & setsid sh -c "sleep 301; :" "$0" & while :; do sleep 1; done';
+
 it("kills a command whose wrapper was SIGKILLed alone (a cut stream), with a child that left its group", async () => {
   const mark = `hangar-kill-mark-${process.pid}-${Date.now()}`;
   const pidFile = join(dir, "pid");
-  // As the wrapper runs in the pod: the leader of its own session and group, its pid in the pid file.
-  const wrapper = spawn(
-    "/bin/sh",
-    [
-      "-c",
-      'echo $$ > "$0"; "$@"; rm -f "$0"',
-      pidFile,
-      "/bin/sh",
-      "-c",
-      'sh -c "sleep 300; :" "$0" & setsid sh -c "sleep 301; :" "$0" & while :; do sleep 1; done',
-      mark,
-    ],
-    { detached: true, stdio: "ignore" },
-  );
+  const wrapper = wrapped('echo $$ > "$0"; "$@"; rm -f "$0"', pidFile, LOOP, mark);
   expect(await until(() => pidsWith(mark).length === 4)).toBe(true); // wrapper, its command, its two children
   left = pidsWith(mark);
   process.kill(wrapper.pid!, "SIGKILL");
@@ -68,29 +61,13 @@ it("kills a command whose wrapper was SIGKILLed alone (a cut stream), with a chi
 });
 
 it("says killed without touching anything when the command already ended (no pid file)", () => {
-  writeFileSync(join(dir, "other"), "");
   expect(execFileSync("/bin/sh", ["-c", KILL_SCRIPT, join(dir, "absent")]).toString()).toBe("hangar-killed\n");
 });
 
 it("the wrapper's watch kills the command's tree once the wrapper is SIGKILLed (a child that left its group too), with no kill exec at all", async () => {
   const mark = `hangar-watch-mark-${process.pid}-${Date.now()}`;
   const pidFile = join(dir, "watched");
-  const wrapper = spawn(
-    "/bin/sh",
-    [
-      "-c",
-      WRAP,
-      pidFile,
-      "/bin/sh",
-      "-c",
-      'sh -c "sleep 300; :" "$0" & setsid sh -c "sleep 301; :" "$0" & while :; do sleep 1; done',
-      mark,
-    ],
-    {
-      detached: true,
-      stdio: "ignore",
-    },
-  );
+  const wrapper = wrapped(WRAP, pidFile, LOOP, mark);
   expect(await until(() => pidsWith(mark).length === 5)).toBe(true); // wrapper, its watch (a fork of it), its command, its two children
   left = pidsWith(mark);
   process.kill(wrapper.pid!, "SIGKILL");
@@ -100,10 +77,7 @@ it("the wrapper's watch kills the command's tree once the wrapper is SIGKILLed (
 it("the watch leaves alone what a command that ended started in the background, and the exit code is the command's", async () => {
   const mark = `hangar-bg-mark-${process.pid}-${Date.now()}`;
   const pidFile = join(dir, "ended");
-  const wrapper = spawn("/bin/sh", ["-c", WRAP, pidFile, "/bin/sh", "-c", 'sh -c "sleep 300; :" "$0" >/dev/null 2>&1 & exit 3', mark], {
-    detached: true,
-    stdio: "ignore",
-  });
+  const wrapper = wrapped(WRAP, pidFile, 'sh -c "sleep 300; :" "$0" >/dev/null 2>&1 & exit 3', mark);
   const code = await new Promise<number | null>((r) => wrapper.on("exit", (c) => r(c)));
   expect(code).toBe(3);
   left = pidsWith(mark);
