@@ -6,6 +6,8 @@
 import type * as k8s from "@kubernetes/client-node";
 import { canResize, type MainResources, sameResources } from "./caps.js";
 import { cpuMemory } from "../pod/state.js";
+import { EXEC_ANNOTATION } from "../pod/keys.js";
+import { claimableBy } from "./reuse.js";
 
 /** The main container's resources as the pod's spec has them now (a resize changes the spec). */
 export function mainResourcesOf(pod: k8s.V1Pod | undefined): MainResources {
@@ -23,3 +25,15 @@ export function claimOrder(pods: k8s.V1Pod[], want: MainResources | undefined, s
   const at = ok.filter((p) => sameResources(mainResourcesOf(p), want));
   return [...shuffle(at), ...shuffle(ok.filter((p) => !at.includes(p)))];
 }
+
+/** Whether a claim may try the pod: not being claimed here, its tenant's (reuse), with /bin/sh when the claim needs it. */
+const fits = (p: k8s.V1Pod, tenant: string, shell: boolean, claiming: Set<string>) =>
+  !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant) && (!shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh");
+
+/** The pods a claim tries, in order. */
+export const candidates = (ready: k8s.V1Pod[], tenant: string, shell: boolean, claiming: Set<string>, want?: MainResources) =>
+  claimOrder(
+    ready.filter((p) => fits(p, tenant, shell, claiming)),
+    want,
+    shuffled,
+  );

@@ -18,11 +18,12 @@ import { EGRESS_LABEL, ownAnnotationsOut } from "../pod/spec.js";
 import { HOSTS_ANNOTATION, RECORD_ANNOTATION, RECORD_FINALIZER } from "../pod/keys.js";
 import { poolKey, type PoolShape, type WarmPoolConfig } from "./config.js";
 import type { MainResources } from "./caps.js";
-import { claimOrder, shuffled } from "./claim-order.js";
+import { candidates } from "./claim-order.js";
 import { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL } from "../pod/keys.js";
-import { cellClaimLabels, claimableBy, heldByPool, isCellPod } from "./reuse.js";
+import { cellClaimLabels, heldByPool, isCellPod } from "./reuse.js";
 import { type DemandBuckets, demandTarget, recordClaim } from "./demand.js";
 import { refillCount, refillDeferred } from "./refill.js";
+import { isUnanswered, patchClaim } from "./lost-claim.js";
 export { REFILL_MAX_DEFER_MS, REFILL_PER_TICK, REFILL_QUIET_MS, refillCount, refillDeferred } from "./refill.js";
 export { POOL_LABEL, EXEC_ANNOTATION, CLAIMED_LABEL };
 
@@ -175,18 +176,6 @@ function trimSurplus(d: WarmPoolDeps, idle: k8s.V1Pod[], size: number) {
   }
 }
 
-/** Whether this claim may try the pod: not being claimed here, its tenant's (reuse), with /bin/sh when the claim needs it. */
-const fits = (p: k8s.V1Pod, tenant: string, shell: boolean, claiming: Set<string>) =>
-  !claiming.has(p.metadata?.name ?? "") && claimableBy(p, tenant) && (!shell || p.metadata?.annotations?.[EXEC_ANNOTATION] === "sh");
-
-/** The pods this claim tries, in order. */
-const candidates = (ready: k8s.V1Pod[], tenant: string, shell: boolean, claiming: Set<string>, want?: MainResources) =>
-  claimOrder(
-    ready.filter((p) => fits(p, tenant, shell, claiming)),
-    want,
-    shuffled,
-  );
-
 /** Per pool: claims and refills since start (metrics). */
 function poolCounters() {
   type Counts = Omit<PoolStats, "pool" | "size" | "idle" | "ready">;
@@ -264,14 +253,14 @@ export function createWarmPools(d: WarmPoolDeps) {
       if (claiming.has(name)) continue;
       claiming.add(name);
       try {
-        const claimed = how.prepare ? await how.prepare(pod) : pod;
-        await d.core.patchNamespacedPod({ name, namespace: d.namespace, body: patch(claimed) }, mergePatch);
+        await patchClaim(d.core, d.namespace, name, patch(how.prepare ? await how.prepare(pod) : pod));
         // Keep it reserved until the watch shows it claimed, so no later create here tries it.
         setTimeout(() => claiming.delete(name), 30_000).unref();
         count(pn, "hits");
         return name;
       } catch (e) {
         claiming.delete(name);
+        if (isUnanswered(e)) throw e; // it may hold this pod: neither it nor another may be taken
         if (!isConflict(e) && !isNotFound(e)) d.log.warn({ err: e, pod: name }, "claiming a warm pod failed");
       }
     }
