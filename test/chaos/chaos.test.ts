@@ -339,11 +339,13 @@ async function use(id: string, fault: Fault) {
     const r = await pick();
     // The pattern is quoted apart so this script's own command line does not match it.
     // A process can end between the glob and the read: the shell reports a failed `<` itself,
-    // before a `2>` after it applies, so the read is wrapped (seen once in CI as a violation).
+    // before a `2>` after it applies, so the read is wrapped (seen once in CI as a violation). The
+    // agent's guard (the same binary, ADR 0045) exits by itself once the agent is killed, so a kill
+    // can find its pid free: that message is not the command's result (seen in a 200-cycle run).
     const kill = [
       "/bin/sh",
       "-c",
-      'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *hangar-"agent"-*) kill -9 "${p#/proc/}";; esac; done; echo killed',
+      'for p in /proc/[0-9]*; do case "$( { tr "\\0" " " < $p/cmdline; } 2>/dev/null)" in *hangar-"agent"-*) kill -9 "${p#/proc/}" 2>/dev/null;; esac; done; echo killed',
     ];
     // The command that killed the agent running it: its exact result, or a typed failure.
     await exec(r.client, id, kill).then(
