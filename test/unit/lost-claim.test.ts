@@ -72,6 +72,7 @@ describe("a claim patch whose answer is lost", () => {
   function setup(applies: boolean, readFails = 1) {
     const pods = new Map([ready("w0"), ready("w1")].map((p) => [p.metadata!.name!, p]));
     const patched: string[] = [];
+    const warned: object[] = [];
     let reads = 0;
     const core = {
       patchNamespacedPod: async (a: { name: string; body: { metadata: { labels: Record<string, string> } } }) => {
@@ -92,12 +93,12 @@ describe("a claim patch whose answer is lost", () => {
       pods: () => [...pods.values()].filter((p) => p.metadata?.labels?.["hangar.dev/warm-pool"]),
       idlePod: () => ({}),
       probe: async () => "sh",
-      log: { warn: () => undefined },
+      log: { warn: (o: object) => void warned.push(o) },
       now: () => 0,
     });
     w.close();
     const patch = () => ({ metadata: { labels: { [SANDBOX_ID]: "sb-1" } } });
-    return { w, patched, patch };
+    return { w, patched, patch, warned };
   }
 
   it("applied: the claim is a hit on that pod, no other pod is tried", async () => {
@@ -106,6 +107,7 @@ describe("a claim patch whose answer is lost", () => {
     expect(got).toBe(s.patched[0]);
     expect(s.patched).toHaveLength(1);
     expect(s.w.stats()[0]).toMatchObject({ hits: 1, misses: 0 });
+    expect(s.warned[0]).toMatchObject({ pod: got, sandbox_id: "sb-1", held: true });
   });
 
   it("not applied: the read-back shows the pod idle, and the next candidate is tried", async () => {

@@ -67,9 +67,21 @@ const mergePatch = k8s.setHeaderOptions("Content-Type", k8s.PatchStrategy.MergeP
  * Applies a claim patch to pod `name`. Without an answer the pod read back decides: resolves when
  * it carries the claim, rethrows the patch's error when it does not (the caller tries the next).
  */
-export async function patchClaim(core: k8s.CoreV1Api, namespace: string, name: string, body: object): Promise<void> {
+export async function patchClaim(
+  core: k8s.CoreV1Api,
+  namespace: string,
+  name: string,
+  body: object,
+  log?: { warn: (o: object, m: string) => void },
+): Promise<void> {
   await core.patchNamespacedPod({ name, namespace, body }, mergePatch).catch(async (e: unknown) => {
     const id = mayHaveApplied(e) ? idOfPatch(body) : undefined;
-    if (!id || !(await claimLanded((n) => core.readNamespacedPod({ name: n, namespace }), name, id))) throw e;
+    if (!id) throw e;
+    const held = await claimLanded((n) => core.readNamespacedPod({ name: n, namespace }), name, id);
+    log?.warn(
+      { err: e, pod: name, sandbox_id: id, held },
+      "a warm pod's claim got no answer; the pod read back says whether it holds the claim",
+    );
+    if (!held) throw e;
   });
 }

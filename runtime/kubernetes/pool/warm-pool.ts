@@ -253,7 +253,7 @@ export function createWarmPools(d: WarmPoolDeps) {
       if (claiming.has(name)) continue;
       claiming.add(name);
       try {
-        await patchClaim(d.core, d.namespace, name, patch(how.prepare ? await how.prepare(pod) : pod));
+        await patchClaim(d.core, d.namespace, name, patch(how.prepare ? await how.prepare(pod) : pod), d.log);
         // Keep it reserved until the watch shows it claimed, so no later create here tries it.
         setTimeout(() => claiming.delete(name), 30_000).unref();
         count(pn, "hits");
