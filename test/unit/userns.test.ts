@@ -1,7 +1,7 @@
 // Whether the cluster runs pods in user namespaces: the verdict on the probe pod (pure, by status).
 import type { V1Pod } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import { isHostMapping, probePod, refusedBy, usernsVerdict } from "../../runtime/kubernetes/pod/userns.js";
+import { isHostMapping, probePod, refusedBy, usernsDecision, usernsVerdict } from "../../runtime/kubernetes/pod/userns.js";
 import { buildPod } from "../../runtime/kubernetes/pod/spec.js";
 import { spec } from "./fixtures.js";
 
@@ -33,7 +33,7 @@ describe("the user-namespace probe", () => {
         ],
       }),
       1000,
-      "unsupported",
+      "unknown",
     ],
     [
       "still creating",
@@ -62,8 +62,54 @@ describe("the user-namespace probe", () => {
       "unsupported",
     ],
     ["a Failed phase", at({ phase: "Failed", message: "Pod was rejected" }), 1000, "unsupported"],
+    ["no answer past the timeout (a slow or faulty cluster): not a no", at({ phase: "Pending" }), 70_000, "unknown"],
+    [
+      "a sandbox refused for another reason, past the timeout (the network plugin restarting)",
+      at({
+        phase: "Pending",
+        conditions: [
+          {
+            type: "PodReadyToStartContainers",
+            status: "False",
+            message: "failed to setup network for sandbox: cni plugin not initialized",
+          },
+        ],
+      }),
+      70_000,
+      "unknown",
+    ],
+    [
+      "an image pull backing off",
+      at({
+        phase: "Pending",
+        containerStatuses: [
+          {
+            name: "probe",
+            image: "i",
+            imageID: "",
+            ready: false,
+            restartCount: 0,
+            state: { waiting: { reason: "ImagePullBackOff", message: "back-off" } },
+          },
+        ],
+      }),
+      1000,
+      "unknown",
+    ],
   ];
   for (const [name, pod, now, want] of cases) it(`${name}: ${want}`, () => expect(usernsVerdict(pod, now, 60_000).t).toBe(want));
+  it("only the cluster's no turns user namespaces off; a probe that learnt nothing keeps them on", () => {
+    expect(usernsDecision({ t: "supported", uidMap: "0 1879048192 65536" })).toMatchObject({ on: true, proven: true });
+    expect(usernsDecision({ t: "unsupported", reason: "the node refused it" })).toMatchObject({
+      on: false,
+      message: expect.stringMatching(/without user namespaces.*the node refused it/),
+    });
+    expect(usernsDecision({ t: "unknown", reason: "the probe pod did not finish in 45s" })).toMatchObject({
+      on: true,
+      proven: false,
+      note: expect.stringMatching(/not proven \(the probe pod did not finish in 45s\)/),
+    });
+  });
   it("says why when the kubelet refused the pod", () => {
     const v = usernsVerdict(cases[6]?.[1] as V1Pod, 70_000, 60_000);
     expect(v).toEqual({

@@ -9,7 +9,8 @@ import { type EgressConfig, neverRanges } from "../egress/policy.js";
 import { apiserverAddresses, HOSTS_ANNOTATION, ownAddresses, startEgressProxy } from "../egress/proxy.js";
 import type { createEnvSecrets } from "../stores/env-secrets.js";
 import { detailOf } from "../kube-errors.js";
-import { probeUserNamespaces } from "../nodes/userns-probe.js";
+import { probeUserNamespaces, USERNS_PROBE_MS } from "../nodes/userns-probe.js";
+import { usernsDecision } from "../pod/userns.js";
 import { CLAIMED_LABEL, createWarmPools, POOL_LABEL } from "../pool/warm-pool.js";
 import type { KubeRuntimeOptions } from "./options.js";
 import { idlePod, type PodPlanOptions } from "./pod-plan.js";
@@ -109,21 +110,13 @@ export function createReadiness(o: ReadyOptions) {
     }
     const image = o.egress.netinitImage;
     const v = image
-      ? await probeUserNamespaces(o.core, o.namespace, image, o.egress.netinitPath, 60_000, randomUUID().slice(0, 8))
+      ? await probeUserNamespaces(o.core, o.namespace, image, o.egress.netinitPath, USERNS_PROBE_MS, randomUUID().slice(0, 8))
       : { t: "unsupported" as const, reason: "no HANGAR_KUBE_NETINIT_IMAGE to probe with" };
-    s.userns =
-      v.t === "supported"
-        ? { on: true, note: `user namespaces work (the probe's uid_map: ${v.uidMap})` }
-        : { on: false, note: `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}` };
+    const d = usernsDecision(v);
+    s.userns = { on: d.on, note: d.note };
     if (!s.userns.on && o.userNamespaces === "required")
       throw new Error(`HANGAR_KUBE_USER_NAMESPACES=required, but this cluster does not run pods with hostUsers: false: ${s.userns.note}`);
-    (s.userns.on ? o.log.info : o.log.warn).call(
-      o.log,
-      { userNamespaces: s.userns.on },
-      s.userns.on
-        ? "sandbox pods run in user namespaces"
-        : `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${s.userns.note}`,
-    );
+    (d.on && d.proven ? o.log.info : o.log.warn).call(o.log, { userNamespaces: d.on }, d.message);
   }
 
   function startWarmPools(pools: NonNullable<KubeRuntimeOptions["warmPools"]>) {

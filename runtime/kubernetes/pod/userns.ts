@@ -6,7 +6,17 @@
 import type { V1Pod } from "@kubernetes/client-node";
 
 export type UsernsMode = "auto" | "required" | "off";
-export type UsernsVerdict = { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string };
+/**
+ * `unsupported`: the cluster said no (the node refused the pod, hostUsers was ignored, the probe
+ * failed). `unknown`: it said nothing about user namespaces (the probe timed out with no refusal,
+ * its image could not be pulled, the apiserver did not answer): never a reason to run sandboxes
+ * without them (ADR 0047).
+ */
+export type UsernsVerdict =
+  { t: "pending" } | { t: "supported"; uidMap: string } | { t: "unsupported"; reason: string } | { t: "unknown"; reason: string };
+
+/** Waiting reasons that are about the probe's image, not about user namespaces. */
+const IMAGE_REASONS = new Set(["ErrImagePull", "ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName"]);
 
 /** A uid_map line that maps uid 0 to host uid 0 is the host's own user namespace. */
 export function isHostMapping(uidMap: string): boolean {
@@ -32,6 +42,8 @@ export function usernsVerdict(pod: V1Pod, nowMs: number, timeoutMs: number): Use
     return { t: "supported", uidMap: map.replace(/\s+/g, " ") };
   }
   const waiting = cs?.state?.waiting;
+  if (waiting?.reason && IMAGE_REASONS.has(waiting.reason))
+    return { t: "unknown", reason: `the probe's image could not be run: ${`${waiting.reason}: ${waiting.message ?? ""}`.trim()}` };
   if (waiting?.reason && waiting.reason !== "ContainerCreating" && waiting.reason !== "PodInitializing") {
     return { t: "unsupported", reason: `${waiting.reason}: ${waiting.message ?? ""}`.trim() };
   }
@@ -40,12 +52,34 @@ export function usernsVerdict(pod: V1Pod, nowMs: number, timeoutMs: number): Use
   if (pod.status?.phase === "Failed")
     return { t: "unsupported", reason: pod.status.message ?? pod.status.reason ?? "the probe pod failed" };
   const created = new Date(pod.metadata?.creationTimestamp ?? nowMs).getTime();
-  if (nowMs - created > timeoutMs)
-    return {
-      t: "unsupported",
-      reason: `the probe pod did not finish in ${Math.round(timeoutMs / 1000)}s${failedSandbox ? ` (${failedSandbox.message})` : ""}`,
-    };
+  if (nowMs - created > timeoutMs) {
+    const reason = `the probe pod did not finish in ${Math.round(timeoutMs / 1000)}s${failedSandbox ? ` (${failedSandbox.message})` : ""}`;
+    // Only a refusal that names user namespaces is a no; a slow or faulty cluster is not.
+    return /user namespace/i.test(failedSandbox?.message ?? "") ? { t: "unsupported", reason } : { t: "unknown", reason };
+  }
   return { t: "pending" };
+}
+
+/**
+ * What a replica does with the probe's verdict (pure, table-tested): only the cluster's no turns user
+ * namespaces off; a probe that learnt nothing keeps them on (ADR 0047). `message` is for the log.
+ */
+export function usernsDecision(v: UsernsVerdict): { on: boolean; proven: boolean; note: string; message: string } {
+  if (v.t === "supported") {
+    const note = `user namespaces work (the probe's uid_map: ${v.uidMap})`;
+    return { on: true, proven: true, note, message: "sandbox pods run in user namespaces" };
+  }
+  if (v.t === "unknown") {
+    const note = `user namespaces not proven (${v.reason}); sandbox pods keep hostUsers: false, a node that cannot run them refuses each pod`;
+    return { on: true, proven: false, note, message: `sandbox pods run in user namespaces: ${note}` };
+  }
+  const note = `no user namespace: ${v.t === "unsupported" ? v.reason : "probe pending"}`;
+  return {
+    on: false,
+    proven: true,
+    note,
+    message: `sandbox pods run without user namespaces (sandbox root is the node's root, without capabilities): ${note}`,
+  };
 }
 
 /** The kubelet's refusal of a user-namespaced pod sandbox, from the probe pod's events. */
