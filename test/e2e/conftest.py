@@ -342,13 +342,19 @@ def free_test_range() -> str:
 
 
 # Answers HTTP GET with "internet-ok" on every (address, port) given as address:port arguments.
+# HTTPServer.server_bind asks the resolver for its address's name (socket.getfqdn): from this
+# namespace that query went off the machine and timed out, 40 s per fixture. S binds without it.
 INTERNET_SERVER = r"""
-import http.server, sys, threading
+import http.server, socketserver, sys, threading
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(200); self.end_headers(); self.wfile.write(b"internet-ok")
     def log_message(self, *a): pass
-servers = [http.server.ThreadingHTTPServer((a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])), H) for a in sys.argv[1:]]
+class S(http.server.ThreadingHTTPServer):
+    def server_bind(self):
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = "internet", self.server_address[1]
+servers = [S((a.rsplit(":", 1)[0], int(a.rsplit(":", 1)[1])), H) for a in sys.argv[1:]]
 for s in servers: threading.Thread(target=s.serve_forever, daemon=True).start()
 print("ready", flush=True)
 threading.Event().wait()
